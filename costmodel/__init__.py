@@ -1,0 +1,38 @@
+"""Cost engine: build-vs-rent projections for GPU training capacity.
+
+Pure numpy + pydantic; never imports Django. See ``docs/methodology.md``.
+
+>>> from costmodel import Scenario, project
+>>> result = project([Scenario.model_validate(data)]).result(0)  # doctest: +SKIP
+"""
+
+from costmodel.errors import FieldError, ScenarioError, field_errors, parse_scenario
+from costmodel.projection import Projection, compare, project
+from costmodel.scenario import (
+    HOURS_PER_MONTH,
+    Build,
+    ProfileWorkload,
+    Rent,
+    Scenario,
+    SteadyWorkload,
+    TidalWorkload,
+    Workload,
+)
+
+__all__ = [
+    "HOURS_PER_MONTH",
+    "Build",
+    "FieldError",
+    "ProfileWorkload",
+    "Projection",
+    "Rent",
+    "Scenario",
+    "ScenarioError",
+    "SteadyWorkload",
+    "TidalWorkload",
+    "Workload",
+    "compare",
+    "field_errors",
+    "parse_scenario",
+    "project",
+]

@@ -1,0 +1,112 @@
+"""Validation errors that name the field: ``build.capex: must be greater than or equal to 0``.
+
+Every edge (CLI, API, form, CSV import) turns pydantic's errors into this one
+shape so that a user reads the same message wherever the input came from.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import ValidationError
+
+from costmodel.scenario import Scenario
+
+_WORKLOAD_KINDS = {"steady", "tidal", "profile"}
+
+
+@dataclass(frozen=True)
+class FieldError:
+    """One problem with the input: a dotted field path and a message."""
+
+    field: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.field}: {self.message}"
+
+    def as_dict(self) -> dict[str, str]:
+        return {"field": self.field, "message": self.message}
+
+
+class ScenarioError(ValueError):
+    """Raised when input is not a valid explicit scenario; carries every problem found."""
+
+    def __init__(self, errors: list[FieldError]) -> None:
+        self.errors = errors
+        super().__init__("; ".join(str(e) for e in errors))
+
+
+def _path(loc: tuple[int | str, ...]) -> list[str]:
+    parts = [str(p) for p in loc]
+    # Pydantic puts the discriminator's tag into the location of a tagged-union
+    # member ("workload.steady.utilization"); the user wrote "workload.utilization".
+    if len(parts) >= 2 and parts[0] == "workload" and parts[1] in _WORKLOAD_KINDS:
+        del parts[1]
+    return parts
+
+
+def _message(error: Any) -> tuple[list[str], str]:
+    kind = error["type"]
+    parts = _path(error["loc"])
+    msg: str = error["msg"]
+    ctx = error.get("ctx") or {}
+    if kind == "missing":
+        return parts, "is required"
+    if kind == "extra_forbidden":
+        return parts, "is not a known field"
+    if kind == "union_tag_invalid":
+        return [*parts, "kind"], "must be one of 'steady', 'tidal', 'profile'"
+    if kind == "union_tag_not_found":
+        return [*parts, "kind"], "is required (one of 'steady', 'tidal', 'profile')"
+    if kind == "string_pattern_mismatch" and parts[-1:] == ["currency"]:
+        return parts, "must be three upper-case letters (an ISO 4217 code such as CNY or USD)"
+    if kind in {"model_type", "dict_type", "model_attributes_type"}:
+        return parts, "must be an object"
+    if kind == "value_error":
+        text = str(ctx.get("error", msg.removeprefix("Value error, ")))
+        field, sep, rest = text.partition(": ")
+        if sep and field.isidentifier():
+            return [*parts, field], rest
+        return parts, text
+    for prefix in ("Input should be", "String should", "List should", "Value should"):
+        if msg.startswith(prefix):
+            verb = "must be" if prefix == "Input should be" else "must"
+            msg = verb + msg[len(prefix) :]
+            break
+    return parts, msg
+
+
+def field_errors(exc: ValidationError, prefix: tuple[str, ...] = ()) -> list[FieldError]:
+    """Translate a pydantic ``ValidationError`` into errors that name the field path."""
+    out = []
+    for error in exc.errors(include_url=False):
+        parts, message = _message(error)
+        path = ".".join([*prefix, *parts]) or "(scenario)"
+        out.append(FieldError(path, message))
+    return out
+
+
+def parse_scenario(data: object) -> Scenario:
+    """Validate already-decoded JSON data as a :class:`Scenario` or raise :class:`ScenarioError`."""
+    if not isinstance(data, dict):
+        raise ScenarioError([FieldError("(scenario)", "must be a JSON object")])
+    try:
+        return Scenario.model_validate(data)
+    except ValidationError as exc:
+        raise ScenarioError(field_errors(exc)) from None
+
+
+def load_json(text: str | bytes) -> object:
+    """Decode JSON text, turning every decoding failure into a :class:`ScenarioError`."""
+    try:
+        return json.loads(text)
+    except UnicodeDecodeError:
+        raise ScenarioError([FieldError("(input)", "is not UTF-8 text")]) from None
+    except json.JSONDecodeError as exc:
+        detail = f"{exc.msg} at line {exc.lineno} column {exc.colno}"
+        raise ScenarioError([FieldError("(input)", f"is not valid JSON: {detail}")]) from None
+    except RecursionError:
+        raise ScenarioError([FieldError("(input)", "is nested too deeply")]) from None

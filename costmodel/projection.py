@@ -1,0 +1,434 @@
+"""Month-by-month projection of build and rent costs for a batch of scenarios.
+
+One code path serves one scenario and many: inputs are packed into arrays of
+shape ``(N,)`` and every series is an array of shape ``(N, M)`` with
+``M = max(horizon_months) + 1`` (months ``0..H``). Months past a scenario's own
+horizon hold zeros and are cut off when its result is read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from costmodel.scenario import (
+    HOURS_PER_MONTH,
+    ProfileWorkload,
+    Scenario,
+    SteadyWorkload,
+    TidalWorkload,
+)
+
+Array = npt.NDArray[np.float64]
+
+
+class ProjectionOverflowError(ArithmeticError):
+    """Raised when finite inputs are so large that a result is not a finite number."""
+
+    def __init__(self, indices: list[int]) -> None:
+        self.indices = indices
+        super().__init__(f"results of scenarios {indices} overflow: inputs too large")
+
+
+def _column(scenarios: Sequence[Scenario], get: Any, dtype: Any = np.float64) -> Any:
+    return np.fromiter((get(s) for s in scenarios), dtype=dtype, count=len(scenarios))
+
+
+@dataclass(frozen=True, eq=False)
+class ConstantSeries:
+    """A monthly series equal to ``value`` in months ``1..H`` and 0 in month 0 and past ``H``.
+
+    Fixed fees need no ``(N, M)`` array until someone reads them: a batch of
+    10 000 scenarios only materialises the rows it reports.
+    """
+
+    value: Array
+    horizon: npt.NDArray[np.int64]
+    months: int
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return (len(self.value), self.months)
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> Array:
+        m = np.arange(self.months)
+        running = (m[None, :] >= 1) & (m[None, :] <= self.horizon[:, None])
+        return np.where(running, self.value[:, None], 0.0).astype(dtype or np.float64)
+
+    def __getitem__(self, key: Any) -> Any:
+        if isinstance(key, tuple) and len(key) == 2 and isinstance(key[0], int | np.integer):
+            i, cols = key
+            row = np.full(self.months, self.value[i])
+            row[0] = 0.0
+            row[int(self.horizon[i]) + 1 :] = 0.0
+            return row[cols]
+        return np.asarray(self)[key]
+
+
+def busy_hours(scenarios: Sequence[Scenario], months: int) -> Array:
+    """Busy hours of each build in each month.
+
+    Parameters
+    ----------
+    scenarios : sequence of Scenario
+    months : int
+        Number of columns ``M``; column ``m`` is month ``m`` (month 0 is never busy).
+
+    Returns
+    -------
+    busy : ndarray, shape (N, M) [h]
+
+    Notes
+    -----
+    steady: ``busy = u × 730``; tidal: ``busy = min(d × h, 730)``;
+    profile: ``busy[m] = u[(m − 1) mod len(u)] × 730`` for ``m ≥ 1``.
+    """
+    n = len(scenarios)
+    per_month = np.zeros(n)
+    steady = _column(scenarios, lambda s: isinstance(s.workload, SteadyWorkload), bool)
+    tidal = _column(scenarios, lambda s: isinstance(s.workload, TidalWorkload), bool)
+    profile = ~(steady | tidal)
+
+    per_month[steady] = HOURS_PER_MONTH * np.array(
+        [s.workload.utilization for s, k in zip(scenarios, steady, strict=True) if k]
+    )
+    if tidal.any():
+        days_hours = np.array(
+            [
+                (s.workload.active_days_per_month, s.workload.hours_per_active_day)
+                for s, k in zip(scenarios, tidal, strict=True)
+                if k
+            ]
+        )
+        per_month[tidal] = np.minimum(days_hours[:, 0] * days_hours[:, 1], HOURS_PER_MONTH)
+
+    busy = np.broadcast_to(per_month[:, None], (n, months)).copy()
+    if profile.any():
+        rows = np.flatnonzero(profile)
+        profiles = [scenarios[i].workload.monthly_utilization for i in rows]  # type: ignore[union-attr]
+        lengths = np.array([len(p) for p in profiles])
+        table = np.zeros((len(rows), lengths.max()))
+        for r, values in enumerate(profiles):
+            table[r, : len(values)] = values
+        month_index = np.arange(months)
+        cyclic = (month_index[None, :] - 1) % lengths[:, None]
+        busy[rows] = HOURS_PER_MONTH * np.take_along_axis(table, cyclic, axis=1)
+    busy[:, 0] = 0.0
+    return busy
+
+
+@dataclass(frozen=True, eq=False)
+class Projection:
+    """Results of :func:`project` for ``N`` scenarios, as arrays.
+
+    Series have shape ``(N, M)`` and amounts are in each scenario's currency;
+    scalar results have shape ``(N,)`` with ``NaN`` where the methodology says
+    ``null``. :meth:`result` gives one scenario's methodology JSON.
+    """
+
+    scenarios: tuple[Scenario, ...]
+    horizon: npt.NDArray[np.int64]
+    busy: Array
+    build_energy: Array
+    build_hosting: ConstantSeries
+    build_maintenance: ConstantSeries
+    build_ops: ConstantSeries
+    build_monthly: Array
+    build_cumulative: Array
+    rent_compute: Array
+    rent_fixed: ConstantSeries
+    rent_monthly: Array
+    rent_cumulative: Array
+    build_total: Array
+    resale_value: Array
+    build_total_net: Array
+    build_present_value: Array
+    rent_total: Array
+    rent_present_value: Array
+    savings: Array
+    work_reference_gpu_hours: Array
+    build_cost_per_reference_gpu_hour: Array
+    rent_cost_per_reference_gpu_hour: Array
+    break_even_month: Array
+    break_even_utilization: Array
+
+    def __len__(self) -> int:
+        return len(self.scenarios)
+
+    def result(self, i: int) -> dict[str, Any]:
+        """The methodology's "Required JSON output" for scenario ``i`` (JSON-ready types)."""
+        h = int(self.horizon[i])
+        cut = slice(0, h + 1)
+
+        def series(a: Array | ConstantSeries) -> list[float]:
+            return a[i, cut].tolist()  # type: ignore[no-any-return]
+
+        def scalar(a: Array) -> float | None:
+            value = float(a[i])
+            return None if np.isnan(value) else value
+
+        return {
+            "scenario": self.scenarios[i].model_dump(mode="json"),
+            "months": list(range(h + 1)),
+            "build": {
+                "monthly": series(self.build_monthly),
+                "cumulative": series(self.build_cumulative),
+                "energy": series(self.build_energy),
+                "hosting": series(self.build_hosting),
+                "maintenance": series(self.build_maintenance),
+                "ops": series(self.build_ops),
+                "total": scalar(self.build_total),
+                "resale_value": scalar(self.resale_value),
+                "total_net": scalar(self.build_total_net),
+                "present_value": scalar(self.build_present_value),
+                "cost_per_reference_gpu_hour": scalar(self.build_cost_per_reference_gpu_hour),
+            },
+            "rent": {
+                "monthly": series(self.rent_monthly),
+                "cumulative": series(self.rent_cumulative),
+                "compute": series(self.rent_compute),
+                "fixed": series(self.rent_fixed),
+                "total": scalar(self.rent_total),
+                "present_value": scalar(self.rent_present_value),
+                "cost_per_reference_gpu_hour": scalar(self.rent_cost_per_reference_gpu_hour),
+            },
+            "break_even_month": scalar(self.break_even_month),
+            "break_even_utilization": scalar(self.break_even_utilization),
+            "savings": scalar(self.savings),
+            "work_reference_gpu_hours": scalar(self.work_reference_gpu_hours),
+        }
+
+    def results(self) -> list[dict[str, Any]]:
+        return [self.result(i) for i in range(len(self))]
+
+
+def break_even_month(diff: Array, in_horizon: npt.NDArray[np.bool_]) -> Array:
+    """First month where cumulative build cost ≤ cumulative rent cost, interpolated.
+
+    Parameters
+    ----------
+    diff : ndarray, shape (N, M)
+        ``build_cum − rent_cum`` [currency].
+    in_horizon : ndarray of bool, shape (N, M)
+        True for months ``0..H`` of each scenario.
+
+    Returns
+    -------
+    month : ndarray, shape (N,) [months]; NaN when it does not pay back.
+
+    Notes
+    -----
+    ``0`` if ``diff[0] ≤ 0``; else, for the first ``m`` with ``diff[m] ≤ 0``,
+    ``(m − 1) + diff[m−1] / (diff[m−1] − diff[m])``.
+    """
+    qualifies = (diff <= 0) & in_horizon
+    found = qualifies.any(axis=1)
+    first = np.argmax(qualifies, axis=1)
+    rows = np.arange(diff.shape[0])
+    before = diff[rows, np.maximum(first - 1, 0)]
+    at = diff[rows, first]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        inside = (first - 1) + before / (before - at)
+    month = np.where(first == 0, 0.0, inside)
+    return np.where(found, month, np.nan)
+
+
+def project(scenarios: Sequence[Scenario]) -> Projection:
+    """Project build and rent costs month by month for every scenario at once.
+
+    Parameters
+    ----------
+    scenarios : sequence of Scenario
+        ``N ≥ 1`` validated explicit scenarios (any mix of horizons and workloads).
+
+    Returns
+    -------
+    Projection
+        Series of shape ``(N, max(H) + 1)`` and per-scenario headline figures.
+
+    Notes
+    -----
+    For months ``m = 1..H`` (month 0 holds only ``capex`` on the build side)::
+
+        energy_kwh[m]   = (P_load × busy[m] + P_idle × (730 − busy[m])) / 1000 × pue
+        build_monthly   = energy_kwh × price_kwh + hosting + capex × maint / 12 + ops
+        capacity_ratio  = (n_b × t_b) / (n_r × t_r)
+        rate[m]         = hourly_rate × (1 + annual_price_change) ^ ((m − 1) / 12)
+        rent_monthly    = busy[m] × capacity_ratio × rate[m] + fixed_monthly
+
+    resale = ``capex × r^(H/12)``; savings = ``rent_total − (build_total − resale)``;
+    present values discount month ``m`` by ``(1 + d)^(−m/12)``; work =
+    ``Σ busy × n_b × t_b`` [reference GPU-hours]. The break-even utilization
+    solves ``savings(u) = 0`` for steady ``u``, savings being linear in ``u``.
+
+    Raises
+    ------
+    ProjectionOverflowError
+        If inputs are so large that a result overflows float64.
+
+    Examples
+    --------
+    >>> p = project([scenario])  # doctest: +SKIP
+    >>> p.result(0)["break_even_month"]  # doctest: +SKIP
+    2.6717...
+    """
+    if len(scenarios) == 0:
+        raise ValueError("project() needs at least one scenario")
+    scenarios = tuple(scenarios)
+    n = len(scenarios)
+    inputs = np.array(
+        [
+            (
+                s.horizon_months,
+                s.discount_rate_per_year,
+                s.build.gpu_count,
+                s.build.gpu_throughput,
+                s.build.capex,
+                s.build.power_load_watts,
+                s.build.power_idle_watts,
+                s.build.pue,
+                s.build.electricity_price_per_kwh,
+                s.build.hosting_monthly,
+                s.build.maintenance_rate_per_year,
+                s.build.ops_monthly,
+                s.build.residual_value_retention_per_year,
+                s.rent.gpu_count,
+                s.rent.gpu_throughput,
+                s.rent.hourly_rate,
+                s.rent.fixed_monthly,
+                s.rent.annual_price_change,
+            )
+            for s in scenarios
+        ],
+        dtype=np.float64,
+    ).T
+    (
+        h,
+        discount,
+        b_count,
+        b_tput,
+        capex,
+        p_load,
+        p_idle,
+        pue,
+        kwh_price,
+        hosting,
+        maint_rate,
+        ops,
+        retention,
+        r_count,
+        r_tput,
+        hourly,
+        fixed,
+        change,
+    ) = inputs
+    horizon = h.astype(np.int64)
+    rows = np.arange(n)
+
+    m_count = int(horizon.max()) + 1
+    months = np.arange(m_count, dtype=np.float64)
+    running = (months[None, :] >= 1) & (months[None, :] <= h[:, None])
+    in_horizon = months[None, :] <= h[:, None]
+
+    busy = busy_hours(scenarios, m_count)
+    busy[~in_horizon] = 0.0
+
+    with np.errstate(over="ignore", invalid="ignore"):
+        # Energy cost is affine in busy hours: idle draw all month, plus the
+        # load-over-idle draw while busy.
+        cost_per_kwh = pue / 1000.0 * kwh_price
+        idle_cost = p_idle * HOURS_PER_MONTH * cost_per_kwh
+        busy_cost_per_hour = (p_load - p_idle) * cost_per_kwh
+        build_energy = busy_cost_per_hour[:, None] * busy + idle_cost[:, None]
+        build_energy[~running] = 0.0
+        maintenance = capex * maint_rate / 12.0
+        fixed_build_monthly = hosting + maintenance + ops
+        build_monthly = build_energy + fixed_build_monthly[:, None]
+        build_monthly[:, 0] = capex
+        build_monthly[~in_horizon] = 0.0
+
+        capacity_ratio = (b_count * b_tput) / (r_count * r_tput)
+        growing = change != 0.0
+        growth = np.ones((n, m_count))
+        if growing.any():
+            growth[growing] = (1.0 + change[growing, None]) ** ((months[None, :] - 1.0) / 12.0)
+        rate = hourly[:, None] * growth
+        rent_compute = busy * (capacity_ratio[:, None] * rate)
+        rent_monthly = rent_compute + fixed[:, None]
+        rent_monthly[~running] = 0.0
+
+        build_cumulative = np.cumsum(build_monthly, axis=1)
+        rent_cumulative = np.cumsum(rent_monthly, axis=1)
+        build_total = build_cumulative[rows, horizon]
+        rent_total = rent_cumulative[rows, horizon]
+        resale = capex * retention ** (h / 12.0)
+        build_total_net = build_total - resale
+        savings = rent_total - build_total_net
+
+        factor = (1.0 + discount)[:, None] ** (-months[None, :] / 12.0)
+        build_pv = np.einsum("ij,ij->i", build_monthly, factor) - resale * factor[rows, horizon]
+        rent_pv = np.einsum("ij,ij->i", rent_monthly, factor)
+
+        work = busy.sum(axis=1) * b_count * b_tput
+        has_work = work > 0
+        safe_work = np.where(has_work, work, 1.0)
+        build_per_hour = np.where(has_work, build_total_net / safe_work, np.nan)
+        rent_per_hour = np.where(has_work, rent_total / safe_work, np.nan)
+
+        be_month = break_even_month(build_cumulative - rent_cumulative, in_horizon)
+
+        # savings(u) = s0 + s1 × u for a steady workload u, all else unchanged.
+        rate_sum = np.einsum("ij,ij->i", rate, running)
+        s0 = h * fixed - (capex + h * (fixed_build_monthly + idle_cost) - resale)
+        s1 = HOURS_PER_MONTH * (capacity_ratio * rate_sum - h * busy_cost_per_hour)
+        depends = s1 != 0
+        u_star = np.where(depends, -s0 / np.where(depends, s1, 1.0), np.nan)
+        be_util = np.where((u_star >= 0) & (u_star <= 1), u_star, np.nan)
+
+    overflow = ~(
+        np.isfinite(build_cumulative).all(axis=1)
+        & np.isfinite(rent_cumulative).all(axis=1)
+        & np.isfinite(savings)
+        & np.isfinite(build_pv)
+        & np.isfinite(rent_pv)
+        & np.isfinite(work)
+    )
+    if overflow.any():
+        raise ProjectionOverflowError(np.flatnonzero(overflow).tolist())
+
+    return Projection(
+        scenarios=scenarios,
+        horizon=horizon,
+        busy=busy,
+        build_energy=build_energy,
+        build_hosting=ConstantSeries(hosting, horizon, m_count),
+        build_maintenance=ConstantSeries(maintenance, horizon, m_count),
+        build_ops=ConstantSeries(ops, horizon, m_count),
+        build_monthly=build_monthly,
+        build_cumulative=build_cumulative,
+        rent_compute=rent_compute,
+        rent_fixed=ConstantSeries(fixed, horizon, m_count),
+        rent_monthly=rent_monthly,
+        rent_cumulative=rent_cumulative,
+        build_total=build_total,
+        resale_value=resale,
+        build_total_net=build_total_net,
+        build_present_value=build_pv,
+        rent_total=rent_total,
+        rent_present_value=rent_pv,
+        savings=savings,
+        work_reference_gpu_hours=work,
+        build_cost_per_reference_gpu_hour=build_per_hour,
+        rent_cost_per_reference_gpu_hour=rent_per_hour,
+        break_even_month=be_month,
+        break_even_utilization=be_util,
+    )
+
+
+def compare(scenario: Scenario) -> dict[str, Any]:
+    """Evaluate one scenario and return the methodology's result JSON (a dict)."""
+    return project([scenario]).result(0)

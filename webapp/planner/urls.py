@@ -1,0 +1,9 @@
+from django.urls import path
+
+from webapp.planner import views
+
+app_name = "planner"
+
+urlpatterns = [
+    path("", views.home, name="home"),
+]

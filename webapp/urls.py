@@ -1,0 +1,18 @@
+"""URL configuration.
+
+Language-neutral routes (API, health, static) sit outside ``i18n_patterns``;
+pages are served under the active language, chosen by the browser or the
+language switcher (``/i18n/setlang/``).
+"""
+
+from django.contrib import admin
+from django.urls import include, path
+
+from webapp.planner import views as planner_views
+
+urlpatterns = [
+    path("healthz", planner_views.health, name="health"),
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("admin/", admin.site.urls),
+    path("", include("webapp.planner.urls")),
+]
