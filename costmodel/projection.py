@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from operator import attrgetter
 from typing import Any
 
 import numpy as np
@@ -17,7 +18,6 @@ import numpy.typing as npt
 
 from costmodel.scenario import (
     HOURS_PER_MONTH,
-    ProfileWorkload,
     Scenario,
     SteadyWorkload,
     TidalWorkload,
@@ -32,10 +32,6 @@ class ProjectionOverflowError(ArithmeticError):
     def __init__(self, indices: list[int]) -> None:
         self.indices = indices
         super().__init__(f"results of scenarios {indices} overflow: inputs too large")
-
-
-def _column(scenarios: Sequence[Scenario], get: Any, dtype: Any = np.float64) -> Any:
-    return np.fromiter((get(s) for s in scenarios), dtype=dtype, count=len(scenarios))
 
 
 @dataclass(frozen=True, eq=False)
@@ -69,18 +65,45 @@ class ConstantSeries:
         return np.asarray(self)[key]
 
 
+_BUILD_FIELDS = attrgetter(
+    "gpu_count",
+    "gpu_throughput",
+    "capex",
+    "power_load_watts",
+    "power_idle_watts",
+    "pue",
+    "electricity_price_per_kwh",
+    "hosting_monthly",
+    "maintenance_rate_per_year",
+    "ops_monthly",
+    "residual_value_retention_per_year",
+)
+_RENT_FIELDS = attrgetter(
+    "gpu_count", "gpu_throughput", "hourly_rate", "fixed_monthly", "annual_price_change"
+)
+
+
+def _monthly_hours(s: Scenario) -> float:
+    w = s.workload
+    if isinstance(w, SteadyWorkload):
+        return w.utilization * HOURS_PER_MONTH
+    if isinstance(w, TidalWorkload):
+        return min(w.active_days_per_month * w.hours_per_active_day, HOURS_PER_MONTH)
+    return -1.0  # profile: filled in month by month
+
+
 def busy_hours(scenarios: Sequence[Scenario], months: int) -> Array:
-    """Busy hours of each build in each month.
+    """Busy hours of each build in each month, month-major.
 
     Parameters
     ----------
     scenarios : sequence of Scenario
     months : int
-        Number of columns ``M``; column ``m`` is month ``m`` (month 0 is never busy).
+        Number of months ``M``; row ``m`` is month ``m`` (month 0 is never busy).
 
     Returns
     -------
-    busy : ndarray, shape (N, M) [h]
+    busy : ndarray, shape (M, N) [h]
 
     Notes
     -----
@@ -88,36 +111,19 @@ def busy_hours(scenarios: Sequence[Scenario], months: int) -> Array:
     profile: ``busy[m] = u[(m − 1) mod len(u)] × 730`` for ``m ≥ 1``.
     """
     n = len(scenarios)
-    per_month = np.zeros(n)
-    steady = _column(scenarios, lambda s: isinstance(s.workload, SteadyWorkload), bool)
-    tidal = _column(scenarios, lambda s: isinstance(s.workload, TidalWorkload), bool)
-    profile = ~(steady | tidal)
-
-    per_month[steady] = HOURS_PER_MONTH * np.array(
-        [s.workload.utilization for s, k in zip(scenarios, steady, strict=True) if k]
-    )
-    if tidal.any():
-        days_hours = np.array(
-            [
-                (s.workload.active_days_per_month, s.workload.hours_per_active_day)
-                for s, k in zip(scenarios, tidal, strict=True)
-                if k
-            ]
-        )
-        per_month[tidal] = np.minimum(days_hours[:, 0] * days_hours[:, 1], HOURS_PER_MONTH)
-
-    busy = np.broadcast_to(per_month[:, None], (n, months)).copy()
-    if profile.any():
-        rows = np.flatnonzero(profile)
-        profiles = [scenarios[i].workload.monthly_utilization for i in rows]  # type: ignore[union-attr]
-        lengths = np.array([len(p) for p in profiles])
-        table = np.zeros((len(rows), lengths.max()))
-        for r, values in enumerate(profiles):
+    per_month = np.fromiter((_monthly_hours(s) for s in scenarios), np.float64, count=n)
+    busy = np.empty((months, n))
+    busy[:] = per_month
+    profile = np.flatnonzero(per_month < 0)
+    if profile.size:
+        tables = [scenarios[i].workload.monthly_utilization for i in profile]  # type: ignore[union-attr]
+        lengths = np.array([len(t) for t in tables])
+        table = np.zeros((profile.size, int(lengths.max())))
+        for r, values in enumerate(tables):
             table[r, : len(values)] = values
-        month_index = np.arange(months)
-        cyclic = (month_index[None, :] - 1) % lengths[:, None]
-        busy[rows] = HOURS_PER_MONTH * np.take_along_axis(table, cyclic, axis=1)
-    busy[:, 0] = 0.0
+        cyclic = (np.arange(months)[:, None] - 1) % lengths[None, :]
+        busy[:, profile] = HOURS_PER_MONTH * table[np.arange(profile.size)[None, :], cyclic]
+    busy[0] = 0.0
     return busy
 
 
@@ -211,9 +217,9 @@ def break_even_month(diff: Array, in_horizon: npt.NDArray[np.bool_]) -> Array:
 
     Parameters
     ----------
-    diff : ndarray, shape (N, M)
-        ``build_cum − rent_cum`` [currency].
-    in_horizon : ndarray of bool, shape (N, M)
+    diff : ndarray, shape (M, N)
+        ``build_cum − rent_cum`` per month (rows) and scenario (columns) [currency].
+    in_horizon : ndarray of bool, broadcastable to (M, N)
         True for months ``0..H`` of each scenario.
 
     Returns
@@ -226,11 +232,11 @@ def break_even_month(diff: Array, in_horizon: npt.NDArray[np.bool_]) -> Array:
     ``(m − 1) + diff[m−1] / (diff[m−1] − diff[m])``.
     """
     qualifies = (diff <= 0) & in_horizon
-    found = qualifies.any(axis=1)
-    first = np.argmax(qualifies, axis=1)
-    rows = np.arange(diff.shape[0])
-    before = diff[rows, np.maximum(first - 1, 0)]
-    at = diff[rows, first]
+    first = np.argmax(qualifies, axis=0)
+    cols = np.arange(diff.shape[1])
+    found = qualifies[first, cols]
+    before = diff[np.maximum(first - 1, 0), cols]
+    at = diff[first, cols]
     with np.errstate(divide="ignore", invalid="ignore"):
         inside = (first - 1) + before / (before - at)
     month = np.where(first == 0, 0.0, inside)
@@ -280,100 +286,68 @@ def project(scenarios: Sequence[Scenario]) -> Projection:
         raise ValueError("project() needs at least one scenario")
     scenarios = tuple(scenarios)
     n = len(scenarios)
-    inputs = np.array(
-        [
-            (
-                s.horizon_months,
-                s.discount_rate_per_year,
-                s.build.gpu_count,
-                s.build.gpu_throughput,
-                s.build.capex,
-                s.build.power_load_watts,
-                s.build.power_idle_watts,
-                s.build.pue,
-                s.build.electricity_price_per_kwh,
-                s.build.hosting_monthly,
-                s.build.maintenance_rate_per_year,
-                s.build.ops_monthly,
-                s.build.residual_value_retention_per_year,
-                s.rent.gpu_count,
-                s.rent.gpu_throughput,
-                s.rent.hourly_rate,
-                s.rent.fixed_monthly,
-                s.rent.annual_price_change,
-            )
-            for s in scenarios
-        ],
-        dtype=np.float64,
-    ).T
-    (
-        h,
-        discount,
-        b_count,
-        b_tput,
-        capex,
-        p_load,
-        p_idle,
-        pue,
-        kwh_price,
-        hosting,
-        maint_rate,
-        ops,
-        retention,
-        r_count,
-        r_tput,
-        hourly,
-        fixed,
-        change,
-    ) = inputs
+    top = np.array([(s.horizon_months, s.discount_rate_per_year) for s in scenarios]).T
+    b = np.array([_BUILD_FIELDS(s.build) for s in scenarios], dtype=np.float64).T
+    r = np.array([_RENT_FIELDS(s.rent) for s in scenarios], dtype=np.float64).T
+    h, discount = top
+    b_count, b_tput, capex, p_load, p_idle, pue, kwh_price, hosting, maint_rate, ops, retention = b
+    r_count, r_tput, hourly, fixed, change = r
     horizon = h.astype(np.int64)
-    rows = np.arange(n)
+    cols = np.arange(n)
 
+    # Internally month-major (M, N): cumulative sums and masks run along
+    # contiguous rows. The Projection exposes scenario-major (N, M) views.
     m_count = int(horizon.max()) + 1
-    months = np.arange(m_count, dtype=np.float64)
-    running = (months[None, :] >= 1) & (months[None, :] <= h[:, None])
-    in_horizon = months[None, :] <= h[:, None]
+    months = np.arange(m_count, dtype=np.float64)[:, None]
+    in_horizon = months <= h
+    past_horizon = ~in_horizon
+    uniform_horizon = not past_horizon.any()
 
     busy = busy_hours(scenarios, m_count)
-    busy[~in_horizon] = 0.0
+    if not uniform_horizon:
+        busy[past_horizon] = 0.0
 
     with np.errstate(over="ignore", invalid="ignore"):
-        # Energy cost is affine in busy hours: idle draw all month, plus the
+        # Energy cost is affine in busy hours: the idle draw all month plus the
         # load-over-idle draw while busy.
         cost_per_kwh = pue / 1000.0 * kwh_price
         idle_cost = p_idle * HOURS_PER_MONTH * cost_per_kwh
         busy_cost_per_hour = (p_load - p_idle) * cost_per_kwh
-        build_energy = busy_cost_per_hour[:, None] * busy + idle_cost[:, None]
-        build_energy[~running] = 0.0
+        build_energy = busy * busy_cost_per_hour + idle_cost
+        build_energy[0] = 0.0
         maintenance = capex * maint_rate / 12.0
         fixed_build_monthly = hosting + maintenance + ops
-        build_monthly = build_energy + fixed_build_monthly[:, None]
-        build_monthly[:, 0] = capex
-        build_monthly[~in_horizon] = 0.0
+        build_monthly = build_energy + fixed_build_monthly
+        build_monthly[0] = capex
+        if not uniform_horizon:
+            build_energy[past_horizon] = 0.0
+            build_monthly[past_horizon] = 0.0
 
         capacity_ratio = (b_count * b_tput) / (r_count * r_tput)
-        growing = change != 0.0
-        growth = np.ones((n, m_count))
-        if growing.any():
-            growth[growing] = (1.0 + change[growing, None]) ** ((months[None, :] - 1.0) / 12.0)
-        rate = hourly[:, None] * growth
-        rent_compute = busy * (capacity_ratio[:, None] * rate)
-        rent_monthly = rent_compute + fixed[:, None]
-        rent_monthly[~running] = 0.0
+        rate = np.empty((m_count, n))
+        rate[:] = hourly
+        growing = np.flatnonzero(change != 0.0)
+        if growing.size:
+            rate[:, growing] *= (1.0 + change[growing]) ** ((months - 1.0) / 12.0)
+        rent_compute = busy * (rate * capacity_ratio)
+        rent_monthly = rent_compute + fixed
+        rent_monthly[0] = 0.0
+        if not uniform_horizon:
+            rent_monthly[past_horizon] = 0.0
 
-        build_cumulative = np.cumsum(build_monthly, axis=1)
-        rent_cumulative = np.cumsum(rent_monthly, axis=1)
-        build_total = build_cumulative[rows, horizon]
-        rent_total = rent_cumulative[rows, horizon]
+        build_cumulative = np.cumsum(build_monthly, axis=0)
+        rent_cumulative = np.cumsum(rent_monthly, axis=0)
+        build_total = build_cumulative[horizon, cols]
+        rent_total = rent_cumulative[horizon, cols]
         resale = capex * retention ** (h / 12.0)
         build_total_net = build_total - resale
         savings = rent_total - build_total_net
 
-        factor = (1.0 + discount)[:, None] ** (-months[None, :] / 12.0)
-        build_pv = np.einsum("ij,ij->i", build_monthly, factor) - resale * factor[rows, horizon]
-        rent_pv = np.einsum("ij,ij->i", rent_monthly, factor)
+        factor = (1.0 + discount) ** (-months / 12.0)
+        build_pv = np.einsum("mn,mn->n", build_monthly, factor) - resale * factor[horizon, cols]
+        rent_pv = np.einsum("mn,mn->n", rent_monthly, factor)
 
-        work = busy.sum(axis=1) * b_count * b_tput
+        work = busy.sum(axis=0) * b_count * b_tput
         has_work = work > 0
         safe_work = np.where(has_work, work, 1.0)
         build_per_hour = np.where(has_work, build_total_net / safe_work, np.nan)
@@ -382,7 +356,11 @@ def project(scenarios: Sequence[Scenario]) -> Projection:
         be_month = break_even_month(build_cumulative - rent_cumulative, in_horizon)
 
         # savings(u) = s0 + s1 × u for a steady workload u, all else unchanged.
-        rate_sum = np.einsum("ij,ij->i", rate, running)
+        rate_sum = (
+            rate[1:].sum(axis=0)
+            if uniform_horizon
+            else np.where(in_horizon, rate, 0.0)[1:].sum(axis=0)
+        )
         s0 = h * fixed - (capex + h * (fixed_build_monthly + idle_cost) - resale)
         s1 = HOURS_PER_MONTH * (capacity_ratio * rate_sum - h * busy_cost_per_hour)
         depends = s1 != 0
@@ -390,12 +368,13 @@ def project(scenarios: Sequence[Scenario]) -> Projection:
         be_util = np.where((u_star >= 0) & (u_star <= 1), u_star, np.nan)
 
     overflow = ~(
-        np.isfinite(build_cumulative).all(axis=1)
-        & np.isfinite(rent_cumulative).all(axis=1)
+        np.isfinite(build_total)
+        & np.isfinite(rent_total)
         & np.isfinite(savings)
         & np.isfinite(build_pv)
         & np.isfinite(rent_pv)
         & np.isfinite(work)
+        & (np.isfinite(be_month) | np.isnan(be_month))
     )
     if overflow.any():
         raise ProjectionOverflowError(np.flatnonzero(overflow).tolist())
@@ -403,17 +382,17 @@ def project(scenarios: Sequence[Scenario]) -> Projection:
     return Projection(
         scenarios=scenarios,
         horizon=horizon,
-        busy=busy,
-        build_energy=build_energy,
+        busy=busy.T,
+        build_energy=build_energy.T,
         build_hosting=ConstantSeries(hosting, horizon, m_count),
         build_maintenance=ConstantSeries(maintenance, horizon, m_count),
         build_ops=ConstantSeries(ops, horizon, m_count),
-        build_monthly=build_monthly,
-        build_cumulative=build_cumulative,
-        rent_compute=rent_compute,
+        build_monthly=build_monthly.T,
+        build_cumulative=build_cumulative.T,
+        rent_compute=rent_compute.T,
         rent_fixed=ConstantSeries(fixed, horizon, m_count),
-        rent_monthly=rent_monthly,
-        rent_cumulative=rent_cumulative,
+        rent_monthly=rent_monthly.T,
+        rent_cumulative=rent_cumulative.T,
         build_total=build_total,
         resale_value=resale,
         build_total_net=build_total_net,
