@@ -1,0 +1,59 @@
+import pytest
+from django.contrib.auth.models import AnonymousUser, User
+
+from costmodel import parse_scenario
+from webapp.planner.saved import can_modify, create_saved_scenario
+
+pytestmark = pytest.mark.django_db
+
+
+def test_it_stores_the_explicit_scenario_with_defaults_filled_in(scenario_data):
+    data = scenario_data
+    del data["build"]["pue"]
+    saved = create_saved_scenario(
+        name="box", scenario=data, provenance=[], overrides=[], user=None, session_key="s1"
+    )
+    saved.refresh_from_db()
+    assert saved.scenario["build"]["pue"] == 1.0
+    assert parse_scenario(saved.scenario).build.capex == 25000
+
+
+def test_it_gives_an_anonymous_scenario_to_the_session_that_made_it(scenario_data):
+    saved = create_saved_scenario(
+        name="box",
+        scenario=scenario_data,
+        provenance=[],
+        overrides=[],
+        user=AnonymousUser(),
+        session_key="s1",
+    )
+    assert saved.owner is None
+    assert can_modify(saved, AnonymousUser(), "s1")
+    assert not can_modify(saved, AnonymousUser(), "s2")
+    assert not can_modify(saved, AnonymousUser(), None)
+
+
+def test_only_the_owner_or_staff_may_modify_a_users_scenario(scenario_data):
+    alice = User.objects.create_user("alice")
+    bob = User.objects.create_user("bob")
+    staff = User.objects.create_user("staff", is_staff=True)
+    saved = create_saved_scenario(
+        name="box",
+        scenario=scenario_data,
+        provenance=[],
+        overrides=["rent.hourly_rate"],
+        user=alice,
+        session_key="s1",
+    )
+    assert saved.session_key == ""
+    assert can_modify(saved, alice, None)
+    assert not can_modify(saved, bob, "s1")
+    assert not can_modify(saved, AnonymousUser(), "s1")
+    assert can_modify(saved, staff, None)
+
+
+def test_ids_are_random_uuids(scenario_data):
+    a = create_saved_scenario(name="a", scenario=scenario_data, user=None, session_key="s")
+    b = create_saved_scenario(name="b", scenario=scenario_data, user=None, session_key="s")
+    assert a.pk != b.pk
+    assert a.pk.version == 4

@@ -1,0 +1,58 @@
+"""Saved scenarios: an explicit scenario frozen with its provenance.
+
+A saved scenario stores the explicit scenario (the engine's input) rather than
+catalog references, so later price changes in the catalog never alter it;
+re-running at today's prices makes a new one.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+class SavedScenario(models.Model):
+    """One named build-vs-rent comparison, owned by a user or an anonymous browser session."""
+
+    # A random UUID: the link is the capability to view, so it must be unguessable.
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    name = models.CharField(_("name"), max_length=200)
+    scenario = models.JSONField(
+        _("explicit scenario"),
+        help_text=_("The engine input, as Scenario.model_dump(mode='json')."),
+    )
+    provenance = models.JSONField(
+        _("provenance"),
+        default=list,
+        blank=True,
+        help_text=_("Catalog rows, prices, sources and dates behind each scenario field."),
+    )
+    overrides = models.JSONField(
+        _("overrides"),
+        default=list,
+        blank=True,
+        help_text=_("Dotted scenario field paths whose value the user typed in."),
+    )
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("owner"),
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="saved_scenarios",
+    )
+    session_key = models.CharField(_("session key"), max_length=40, blank=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    updated_at = models.DateTimeField(_("updated at"), auto_now=True)
+
+    class Meta:
+        verbose_name = _("saved scenario")
+        verbose_name_plural = _("saved scenarios")
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["session_key"], name="planner_saved_session_idx")]
+
+    def __str__(self) -> str:
+        return self.name
