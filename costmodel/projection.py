@@ -18,6 +18,7 @@ import numpy.typing as npt
 
 from costmodel.scenario import (
     HOURS_PER_MONTH,
+    ProfileWorkload,
     Scenario,
     SteadyWorkload,
     TidalWorkload,
@@ -116,7 +117,11 @@ def busy_hours(scenarios: Sequence[Scenario], months: int) -> Array:
     busy[:] = per_month
     profile = np.flatnonzero(per_month < 0)
     if profile.size:
-        tables = [scenarios[i].workload.monthly_utilization for i in profile]  # type: ignore[union-attr]
+        tables = [
+            w.monthly_utilization
+            for i in profile.tolist()
+            if isinstance(w := scenarios[i].workload, ProfileWorkload)
+        ]
         lengths = np.array([len(t) for t in tables])
         table = np.zeros((profile.size, int(lengths.max())))
         for r, values in enumerate(tables):
