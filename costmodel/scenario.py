@@ -57,9 +57,7 @@ class ProfileWorkload(_Strict):
     ]
 
 
-Workload = Annotated[
-    SteadyWorkload | TidalWorkload | ProfileWorkload, Field(discriminator="kind")
-]
+Workload = Annotated[SteadyWorkload | TidalWorkload | ProfileWorkload, Field(discriminator="kind")]
 
 
 class Build(_Strict):
@@ -80,9 +78,7 @@ class Build(_Strict):
     @model_validator(mode="after")
     def _idle_not_above_load(self) -> Self:
         if self.power_idle_watts > self.power_load_watts:
-            raise ValueError(
-                "power_idle_watts: must be less than or equal to power_load_watts"
-            )
+            raise ValueError("power_idle_watts: must be less than or equal to power_load_watts")
         return self
 
 
