@@ -1,0 +1,202 @@
+"""Sensitivity sweeps for the planner's charts: how savings move with the workload.
+
+Each sweep derives a family of scenarios from one explicit scenario, changing
+only the workload (and, for the grid, the horizon), and evaluates the whole
+family with ONE :func:`costmodel.project` batch call. Results are plain
+JSON-ready dicts of lists; ``None`` stands for the methodology's ``null``
+(e.g. a break-even month that does not occur within the horizon).
+
+Examples
+--------
+>>> sweep = utilization_sweep(scenario)  # doctest: +SKIP
+>>> sweep["utilization"][80], sweep["savings"][80]  # doctest: +SKIP
+(0.8, 291556.4...)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from costmodel.projection import project
+from costmodel.scenario import (
+    HOURS_PER_MONTH,
+    MAX_HORIZON_MONTHS,
+    Scenario,
+    SteadyWorkload,
+    TidalWorkload,
+)
+
+Array = npt.NDArray[np.float64]
+
+UTILIZATION_STEPS = 101
+"""Points of the utilization sweep: 0 %, 1 %, …, 100 %."""
+
+TIDAL_DAYS = tuple(range(1, 32))
+"""Active days per month of the tidal sweep [d]."""
+
+GRID_UTILIZATION_STEPS = 21
+"""Rows of the utilization × horizon grid: 0 %, 5 %, …, 100 %."""
+
+
+def _nullable(values: Array) -> list[float | None]:
+    return [None if np.isnan(v) else float(v) for v in values.tolist()]
+
+
+def _steady(scenario: Scenario, utilization: float) -> Scenario:
+    workload = SteadyWorkload(kind="steady", utilization=utilization)
+    return scenario.model_copy(update={"workload": workload})
+
+
+def average_utilization(scenario: Scenario, work_reference_gpu_hours: float) -> float:
+    """Mean fraction of the horizon's hours the build is busy, from the engine's work figure.
+
+    Notes
+    -----
+    ``u_avg = work / (gpu_count × gpu_throughput × 730 × H)``, where ``work`` is
+    the result's ``work_reference_gpu_hours`` [reference GPU-h]. For a steady
+    workload this is its utilization; for tidal and profile workloads it is the
+    steady utilization with the same total busy hours.
+    """
+    capacity = scenario.build.gpu_count * scenario.build.gpu_throughput
+    return float(work_reference_gpu_hours / (capacity * HOURS_PER_MONTH * scenario.horizon_months))
+
+
+def utilization_sweep(scenario: Scenario, steps: int = UTILIZATION_STEPS) -> dict[str, Any]:
+    """Savings and break-even month across steady utilization ``0..1``, all else unchanged.
+
+    Parameters
+    ----------
+    scenario : Scenario
+        Any explicit scenario; its workload is replaced by a steady one.
+    steps : int
+        Number of evenly spaced utilization points, both ends included.
+
+    Returns
+    -------
+    dict
+        ``utilization`` [fraction], ``savings`` [currency] and
+        ``break_even_month`` [months, ``None`` = does not pay back], each a list
+        of ``steps`` values.
+    """
+    if steps < 2:
+        raise ValueError("steps must be at least 2")
+    utilization = np.linspace(0.0, 1.0, steps)
+    projection = project([_steady(scenario, float(u)) for u in utilization])
+    return {
+        "utilization": utilization.tolist(),
+        "savings": projection.savings.tolist(),
+        "break_even_month": _nullable(projection.break_even_month),
+    }
+
+
+def tidal_sweep(
+    scenario: Scenario,
+    days: Sequence[int] = TIDAL_DAYS,
+    hours_per_active_day: float | None = None,
+) -> dict[str, Any]:
+    """Savings for a tidal workload of ``d`` active days a month, beside steady use of equal hours.
+
+    Parameters
+    ----------
+    scenario : Scenario
+        Any explicit scenario; its workload is replaced.
+    days : sequence of int
+        Active days per month to evaluate [d], each in ``0..31``.
+    hours_per_active_day : float, optional
+        Busy hours of an active day [h]; defaults to the scenario's own if it
+        is tidal, else 24.
+
+    Returns
+    -------
+    dict
+        ``active_days``, ``hours_per_active_day``, ``monthly_hours`` [h],
+        ``tidal_savings`` and ``steady_savings`` [currency]: the steady curve
+        uses ``u = min(d × h, 730) / 730``, the same busy hours every month.
+
+    Notes
+    -----
+    Both families go into one batch: ``2 × len(days)`` scenarios.
+    """
+    if hours_per_active_day is None:
+        w = scenario.workload
+        hours_per_active_day = w.hours_per_active_day if isinstance(w, TidalWorkload) else 24.0
+    h = float(hours_per_active_day)
+    tidal = [
+        scenario.model_copy(
+            update={
+                "workload": TidalWorkload(
+                    kind="tidal", active_days_per_month=float(d), hours_per_active_day=h
+                )
+            }
+        )
+        for d in days
+    ]
+    monthly_hours = np.minimum(np.asarray(days, dtype=np.float64) * h, HOURS_PER_MONTH)
+    steady = [_steady(scenario, float(u)) for u in monthly_hours / HOURS_PER_MONTH]
+    savings = project([*tidal, *steady]).savings
+    n = len(tidal)
+    return {
+        "active_days": [int(d) for d in days],
+        "hours_per_active_day": h,
+        "monthly_hours": monthly_hours.tolist(),
+        "tidal_savings": savings[:n].tolist(),
+        "steady_savings": savings[n:].tolist(),
+    }
+
+
+def default_horizons(scenario: Scenario) -> list[int]:
+    """Horizons for the grid [months]: every 6 months up to ``max(36, H)``, plus ``H`` itself."""
+    top = min(max(36, scenario.horizon_months), MAX_HORIZON_MONTHS)
+    step = 6 if top <= 72 else 12
+    horizons = set(range(step, top + 1, step)) | {scenario.horizon_months}
+    return sorted(horizons)
+
+
+def utilization_horizon_grid(
+    scenario: Scenario,
+    utilizations: Sequence[float] | None = None,
+    horizons: Sequence[int] | None = None,
+) -> dict[str, Any]:
+    """Savings over a grid of steady utilization × horizon, all else unchanged.
+
+    Parameters
+    ----------
+    scenario : Scenario
+    utilizations : sequence of float, optional
+        Steady utilizations [fraction]; default 0, 0.05, …, 1.
+    horizons : sequence of int, optional
+        Horizons [months]; default :func:`default_horizons`.
+
+    Returns
+    -------
+    dict
+        ``utilization`` (rows), ``horizon_months`` (columns) and ``savings``
+        [currency], a list of rows: ``savings[i][j]`` is for
+        ``utilization[i]`` over ``horizon_months[j]``.
+    """
+    u = (
+        np.linspace(0.0, 1.0, GRID_UTILIZATION_STEPS)
+        if utilizations is None
+        else np.asarray(utilizations, dtype=np.float64)
+    )
+    hs = default_horizons(scenario) if horizons is None else [int(h) for h in horizons]
+    family = [
+        scenario.model_copy(
+            update={
+                "horizon_months": h,
+                "workload": SteadyWorkload(kind="steady", utilization=float(ui)),
+            }
+        )
+        for ui in u
+        for h in hs
+    ]
+    savings = project(family).savings.reshape(len(u), len(hs))
+    return {
+        "utilization": u.tolist(),
+        "horizon_months": hs,
+        "savings": savings.tolist(),
+    }

@@ -1,0 +1,166 @@
+"""The sweeps agree with evaluating each derived scenario one by one with compare()."""
+
+import math
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from numpy.testing import assert_allclose
+
+from costmodel import Scenario, compare, parse_scenario
+from costmodel.sensitivity import (
+    average_utilization,
+    default_horizons,
+    tidal_sweep,
+    utilization_horizon_grid,
+    utilization_sweep,
+)
+
+BASE = {
+    "currency": "CNY",
+    "horizon_months": 36,
+    "discount_rate_per_year": 0.08,
+    "workload": {"kind": "profile", "monthly_utilization": [0.9, 0.2, 0.5]},
+    "build": {
+        "gpu_count": 1,
+        "gpu_throughput": 0.6,
+        "capex": 25000.0,
+        "power_load_watts": 650.0,
+        "power_idle_watts": 110.0,
+        "pue": 1.2,
+        "electricity_price_per_kwh": 0.8,
+        "hosting_monthly": 100.0,
+        "maintenance_rate_per_year": 0.05,
+        "ops_monthly": 50.0,
+        "residual_value_retention_per_year": 0.7,
+    },
+    "rent": {
+        "gpu_count": 1,
+        "gpu_throughput": 1.0,
+        "hourly_rate": 28.0,
+        "fixed_monthly": 30.0,
+        "annual_price_change": -0.1,
+    },
+}
+
+
+@pytest.fixture
+def scenario() -> Scenario:
+    return parse_scenario(BASE)
+
+
+def with_workload(s: Scenario, workload: dict, **more) -> Scenario:
+    data = s.model_dump(mode="json")
+    data["workload"] = workload
+    data.update(more)
+    return parse_scenario(data)
+
+
+def test_utilization_sweep_matches_compare_point_by_point(scenario):
+    sweep = utilization_sweep(scenario, steps=11)
+    assert_allclose(sweep["utilization"], [i / 10 for i in range(11)], rtol=0, atol=1e-12)
+    for u, savings, month in zip(
+        sweep["utilization"], sweep["savings"], sweep["break_even_month"], strict=True
+    ):
+        one = compare(with_workload(scenario, {"kind": "steady", "utilization": u}))
+        assert_allclose(savings, one["savings"], rtol=1e-12)
+        if one["break_even_month"] is None:
+            assert month is None
+        else:
+            assert_allclose(month, one["break_even_month"], rtol=1e-12)
+
+
+def test_utilization_sweep_spans_zero_to_one_hundred_percent_by_default(scenario):
+    sweep = utilization_sweep(scenario)
+    assert len(sweep["utilization"]) == 101
+    assert sweep["utilization"][0] == 0.0 and sweep["utilization"][-1] == 1.0
+    assert sweep["break_even_month"][0] is None  # an idle box never pays back
+
+
+def test_savings_cross_zero_at_the_engines_break_even_utilization(scenario):
+    steady = with_workload(scenario, {"kind": "steady", "utilization": 0.5})
+    u_star = compare(steady)["break_even_utilization"]
+    assert u_star is not None
+    sweep = utilization_sweep(scenario)
+    below = [s for u, s in zip(sweep["utilization"], sweep["savings"], strict=True) if u < u_star]
+    above = [s for u, s in zip(sweep["utilization"], sweep["savings"], strict=True) if u > u_star]
+    assert max(below) < 0 < min(above)
+
+
+def test_tidal_sweep_matches_compare_for_both_curves(scenario):
+    sweep = tidal_sweep(scenario, days=[1, 10, 31], hours_per_active_day=20)
+    assert sweep["monthly_hours"] == [20.0, 200.0, 620.0]
+    for d, hours, tidal, steady in zip(
+        sweep["active_days"],
+        sweep["monthly_hours"],
+        sweep["tidal_savings"],
+        sweep["steady_savings"],
+        strict=True,
+    ):
+        tidal_one = compare(
+            with_workload(
+                scenario,
+                {"kind": "tidal", "active_days_per_month": d, "hours_per_active_day": 20},
+            )
+        )
+        steady_one = compare(
+            with_workload(scenario, {"kind": "steady", "utilization": hours / 730})
+        )
+        assert_allclose(tidal, tidal_one["savings"], rtol=1e-12)
+        assert_allclose(steady, steady_one["savings"], rtol=1e-9)
+
+
+def test_tidal_sweep_uses_the_scenarios_own_hours_per_day_and_caps_at_730(scenario):
+    tidal = with_workload(
+        scenario, {"kind": "tidal", "active_days_per_month": 3, "hours_per_active_day": 8}
+    )
+    assert tidal_sweep(tidal)["hours_per_active_day"] == 8
+    sweep = tidal_sweep(scenario)
+    assert sweep["active_days"] == list(range(1, 32))
+    assert sweep["monthly_hours"][-1] == 730.0  # 31 × 24 = 744 h, capped
+
+
+def test_grid_matches_compare_cell_by_cell(scenario):
+    grid = utilization_horizon_grid(scenario, utilizations=[0.0, 0.35, 1.0], horizons=[1, 12, 60])
+    assert len(grid["savings"]) == 3 and all(len(row) == 3 for row in grid["savings"])
+    for i, u in enumerate(grid["utilization"]):
+        for j, h in enumerate(grid["horizon_months"]):
+            one = compare(
+                with_workload(scenario, {"kind": "steady", "utilization": u}, horizon_months=h)
+            )
+            assert_allclose(grid["savings"][i][j], one["savings"], rtol=1e-12)
+
+
+def test_default_horizons_include_the_scenarios_own_horizon(scenario):
+    assert default_horizons(scenario) == [6, 12, 18, 24, 30, 36]
+    odd = with_workload(scenario, {"kind": "steady", "utilization": 1}, horizon_months=40)
+    assert 40 in default_horizons(odd)
+    long = with_workload(scenario, {"kind": "steady", "utilization": 1}, horizon_months=240)
+    assert default_horizons(long)[-1] == 240
+    assert len(default_horizons(long)) == 20
+
+
+def test_average_utilization_is_the_profile_mean_over_whole_cycles(scenario):
+    result = compare(scenario)
+    assert_allclose(
+        average_utilization(scenario, result["work_reference_gpu_hours"]),
+        (0.9 + 0.2 + 0.5) / 3,
+        rtol=1e-12,
+    )
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    u=st.floats(0, 1),
+    rate=st.floats(0.5, 100),
+    capex=st.floats(0, 200_000),
+)
+def test_savings_move_one_way_only_as_utilization_rises(u, rate, capex):
+    data = {**BASE, "rent": {**BASE["rent"], "hourly_rate": rate, "annual_price_change": 0.0}}
+    data["build"] = {**BASE["build"], "capex": capex}
+    s = parse_scenario(data)
+    sweep = utilization_sweep(s, steps=6)
+    steps = [b - a for a, b in zip(sweep["savings"], sweep["savings"][1:], strict=False)]
+    # Savings are linear in u: their slope has one sign over the whole sweep.
+    assert all(d >= -1e-6 for d in steps) or all(d <= 1e-6 for d in steps)
+    assert not any(math.isnan(x) for x in sweep["savings"])
