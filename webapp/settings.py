@@ -69,6 +69,7 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "django.contrib.humanize",
+    "ninja",  # serves the API docs (swagger-ui) from local static files, not a CDN
     "webapp.catalog",
     "webapp.planner",
 ]

@@ -1,0 +1,44 @@
+"""JSON API under ``/api/v1/`` (django-ninja); see docs/api.md.
+
+The OpenAPI document is at ``/api/v1/openapi.json`` and interactive docs at
+``/api/v1/docs``, served from local static files (no CDN).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ninja import NinjaAPI
+from ninja.openapi.schema import REF_TEMPLATE
+
+from costmodel import Scenario
+from webapp.api import compare
+from webapp.api.errors import install_handlers
+
+
+class Api(NinjaAPI):
+    """NinjaAPI whose OpenAPI document also describes bodies read by hand."""
+
+    request_models: tuple[Any, ...] = (Scenario,)
+
+    def get_openapi_schema(self, *args: Any, **kwargs: Any) -> Any:
+        schema = super().get_openapi_schema(*args, **kwargs)
+        components = schema["components"]["schemas"]
+        for model in self.request_models:
+            definition = model.model_json_schema(ref_template=REF_TEMPLATE, mode="validation")
+            components.update(definition.pop("$defs", {}))
+            components.setdefault(model.__name__, definition)
+        return schema
+
+
+api = Api(
+    title="Build or rent GPUs",
+    version="1",
+    description=(
+        "Month-by-month build-vs-rent cost projections. Every error response is "
+        '`{"errors": [{"field": "build.capex", "message": "…"}]}`.'
+    ),
+    urls_namespace="api",
+)
+install_handlers(api)
+api.add_router("", compare.router)

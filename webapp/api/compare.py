@@ -1,0 +1,164 @@
+"""``/compare`` and ``/compare/batch``: explicit scenarios in, methodology results out.
+
+Views parse, call the engine once, encode. Every scenario is validated by
+:func:`costmodel.parse_scenario`, the same function the CLI and the forms use,
+so a user reads the same message wherever the input came from.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse
+from django.utils.translation import gettext as _
+from ninja import Router
+
+from costmodel import FieldError, Scenario, ScenarioError, compare, parse_scenario, project
+from costmodel.projection import ProjectionOverflowError
+from webapp.api.errors import ApiError, error, json_response, read_json
+from webapp.api.schemas import BatchOut, CompareOut, ErrorsOut
+
+router = Router(tags=["compare"])
+
+MAX_BATCH = 10_000
+"""Most scenarios one batch request may hold."""
+
+SCENARIO_REF = {"$ref": "#/components/schemas/Scenario"}
+ERRORS = {400: ErrorsOut, 413: ErrorsOut, 422: ErrorsOut}
+
+
+def overflow_error() -> FieldError:
+    return FieldError(
+        "(scenario)",
+        _("inputs are so large that the results are not finite numbers; check the amounts"),
+    )
+
+
+@router.post(
+    "/compare",
+    response={200: CompareOut, **ERRORS},
+    summary="Compare building with renting for one explicit scenario",
+    openapi_extra={
+        "requestBody": {
+            "required": True,
+            "content": {"application/json": {"schema": SCENARIO_REF}},
+        }
+    },
+)
+def compare_one(request: HttpRequest) -> HttpResponse:
+    """Validate an explicit scenario and return the methodology's result JSON.
+
+    422 lists every invalid field (`build.capex`, `workload.utilization`, …);
+    400 means the body is not a JSON document of content type application/json.
+    """
+    data = read_json(request)
+    try:
+        scenario = parse_scenario(data)
+    except ScenarioError as exc:
+        raise ApiError(422, exc.errors) from None
+    try:
+        result = compare(scenario)
+    except ProjectionOverflowError:
+        raise ApiError(422, [overflow_error()]) from None
+    return json_response(result)
+
+
+@router.post(
+    "/compare/batch",
+    response={200: BatchOut, **ERRORS},
+    summary="Compare up to 10 000 explicit scenarios in one engine batch",
+    openapi_extra={
+        "requestBody": {
+            "required": True,
+            "content": {
+                "application/json": {
+                    "schema": {
+                        "type": "object",
+                        "properties": {
+                            "scenarios": {
+                                "type": "array",
+                                "minItems": 1,
+                                "maxItems": MAX_BATCH,
+                                "description": (
+                                    "explicit scenarios (see Scenario); an invalid one is "
+                                    "reported by its index and does not affect the others"
+                                ),
+                                "items": {"type": "object"},
+                            }
+                        },
+                        "required": ["scenarios"],
+                        "additionalProperties": False,
+                    }
+                }
+            },
+        }
+    },
+)
+def compare_batch(request: HttpRequest) -> HttpResponse:
+    """Evaluate many scenarios as one engine batch; results and errors by index.
+
+    Each item of `results` has the scenario's `index`, its `result` (or null)
+    and its `errors` (empty when valid). Request-level problems (not an
+    object, no `scenarios` list, more than 10 000) are a 422 for the whole request.
+    """
+    items = _batch_items(read_json(request))
+    scenarios: dict[int, Scenario] = {}
+    errors: dict[int, list[FieldError]] = {}
+    for index, item in enumerate(items):
+        try:
+            scenarios[index] = parse_scenario(item)
+        except ScenarioError as exc:
+            errors[index] = exc.errors
+    results = _project(scenarios, errors)
+    out: list[dict[str, Any]] = [
+        {
+            "index": index,
+            "result": results.get(index),
+            "errors": [e.as_dict() for e in errors.get(index, [])],
+        }
+        for index in range(len(items))
+    ]
+    return json_response(
+        {"count": len(items), "valid": len(results), "invalid": len(errors), "results": out}
+    )
+
+
+def _batch_items(data: object) -> list[Any]:
+    if not isinstance(data, dict):
+        raise error(422, "(body)", _("must be a JSON object with a list under 'scenarios'"))
+    unknown = sorted(set(data) - {"scenarios"})
+    if unknown:
+        raise ApiError(422, [FieldError(str(k), _("is not a known field")) for k in unknown])
+    items = data.get("scenarios")
+    if items is None:
+        raise error(422, "scenarios", _("is required"))
+    if not isinstance(items, list):
+        raise error(422, "scenarios", _("must be a list of scenarios"))
+    if not items:
+        raise error(422, "scenarios", _("must hold at least one scenario"))
+    if len(items) > MAX_BATCH:
+        raise error(
+            422,
+            "scenarios",
+            _("holds %(count)d scenarios; at most %(limit)d are allowed per request")
+            % {"count": len(items), "limit": MAX_BATCH},
+        )
+    return items
+
+
+def _project(
+    scenarios: dict[int, Scenario], errors: dict[int, list[FieldError]]
+) -> dict[int, dict[str, Any]]:
+    """Run valid scenarios as one batch; a scenario that overflows becomes an error."""
+    while scenarios:
+        indices = list(scenarios)
+        try:
+            projection = project([scenarios[i] for i in indices])
+        except ProjectionOverflowError as exc:
+            for position in exc.indices:
+                index = indices[position]
+                del scenarios[index]
+                errors[index] = [overflow_error()]
+            continue
+        return {index: projection.result(k) for k, index in enumerate(indices)}
+    return {}

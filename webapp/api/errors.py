@@ -1,0 +1,146 @@
+"""One error shape for every API failure: ``{"errors": [{"field": …, "message": …}]}``.
+
+The request body is read here, not by django-ninja, so that a wrong content
+type, an empty or oversized body, bad JSON and too deep nesting all become a
+clear 4xx that names what is wrong, never a 500.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+from typing import Any
+
+from django.core.exceptions import RequestDataTooBig
+from django.http import Http404, HttpRequest, HttpResponse
+from django.utils.translation import gettext as _
+from ninja.errors import AuthenticationError, AuthorizationError, HttpError, ValidationError
+from pydantic_core import to_json
+
+from costmodel import FieldError, ScenarioError
+from costmodel.errors import load_json
+
+logger = logging.getLogger(__name__)
+
+JSON_CONTENT_TYPE = "application/json"
+
+
+class ApiError(Exception):
+    """An error response: HTTP status plus the field errors that explain it."""
+
+    def __init__(self, status: int, errors: Iterable[FieldError]) -> None:
+        self.status = status
+        self.errors = list(errors)
+        super().__init__("; ".join(str(e) for e in self.errors))
+
+
+def error(status: int, field: str, message: str) -> ApiError:
+    return ApiError(status, [FieldError(field, message)])
+
+
+def json_response(data: Any, status: int = 200) -> HttpResponse:
+    """Encode ``data`` as compact UTF-8 JSON.
+
+    pydantic-core's encoder writes the same bytes as ``json.dumps`` with compact
+    separators, eight times faster: it is most of the time a large batch takes.
+    The engine never returns NaN or infinity; if it did they would become null.
+    """
+    body = to_json(data, inf_nan_mode="null")
+    return HttpResponse(body, status=status, content_type="application/json; charset=utf-8")
+
+
+def errors_response(status: int, errors: Iterable[FieldError]) -> HttpResponse:
+    return json_response({"errors": [e.as_dict() for e in errors]}, status=status)
+
+
+def read_json(request: HttpRequest) -> object:
+    """Decode the request body as JSON or raise :class:`ApiError` (400, 413)."""
+    if request.content_type != JSON_CONTENT_TYPE:
+        raise error(
+            400,
+            "(request)",
+            _("Content-Type must be %(expected)s, not %(actual)s")
+            % {"expected": JSON_CONTENT_TYPE, "actual": request.content_type or _("(none)")},
+        )
+    try:
+        body = request.body
+    except RequestDataTooBig:
+        raise error(
+            413,
+            "(request)",
+            _("the body is larger than the limit of %(limit)d bytes") % {"limit": _body_limit()},
+        ) from None
+    if not body.strip():
+        raise error(400, "(body)", _("is empty; send a JSON object"))
+    try:
+        return load_json(body)
+    except ScenarioError as exc:
+        raise ApiError(400, exc.errors) from None
+    except ValueError:
+        # json.loads raises a plain ValueError for integers of more than 4300 digits.
+        raise error(400, "(body)", _("contains a number too long to read")) from None
+
+
+def _body_limit() -> int:
+    from django.conf import settings
+
+    return int(settings.DATA_UPLOAD_MAX_MEMORY_SIZE or 0)
+
+
+def _field_from_location(loc: Iterable[Any]) -> str:
+    parts = [str(p) for p in loc]
+    # ninja prefixes the source ("query", "path", "body"); the user named the parameter.
+    if parts and parts[0] in {"query", "path", "body", "header", "cookie", "form", "file"}:
+        parts = parts[1:]
+    return ".".join(parts) or "(request)"
+
+
+def install_handlers(api: Any) -> None:
+    """Replace ninja's default error handlers so every error has the shape above."""
+
+    def on_api_error(request: HttpRequest, exc: ApiError) -> HttpResponse:
+        return errors_response(exc.status, exc.errors)
+
+    def on_validation_error(request: HttpRequest, exc: ValidationError) -> HttpResponse:
+        errors = [
+            FieldError(_field_from_location(e.get("loc", ())), str(e.get("msg", "is invalid")))
+            for e in exc.errors
+        ]
+        return errors_response(422, errors)
+
+    def on_authentication_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
+        return errors_response(401, [FieldError("(request)", _("log in first"))])
+
+    def on_authorization_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
+        return errors_response(403, [FieldError("(request)", _("not allowed"))])
+
+    def on_http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
+        return errors_response(exc.status_code, [FieldError("(request)", str(exc))])
+
+    def on_not_found(request: HttpRequest, exc: Http404) -> HttpResponse:
+        return errors_response(404, [FieldError("(request)", _("not found"))])
+
+    def on_request_too_big(request: HttpRequest, exc: RequestDataTooBig) -> HttpResponse:
+        return errors_response(
+            413,
+            [
+                FieldError(
+                    "(request)",
+                    _("the body is larger than the limit of %(limit)d bytes")
+                    % {"limit": _body_limit()},
+                )
+            ],
+        )
+
+    def on_unexpected(request: HttpRequest, exc: Exception) -> HttpResponse:
+        logger.exception("API error on %s %s", request.method, request.path)
+        return errors_response(500, [FieldError("(server)", _("internal error"))])
+
+    api.add_exception_handler(ApiError, on_api_error)
+    api.add_exception_handler(ValidationError, on_validation_error)
+    api.add_exception_handler(AuthenticationError, on_authentication_error)
+    api.add_exception_handler(AuthorizationError, on_authorization_error)
+    api.add_exception_handler(HttpError, on_http_error)
+    api.add_exception_handler(Http404, on_not_found)
+    api.add_exception_handler(RequestDataTooBig, on_request_too_big)
+    api.add_exception_handler(Exception, on_unexpected)
