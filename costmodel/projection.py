@@ -314,11 +314,13 @@ def project(scenarios: Sequence[Scenario]) -> Projection:
 
     with np.errstate(over="ignore", invalid="ignore"):
         # Energy cost is affine in busy hours: the idle draw all month plus the
-        # load-over-idle draw while busy.
+        # load-over-idle draw while busy. Large (M, N) arrays are updated in
+        # place: a batch is bound by memory traffic, not arithmetic.
         cost_per_kwh = pue / 1000.0 * kwh_price
         idle_cost = p_idle * HOURS_PER_MONTH * cost_per_kwh
         busy_cost_per_hour = (p_load - p_idle) * cost_per_kwh
-        build_energy = busy * busy_cost_per_hour + idle_cost
+        build_energy = np.multiply(busy, busy_cost_per_hour)
+        build_energy += idle_cost
         build_energy[0] = 0.0
         maintenance = capex * maint_rate / 12.0
         fixed_build_monthly = hosting + maintenance + ops
@@ -329,12 +331,19 @@ def project(scenarios: Sequence[Scenario]) -> Projection:
             build_monthly[past_horizon] = 0.0
 
         capacity_ratio = (b_count * b_tput) / (r_count * r_tput)
-        rate = np.empty((m_count, n))
-        rate[:] = hourly
-        growing = np.flatnonzero(change != 0.0)
-        if growing.size:
-            rate[:, growing] *= (1.0 + change[growing]) ** ((months - 1.0) / 12.0)
-        rent_compute = busy * (rate * capacity_ratio)
+        rent_compute = np.multiply(busy, capacity_ratio * hourly)
+        month_index = months[:, 0]
+        if (change != 0.0).any():
+            # rate[m] / hourly_rate = (1 + g)^((m − 1) / 12), as exp for speed.
+            growth = np.multiply.outer((month_index - 1.0) / 12.0, np.log1p(change))
+            np.exp(growth, out=growth)
+            rent_compute *= growth
+            growth[0] = 0.0
+            if not uniform_horizon:
+                growth[past_horizon] = 0.0
+            rate_sum = hourly * growth.sum(axis=0)
+        else:
+            rate_sum = hourly * h
         rent_monthly = rent_compute + fixed
         rent_monthly[0] = 0.0
         if not uniform_horizon:
@@ -348,9 +357,16 @@ def project(scenarios: Sequence[Scenario]) -> Projection:
         build_total_net = build_total - resale
         savings = rent_total - build_total_net
 
-        factor = (1.0 + discount) ** (-months / 12.0)
-        build_pv = np.einsum("mn,mn->n", build_monthly, factor) - resale * factor[horizon, cols]
-        rent_pv = np.einsum("mn,mn->n", rent_monthly, factor)
+        # Present values: f[m] = (1 + d)^(−m/12); one column when d is shared.
+        if (discount == discount[0]).all():
+            factor_1d = (1.0 + discount[0]) ** (-month_index / 12.0)
+            build_pv = factor_1d @ build_monthly - resale * factor_1d[horizon]
+            rent_pv = factor_1d @ rent_monthly
+        else:
+            factor = np.multiply.outer(-month_index / 12.0, np.log1p(discount))
+            np.exp(factor, out=factor)
+            build_pv = np.einsum("mn,mn->n", build_monthly, factor) - resale * factor[horizon, cols]
+            rent_pv = np.einsum("mn,mn->n", rent_monthly, factor)
 
         work = busy.sum(axis=0) * b_count * b_tput
         has_work = work > 0
@@ -361,11 +377,6 @@ def project(scenarios: Sequence[Scenario]) -> Projection:
         be_month = break_even_month(build_cumulative - rent_cumulative, in_horizon)
 
         # savings(u) = s0 + s1 × u for a steady workload u, all else unchanged.
-        rate_sum = (
-            rate[1:].sum(axis=0)
-            if uniform_horizon
-            else np.where(in_horizon, rate, 0.0)[1:].sum(axis=0)
-        )
         s0 = h * fixed - (capex + h * (fixed_build_monthly + idle_cost) - resale)
         s1 = HOURS_PER_MONTH * (capacity_ratio * rate_sum - h * busy_cost_per_hour)
         depends = s1 != 0
