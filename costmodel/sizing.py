@@ -398,14 +398,12 @@ def advise(inp: AdvisorInput, presets: Sequence[PresetSpec] | None = None) -> Ad
         reasons.append(
             _r(
                 "dataset_band",
-                "A {dataset_gb} GB dataset is beyond the budget tier's {budget_max} GB"
-                + (
-                    " and the entry tier's {entry_max} GB (the guide puts more than {multi_min} GB "
-                    "in the multi tier and leaves 50–100 GB open; the advisor rounds up)."
-                    if by_dataset == "multi"
-                    else "."
-                ),
+                "A {dataset_gb} GB dataset puts the job in at least the {band} tier (budget below "
+                "{budget_max} GB, entry below {entry_max} GB; the guide puts more than "
+                "{multi_min} GB in the multi tier and leaves the gap between open: the advisor "
+                "rounds up).",
                 dataset_gb=_fmt(inp.dataset_gb),
+                band=by_dataset,
                 budget_max=BUDGET_MAX_DATASET_GB,
                 entry_max=ENTRY_MAX_DATASET_GB,
                 multi_min=MULTI_DATASET_GB,
