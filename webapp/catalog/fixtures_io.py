@@ -1,0 +1,100 @@
+"""Catalog ⇄ fixture files: the shipped catalog lives in ``fixtures/*.json``.
+
+Files hold natural keys only (no database ids), one file per group of models,
+rows sorted by natural key, two-space indentation and a final newline, so that
+``export_catalog`` after ``load_catalog`` reproduces the shipped files byte for
+byte and an admin's change is a readable diff.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from django.apps import apps
+from django.conf import settings
+from django.core import serializers
+from django.core.management import call_command
+from django.db import transaction
+
+FIXTURES_DIR = Path(settings.BASE_DIR) / "fixtures"
+
+FIXTURE_FILES: dict[str, list[str]] = {
+    "01-gpus.json": ["catalog.benchmark", "catalog.gpumodel", "catalog.gputhroughput"],
+    "02-parts.json": ["catalog.part", "catalog.partprice"],
+    "03-fx.json": ["catalog.fxrate"],
+    "04-electricity.json": ["catalog.tariff", "catalog.tariffperiod"],
+    "05-hosting.json": ["catalog.hostingoption"],
+    "06-cloud.json": ["catalog.cloudoffering", "catalog.cloudrate"],
+    "07-presets.json": ["catalog.buildpreset", "catalog.presetpart"],
+}
+"""File name → models it holds, in dependency order (a file only refers to earlier ones)."""
+
+# Sort keys: the natural key, spelled as database lookups so the order is the database's.
+_ORDERING: dict[str, list[str]] = {
+    "catalog.benchmark": ["slug"],
+    "catalog.gpumodel": ["slug"],
+    "catalog.gputhroughput": ["gpu_model__slug", "benchmark__slug"],
+    "catalog.part": ["slug"],
+    "catalog.partprice": ["part__slug", "effective_date"],
+    "catalog.fxrate": ["base_currency", "quote_currency", "effective_date"],
+    "catalog.tariff": ["slug"],
+    "catalog.tariffperiod": ["tariff__slug", "name"],
+    "catalog.hostingoption": ["slug"],
+    "catalog.cloudoffering": ["slug"],
+    "catalog.cloudrate": ["offering__slug", "effective_date"],
+    "catalog.buildpreset": ["slug"],
+    "catalog.presetpart": ["preset__slug", "part__slug"],
+}
+
+
+def catalog_models() -> list[type]:
+    return [apps.get_model(label) for labels in FIXTURE_FILES.values() for label in labels]
+
+
+def serialize_group(labels: list[str]) -> str:
+    """The text of one fixture file holding ``labels``' rows, in natural-key order."""
+    objects: list = []
+    for label in labels:
+        model = apps.get_model(label)
+        objects.extend(model._default_manager.order_by(*_ORDERING[label]))
+    text = serializers.serialize(
+        "json",
+        objects,
+        indent=2,
+        use_natural_foreign_keys=True,
+        use_natural_primary_keys=True,
+    )
+    return text + "\n"
+
+
+def export_catalog(directory: Path = FIXTURES_DIR) -> list[tuple[Path, bool]]:
+    """Write every fixture file into ``directory``; return ``(path, changed)`` per file.
+
+    A file whose content would not change is not rewritten (its mtime stays).
+    """
+    directory.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, labels in FIXTURE_FILES.items():
+        path = directory / name
+        text = serialize_group(labels)
+        changed = not path.exists() or path.read_text(encoding="utf-8") != text
+        if changed:
+            path.write_text(text, encoding="utf-8")
+        written.append((path, changed))
+    return written
+
+
+def fixture_paths(directory: Path = FIXTURES_DIR) -> list[Path]:
+    return [directory / name for name in FIXTURE_FILES if (directory / name).exists()]
+
+
+def load_catalog(directory: Path = FIXTURES_DIR) -> int:
+    """Load the fixture files in one transaction; return how many files were loaded.
+
+    Idempotent: rows are matched by natural key and updated in place, never duplicated.
+    """
+    files = fixture_paths(directory)
+    if files:
+        with transaction.atomic():
+            call_command("loaddata", *[str(f) for f in files], verbosity=0)
+    return len(files)

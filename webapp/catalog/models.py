@@ -1,0 +1,762 @@
+"""The price catalog: hardware, prices with history, clouds, places, presets.
+
+Every row a user can pick is identified by a ``slug`` (its natural key), so the
+shipped fixtures in ``fixtures/`` carry no database ids and an admin's change
+shows up as a readable diff. Dated rows (prices, rates, tariffs, hosting fees,
+FX rates) carry their ``source`` and an ``estimate`` flag; prices are never
+overwritten: a new price is a new row with a later ``effective_date``, and
+"the price" of an item on a date is the latest row effective on or before it
+(:meth:`PricePointQuerySet.effective_on`).
+
+Money is ``DecimalField``; conversion between currencies happens only in the
+resolver (``webapp/catalog/resolver.py``), never in the engine.
+"""
+
+from __future__ import annotations
+
+import datetime
+from decimal import Decimal
+
+from django.db import models
+from django.db.models import F, Q
+from django.utils.translation import gettext_lazy as _
+
+STALE_AFTER_DAYS = 180
+"""A price older than this many days is flagged "stale" in the admin and by ``catalog_check``."""
+
+
+class Currency(models.TextChoices):
+    CNY = "CNY", _("Chinese yuan (CNY)")
+    USD = "USD", _("US dollar (USD)")
+
+
+CURRENCY_CODES = [c.value for c in Currency]
+
+
+def _currency_field() -> models.CharField:
+    return models.CharField(_("currency"), max_length=3, choices=Currency.choices)
+
+
+# --- natural keys ---------------------------------------------------------------------------
+
+
+class SlugManager(models.Manager):
+    """Default manager of slug-keyed models: ``get_by_natural_key(slug)``."""
+
+    def get_by_natural_key(self, slug: str):
+        return self.get(slug=slug)
+
+
+class SlugModel(models.Model):
+    slug = models.SlugField(
+        _("slug"),
+        max_length=80,
+        unique=True,
+        help_text=_("Stable identifier used in fixtures, the API and the command line."),
+    )
+
+    objects = SlugManager()
+
+    class Meta:
+        abstract = True
+        ordering = ["slug"]
+
+    def natural_key(self) -> tuple[str]:
+        return (self.slug,)
+
+
+def sourced_fields() -> tuple[models.CharField, models.TextField, models.BooleanField]:
+    """Where a figure comes from: a URL or citation, a note, and whether it is an estimate.
+
+    A function rather than an abstract base so the fields come last in each model
+    (and so in each fixture row), after the figures they describe.
+    """
+    return (
+        models.CharField(
+            _("source"),
+            max_length=500,
+            blank=True,
+            help_text=_(
+                "URL or citation of the public source; required unless this is an estimate."
+            ),
+        ),
+        models.TextField(_("note"), blank=True),
+        models.BooleanField(
+            _("estimate"),
+            default=False,
+            help_text=_("The figure has no direct public source and is shown as an estimate."),
+        ),
+    )
+
+
+# --- GPUs and benchmarks --------------------------------------------------------------------
+
+
+class Benchmark(SlugModel):
+    """A named training benchmark; throughputs are relative to the reference GPU on it."""
+
+    name = models.CharField(_("name"), max_length=200)
+    unit = models.CharField(_("unit"), max_length=50, help_text=_("e.g. images/s"))
+    description = models.TextField(_("description"), blank=True)
+
+    class Meta(SlugModel.Meta):
+        verbose_name = _("benchmark")
+        verbose_name_plural = _("benchmarks")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class GpuModel(SlugModel):
+    """A GPU model. Power is the board power [W]: what the card draws at full load."""
+
+    vendor = models.CharField(_("vendor"), max_length=50)
+    name = models.CharField(_("name"), max_length=100)
+    vram_gb = models.PositiveSmallIntegerField(_("VRAM [GB]"))
+    board_power_watts = models.PositiveIntegerField(_("board power [W]"))
+    idle_power_watts = models.PositiveIntegerField(
+        _("idle power [W]"), help_text=_("Draw while powered on but not computing.")
+    )
+    supports_nvlink = models.BooleanField(_("supports NVLink"), default=False)
+    source = models.CharField(_("source"), max_length=500, blank=True)
+    note = models.TextField(_("note"), blank=True)
+
+    class Meta(SlugModel.Meta):
+        verbose_name = _("GPU model")
+        verbose_name_plural = _("GPU models")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(idle_power_watts__lte=F("board_power_watts")),
+                name="gpumodel_idle_le_board_power",
+            ),
+            models.CheckConstraint(condition=Q(vram_gb__gte=1), name="gpumodel_vram_ge_1"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.vendor} {self.name}"
+
+
+class GpuThroughputManager(models.Manager):
+    def get_by_natural_key(self, gpu_model: str, benchmark: str):
+        return self.get(gpu_model__slug=gpu_model, benchmark__slug=benchmark)
+
+
+class GpuThroughput(models.Model):
+    """Training throughput of one GPU on one benchmark, relative to the reference GPU (= 1.0)."""
+
+    gpu_model = models.ForeignKey(
+        GpuModel,
+        on_delete=models.CASCADE,
+        related_name="throughputs",
+        verbose_name=_("GPU model"),
+    )
+    benchmark = models.ForeignKey(
+        Benchmark,
+        on_delete=models.PROTECT,
+        related_name="throughputs",
+        verbose_name=_("benchmark"),
+    )
+    relative_throughput = models.DecimalField(
+        _("relative throughput"),
+        max_digits=6,
+        decimal_places=3,
+        help_text=_("Throughput of one GPU; A100 80GB PCIe = 1.000."),
+    )
+    measured_value = models.DecimalField(
+        _("measured value"),
+        max_digits=10,
+        decimal_places=1,
+        null=True,
+        blank=True,
+        help_text=_("Absolute figure in the benchmark's unit, when published."),
+    )
+    source, note, estimate = sourced_fields()
+
+    objects = GpuThroughputManager()
+
+    class Meta:
+        verbose_name = _("GPU throughput")
+        verbose_name_plural = _("GPU throughputs")
+        ordering = ["gpu_model__slug", "benchmark__slug"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["gpu_model", "benchmark"], name="gputhroughput_one_per_benchmark"
+            ),
+            models.CheckConstraint(
+                condition=Q(relative_throughput__gt=0), name="gputhroughput_positive"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.gpu_model} · {self.benchmark}: {self.relative_throughput}"
+
+    def natural_key(self) -> tuple[str, str]:
+        return (self.gpu_model.slug, self.benchmark.slug)
+
+    natural_key.dependencies = ["catalog.gpumodel", "catalog.benchmark"]  # type: ignore[attr-defined]
+
+
+# --- prices with history --------------------------------------------------------------------
+
+
+class PricePointQuerySet(models.QuerySet):
+    def effective_on(self, day: datetime.date):
+        """Points in effect on ``day``, newest first: ``.first()`` is "the price" on that day."""
+        return self.filter(effective_date__lte=day).order_by("-effective_date")
+
+
+class PricePoint(models.Model):
+    """One dated price of one item. Never edited in place by the tools: history is kept."""
+
+    effective_date: datetime.date
+
+    class Meta:
+        abstract = True
+
+    @property
+    def is_stale(self) -> bool:
+        return (datetime.date.today() - self.effective_date).days > STALE_AFTER_DAYS
+
+
+class PartKind(models.TextChoices):
+    GPU = "gpu", _("GPU card")
+    CPU = "cpu", _("CPU")
+    MOTHERBOARD = "motherboard", _("motherboard")
+    RAM = "ram", _("memory")
+    STORAGE = "storage", _("storage")
+    PSU = "psu", _("power supply")
+    CHASSIS = "chassis", _("chassis")
+    NETWORK = "network", _("network")
+    COOLING = "cooling", _("cooling")
+
+
+class EfficiencyGrade(models.TextChoices):
+    BRONZE = "bronze", _("80 Plus Bronze")
+    SILVER = "silver", _("80 Plus Silver")
+    GOLD = "gold", _("80 Plus Gold")
+    PLATINUM = "platinum", _("80 Plus Platinum")
+    TITANIUM = "titanium", _("80 Plus Titanium")
+
+
+class Part(SlugModel):
+    """A component of a self-built box, with its wall power draw [W] idle and under load.
+
+    A GPU card is a part of kind ``gpu`` pointing at its :class:`GpuModel`; its draw is
+    the GPU model's board/idle power (counted once, by the resolver), so the part's own
+    power fields stay 0. A power supply's draw is its conversion loss.
+    """
+
+    kind = models.CharField(_("kind"), max_length=20, choices=PartKind.choices)
+    name = models.CharField(_("name"), max_length=200)
+    gpu_model = models.ForeignKey(
+        GpuModel,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="parts",
+        verbose_name=_("GPU model"),
+        help_text=_("For GPU cards only."),
+    )
+    idle_power_watts = models.PositiveIntegerField(_("idle power [W]"), default=0)
+    load_power_watts = models.PositiveIntegerField(_("load power [W]"), default=0)
+    rated_watts = models.PositiveIntegerField(
+        _("rated output [W]"), null=True, blank=True, help_text=_("Power supplies only.")
+    )
+    efficiency_grade = models.CharField(
+        _("efficiency grade"),
+        max_length=20,
+        choices=EfficiencyGrade.choices,
+        blank=True,
+        help_text=_("Power supplies only."),
+    )
+    rack_units = models.PositiveSmallIntegerField(
+        _("rack units"),
+        default=0,
+        help_text=_("Chassis only: height billed by a colocation provider (U)."),
+    )
+    cores = models.PositiveSmallIntegerField(_("CPU cores"), null=True, blank=True)
+    source = models.CharField(_("source"), max_length=500, blank=True)
+    note = models.TextField(_("note"), blank=True)
+
+    class Meta(SlugModel.Meta):
+        verbose_name = _("part")
+        verbose_name_plural = _("parts")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(idle_power_watts__lte=F("load_power_watts")),
+                name="part_idle_le_load_power",
+            ),
+            models.CheckConstraint(
+                condition=(Q(kind="gpu") & Q(gpu_model__isnull=False))
+                | (~Q(kind="gpu") & Q(gpu_model__isnull=True)),
+                name="part_gpu_model_iff_gpu",
+            ),
+            models.CheckConstraint(
+                condition=~Q(kind="gpu") | (Q(idle_power_watts=0) & Q(load_power_watts=0)),
+                name="part_gpu_power_from_gpu_model",
+            ),
+            models.CheckConstraint(
+                condition=~Q(kind="psu") | (Q(rated_watts__gte=1) & ~Q(efficiency_grade="")),
+                name="part_psu_rated_and_graded",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class PartPriceManager(models.Manager.from_queryset(PricePointQuerySet)):  # type: ignore[misc]
+    def get_by_natural_key(self, part: str, effective_date: str):
+        return self.get(part__slug=part, effective_date=effective_date)
+
+
+class PartPrice(PricePoint):
+    """Purchase price of one unit of a part, effective from ``effective_date``."""
+
+    part = models.ForeignKey(
+        Part, on_delete=models.CASCADE, related_name="prices", verbose_name=_("part")
+    )
+    amount = models.DecimalField(_("amount"), max_digits=12, decimal_places=2)
+    currency = _currency_field()
+    effective_date = models.DateField(_("effective date"))
+    source, note, estimate = sourced_fields()
+
+    objects = PartPriceManager()
+
+    class Meta:
+        verbose_name = _("part price")
+        verbose_name_plural = _("part prices")
+        ordering = ["part__slug", "effective_date"]
+        get_latest_by = "effective_date"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["part", "effective_date"], name="partprice_one_per_part_and_date"
+            ),
+            models.CheckConstraint(condition=Q(amount__gte=0), name="partprice_amount_ge_0"),
+            models.CheckConstraint(
+                condition=Q(currency__in=CURRENCY_CODES), name="partprice_currency_known"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.part} {self.amount} {self.currency} ({self.effective_date})"
+
+    def natural_key(self) -> tuple[str, str]:
+        return (self.part.slug, self.effective_date.isoformat())
+
+    natural_key.dependencies = ["catalog.part"]  # type: ignore[attr-defined]
+
+
+class FxRateManager(models.Manager):
+    def get_by_natural_key(self, base_currency: str, quote_currency: str, effective_date: str):
+        return self.get(
+            base_currency=base_currency,
+            quote_currency=quote_currency,
+            effective_date=effective_date,
+        )
+
+
+class FxRate(models.Model):
+    """``1 base_currency = rate quote_currency``, effective from ``effective_date``."""
+
+    base_currency = models.CharField(_("base currency"), max_length=3, choices=Currency.choices)
+    quote_currency = models.CharField(_("quote currency"), max_length=3, choices=Currency.choices)
+    rate = models.DecimalField(_("rate"), max_digits=12, decimal_places=6)
+    effective_date = models.DateField(_("effective date"))
+    source, note, estimate = sourced_fields()
+
+    objects = FxRateManager()
+
+    class Meta:
+        verbose_name = _("FX rate")
+        verbose_name_plural = _("FX rates")
+        ordering = ["base_currency", "quote_currency", "effective_date"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["base_currency", "quote_currency", "effective_date"],
+                name="fxrate_one_per_pair_and_date",
+            ),
+            models.CheckConstraint(condition=Q(rate__gt=0), name="fxrate_rate_positive"),
+            models.CheckConstraint(
+                condition=~Q(base_currency=F("quote_currency")), name="fxrate_distinct_currencies"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"1 {self.base_currency} = {self.rate} {self.quote_currency} ({self.effective_date})"
+
+    def natural_key(self) -> tuple[str, str, str]:
+        return (self.base_currency, self.quote_currency, self.effective_date.isoformat())
+
+    @property
+    def is_stale(self) -> bool:
+        return (datetime.date.today() - self.effective_date).days > STALE_AFTER_DAYS
+
+
+# --- places: electricity and hosting --------------------------------------------------------
+
+
+class TariffKind(models.TextChoices):
+    FLAT = "flat", _("flat rate")
+    TIME_OF_USE = "tou", _("time of use")
+
+
+class Tariff(SlugModel):
+    """An electricity tariff of a region.
+
+    A flat tariff has one ``price_per_kwh``. A time-of-use tariff has periods
+    (:class:`TariffPeriod`) covering the 24 hours of a day; the resolver averages
+    them weighted by hours, because a training box draws around the clock.
+    """
+
+    name = models.CharField(_("name"), max_length=200)
+    region = models.CharField(_("region"), max_length=100)
+    country = models.CharField(_("country"), max_length=2, help_text=_("ISO 3166 code"))
+    kind = models.CharField(
+        _("kind"), max_length=10, choices=TariffKind.choices, default=TariffKind.FLAT
+    )
+    price_per_kwh = models.DecimalField(
+        _("price per kWh"),
+        max_digits=10,
+        decimal_places=5,
+        null=True,
+        blank=True,
+        help_text=_("Flat tariffs only."),
+    )
+    currency = _currency_field()
+    effective_date = models.DateField(_("effective date"))
+    source, note, estimate = sourced_fields()
+
+    class Meta(SlugModel.Meta):
+        verbose_name = _("electricity tariff")
+        verbose_name_plural = _("electricity tariffs")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(price_per_kwh__gte=0) | Q(price_per_kwh__isnull=True),
+                name="tariff_price_ge_0",
+            ),
+            models.CheckConstraint(
+                condition=~Q(kind="flat") | Q(price_per_kwh__isnull=False),
+                name="tariff_flat_has_price",
+            ),
+            models.CheckConstraint(
+                condition=Q(currency__in=CURRENCY_CODES), name="tariff_currency_known"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class TariffPeriodManager(models.Manager):
+    def get_by_natural_key(self, tariff: str, name: str):
+        return self.get(tariff__slug=tariff, name=name)
+
+
+class TariffPeriod(models.Model):
+    """One band of a time-of-use tariff: ``hours_per_day`` hours at ``price_per_kwh``."""
+
+    tariff = models.ForeignKey(
+        Tariff, on_delete=models.CASCADE, related_name="periods", verbose_name=_("tariff")
+    )
+    name = models.CharField(_("name"), max_length=50, help_text=_("e.g. peak, flat, valley"))
+    hours_per_day = models.DecimalField(_("hours per day"), max_digits=4, decimal_places=2)
+    price_per_kwh = models.DecimalField(_("price per kWh"), max_digits=10, decimal_places=5)
+
+    objects = TariffPeriodManager()
+
+    class Meta:
+        verbose_name = _("time-of-use period")
+        verbose_name_plural = _("time-of-use periods")
+        ordering = ["tariff__slug", "name"]
+        constraints = [
+            models.UniqueConstraint(fields=["tariff", "name"], name="tariffperiod_unique_name"),
+            models.CheckConstraint(
+                condition=Q(hours_per_day__gt=0) & Q(hours_per_day__lte=24),
+                name="tariffperiod_hours_in_day",
+            ),
+            models.CheckConstraint(
+                condition=Q(price_per_kwh__gte=0), name="tariffperiod_price_ge_0"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tariff} · {self.name}"
+
+    def natural_key(self) -> tuple[str, str]:
+        return (self.tariff.slug, self.name)
+
+    natural_key.dependencies = ["catalog.tariff"]  # type: ignore[attr-defined]
+
+
+class HostingKind(models.TextChoices):
+    OFFICE = "office", _("desk-side / office")
+    COLOCATION = "colocation", _("colocation")
+
+
+class HostingOption(SlugModel):
+    """Where the box runs.
+
+    Desk-side/office: no fee, PUE 1.0, electricity at the chosen tariff.
+    Colocation: ``per_u_monthly`` × rack units, plus — when power is *not*
+    metered separately — ``per_kw_monthly`` × the box's load power in kW, which
+    then includes the electricity (the resolver sets the scenario's tariff to 0).
+    When power is metered separately, energy is paid at the tariff × PUE instead.
+    """
+
+    name = models.CharField(_("name"), max_length=200)
+    kind = models.CharField(_("kind"), max_length=20, choices=HostingKind.choices)
+    region = models.CharField(_("region"), max_length=100)
+    currency = _currency_field()
+    per_u_monthly = models.DecimalField(
+        _("fee per rack unit and month"), max_digits=10, decimal_places=2, default=Decimal(0)
+    )
+    per_kw_monthly = models.DecimalField(
+        _("fee per kW and month"), max_digits=10, decimal_places=2, default=Decimal(0)
+    )
+    pue = models.DecimalField(_("PUE"), max_digits=4, decimal_places=2, default=Decimal("1.00"))
+    power_metered_separately = models.BooleanField(
+        _("power metered separately"),
+        default=True,
+        help_text=_("If false, the per-kW fee includes the electricity."),
+    )
+    effective_date = models.DateField(_("effective date"))
+    source, note, estimate = sourced_fields()
+
+    class Meta(SlugModel.Meta):
+        verbose_name = _("hosting option")
+        verbose_name_plural = _("hosting options")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(per_u_monthly__gte=0) & Q(per_kw_monthly__gte=0),
+                name="hosting_fees_ge_0",
+            ),
+            models.CheckConstraint(
+                condition=Q(pue__gte=1) & Q(pue__lte=3), name="hosting_pue_between_1_and_3"
+            ),
+            models.CheckConstraint(
+                condition=~Q(kind="office") | (Q(per_u_monthly=0) & Q(per_kw_monthly=0)),
+                name="hosting_office_has_no_fee",
+            ),
+            models.CheckConstraint(
+                condition=Q(currency__in=CURRENCY_CODES), name="hosting_currency_known"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+# --- cloud ----------------------------------------------------------------------------------
+
+
+class PricingMode(models.TextChoices):
+    ON_DEMAND = "on-demand", _("on-demand")
+    SPOT = "spot", _("spot / interruptible")
+    COMMIT_1Y = "commit-1y", _("1-year commitment")
+    COMMIT_3Y = "commit-3y", _("3-year commitment")
+
+
+class CloudOffering(SlugModel):
+    """A rentable instance type in one pricing mode; its hourly rates are :class:`CloudRate` rows.
+
+    ``scaling_efficiency`` is the multi-GPU efficiency of the instance's own GPUs
+    (NVLink boxes scale better than PCIe ones), applied like a preset's.
+    """
+
+    provider = models.CharField(_("provider"), max_length=100)
+    instance_type = models.CharField(_("instance type"), max_length=100)
+    region = models.CharField(_("region"), max_length=100)
+    gpu_model = models.ForeignKey(
+        GpuModel, on_delete=models.PROTECT, related_name="offerings", verbose_name=_("GPU model")
+    )
+    gpu_count = models.PositiveSmallIntegerField(_("GPU count"))
+    pricing_mode = models.CharField(_("pricing mode"), max_length=20, choices=PricingMode.choices)
+    scaling_efficiency = models.DecimalField(
+        _("scaling efficiency"),
+        max_digits=4,
+        decimal_places=3,
+        default=Decimal("1.000"),
+        help_text=_("Speed-up of all GPUs ÷ GPU count; 1.000 for single-GPU instances."),
+    )
+    note = models.TextField(_("note"), blank=True)
+
+    class Meta(SlugModel.Meta):
+        verbose_name = _("cloud offering")
+        verbose_name_plural = _("cloud offerings")
+        constraints = [
+            models.CheckConstraint(condition=Q(gpu_count__gte=1), name="offering_gpu_count_ge_1"),
+            models.CheckConstraint(
+                condition=Q(scaling_efficiency__gt=0) & Q(scaling_efficiency__lte=1),
+                name="offering_scaling_efficiency_in_0_1",
+            ),
+            models.CheckConstraint(
+                condition=~Q(gpu_count=1) | Q(scaling_efficiency=1),
+                name="offering_single_gpu_scales_perfectly",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.provider} {self.instance_type} ({self.get_pricing_mode_display()})"
+
+
+class CloudRateManager(models.Manager.from_queryset(PricePointQuerySet)):  # type: ignore[misc]
+    def get_by_natural_key(self, offering: str, effective_date: str):
+        return self.get(offering__slug=offering, effective_date=effective_date)
+
+
+class CloudRate(PricePoint):
+    """Price of one instance-hour of an offering, effective from ``effective_date``."""
+
+    offering = models.ForeignKey(
+        CloudOffering,
+        on_delete=models.CASCADE,
+        related_name="rates",
+        verbose_name=_("cloud offering"),
+    )
+    hourly_rate = models.DecimalField(_("hourly rate"), max_digits=12, decimal_places=4)
+    currency = _currency_field()
+    effective_date = models.DateField(_("effective date"))
+    source, note, estimate = sourced_fields()
+
+    objects = CloudRateManager()
+
+    class Meta:
+        verbose_name = _("cloud rate")
+        verbose_name_plural = _("cloud rates")
+        ordering = ["offering__slug", "effective_date"]
+        get_latest_by = "effective_date"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["offering", "effective_date"], name="cloudrate_one_per_offering_and_date"
+            ),
+            models.CheckConstraint(
+                condition=Q(hourly_rate__gte=0), name="cloudrate_hourly_rate_ge_0"
+            ),
+            models.CheckConstraint(
+                condition=Q(currency__in=CURRENCY_CODES), name="cloudrate_currency_known"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.offering} {self.hourly_rate} {self.currency}/h ({self.effective_date})"
+
+    def natural_key(self) -> tuple[str, str]:
+        return (self.offering.slug, self.effective_date.isoformat())
+
+    natural_key.dependencies = ["catalog.cloudoffering"]  # type: ignore[attr-defined]
+
+    @property
+    def amount(self) -> Decimal:
+        return self.hourly_rate
+
+
+# --- presets --------------------------------------------------------------------------------
+
+
+class Tier(models.TextChoices):
+    BUDGET = "budget", _("budget")
+    ENTRY = "entry", _("entry (single GPU)")
+    MULTI = "multi", _("multi-GPU")
+    CLUSTER = "cluster", _("cluster")
+
+
+class BuildPreset(SlugModel):
+    """A ready-made box of a sizing tier: parts with quantities, GPU model and count.
+
+    The parts list includes the GPU cards (their price is part of capex). The
+    running-cost defaults (maintenance, resale retention, ops) are the preset's
+    suggestion, explained in ``defaults_rationale``; users may override them.
+    """
+
+    name = models.CharField(_("name"), max_length=200)
+    tier = models.CharField(_("tier"), max_length=20, choices=Tier.choices)
+    description = models.TextField(_("description"), blank=True)
+    gpu_model = models.ForeignKey(
+        GpuModel, on_delete=models.PROTECT, related_name="presets", verbose_name=_("GPU model")
+    )
+    gpu_count = models.PositiveSmallIntegerField(_("GPU count"))
+    scaling_efficiency = models.DecimalField(
+        _("scaling efficiency"),
+        max_digits=4,
+        decimal_places=3,
+        default=Decimal("1.000"),
+        help_text=_("Speed-up of all GPUs ÷ GPU count; 1.000 for one GPU."),
+    )
+    maintenance_rate_per_year = models.DecimalField(
+        _("maintenance rate per year"), max_digits=4, decimal_places=3
+    )
+    residual_value_retention_per_year = models.DecimalField(
+        _("residual value retention per year"), max_digits=4, decimal_places=3
+    )
+    ops_monthly = models.DecimalField(
+        _("operations per month"), max_digits=10, decimal_places=2, default=Decimal(0)
+    )
+    ops_currency = models.CharField(
+        _("operations currency"), max_length=3, choices=Currency.choices, default=Currency.CNY
+    )
+    defaults_rationale = models.TextField(_("why these defaults"), blank=True)
+
+    class Meta(SlugModel.Meta):
+        verbose_name = _("build preset")
+        verbose_name_plural = _("build presets")
+        constraints = [
+            models.CheckConstraint(condition=Q(gpu_count__gte=1), name="preset_gpu_count_ge_1"),
+            models.CheckConstraint(
+                condition=Q(scaling_efficiency__gt=0) & Q(scaling_efficiency__lte=1),
+                name="preset_scaling_efficiency_in_0_1",
+            ),
+            models.CheckConstraint(
+                condition=~Q(gpu_count=1) | Q(scaling_efficiency=1),
+                name="preset_single_gpu_scales_perfectly",
+            ),
+            models.CheckConstraint(
+                condition=Q(maintenance_rate_per_year__gte=0) & Q(maintenance_rate_per_year__lte=1),
+                name="preset_maintenance_rate_in_0_1",
+            ),
+            models.CheckConstraint(
+                condition=Q(residual_value_retention_per_year__gte=0)
+                & Q(residual_value_retention_per_year__lte=1),
+                name="preset_retention_in_0_1",
+            ),
+            models.CheckConstraint(condition=Q(ops_monthly__gte=0), name="preset_ops_ge_0"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class PresetPartManager(models.Manager):
+    def get_by_natural_key(self, preset: str, part: str):
+        return self.get(preset__slug=preset, part__slug=part)
+
+
+class PresetPart(models.Model):
+    """One line of a preset's parts list."""
+
+    preset = models.ForeignKey(
+        BuildPreset, on_delete=models.CASCADE, related_name="lines", verbose_name=_("preset")
+    )
+    part = models.ForeignKey(
+        Part, on_delete=models.PROTECT, related_name="preset_lines", verbose_name=_("part")
+    )
+    quantity = models.PositiveSmallIntegerField(_("quantity"), default=1)
+
+    objects = PresetPartManager()
+
+    class Meta:
+        verbose_name = _("preset part")
+        verbose_name_plural = _("preset parts")
+        ordering = ["preset__slug", "part__slug"]
+        constraints = [
+            models.UniqueConstraint(fields=["preset", "part"], name="presetpart_unique_part"),
+            models.CheckConstraint(condition=Q(quantity__gte=1), name="presetpart_quantity_ge_1"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.quantity} × {self.part}"
+
+    def natural_key(self) -> tuple[str, str]:
+        return (self.preset.slug, self.part.slug)
+
+    natural_key.dependencies = ["catalog.buildpreset", "catalog.part"]  # type: ignore[attr-defined]
