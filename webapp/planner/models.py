@@ -36,6 +36,15 @@ class SavedScenario(models.Model):
         blank=True,
         help_text=_("Dotted scenario field paths whose value the user typed in."),
     )
+    selection = models.JSONField(
+        _("catalog selection"),
+        null=True,
+        blank=True,
+        help_text=_(
+            "The catalog choices the scenario was resolved from (presets, offering, tariff…), "
+            "so it can be re-run at later prices; empty for scenarios entered by hand."
+        ),
+    )
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         verbose_name=_("owner"),

@@ -6,4 +6,15 @@ app_name = "planner"
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("r/<str:code>", views.results, name="results"),
+    path("r/<str:code>/projection.csv", views.results_csv, name="results-csv"),
+    path("saved/", views.saved_list, name="saved-list"),
+    path("saved/new", views.save, name="save"),
+    path("saved/compare", views.saved_compare, name="saved-compare"),
+    path("saved/summary.csv", views.saved_summary_csv, name="saved-summary-csv"),
+    path("saved/<uuid:pk>/", views.saved_detail, name="saved-detail"),
+    path("saved/<uuid:pk>/rename", views.saved_rename, name="saved-rename"),
+    path("saved/<uuid:pk>/delete", views.saved_delete, name="saved-delete"),
+    path("saved/<uuid:pk>/projection.csv", views.saved_csv, name="saved-csv"),
+    path("saved/<uuid:pk>/rerun", views.saved_rerun, name="saved-rerun"),
 ]

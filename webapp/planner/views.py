@@ -1,8 +1,23 @@
 """Planner pages. Views parse, call one function, render."""
 
-from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import render
-from django.views.decorators.http import require_GET
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from costmodel import Scenario, ScenarioError, compare
+from costmodel.projection import ProjectionOverflowError
+from webapp.planner import export
+from webapp.planner import saved as saved_ops
+from webapp.planner.comparison import comparison_context, evaluate
+from webapp.planner.forms import CompareForm, RenameForm, SaveForm
+from webapp.planner.models import SavedScenario
+from webapp.planner.permalink import Permalink, PermalinkError, decode
+from webapp.planner.results import results_context
 
 
 @require_GET
@@ -11,6 +26,184 @@ def health(request: HttpRequest) -> HttpResponse:
     return JsonResponse({"status": "ok"})
 
 
+def bad_request(request: HttpRequest, message: str) -> HttpResponse:
+    return render(request, "planner/bad_link.html", {"message": message}, status=400)
+
+
+def _session_key(request: HttpRequest, create: bool = False) -> str | None:
+    if create and not request.session.session_key:
+        request.session.save()
+    return request.session.session_key
+
+
+def _csv_response(text: str, filename: str) -> HttpResponse:
+    response = HttpResponse(text.encode("utf-8"), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
     return render(request, "planner/home.html")
+
+
+@require_GET
+def results(request: HttpRequest, code: str) -> HttpResponse:
+    """The results page of a permalink: headline, five charts, inputs and provenance."""
+    try:
+        context = results_context(decode(code), code)
+    except PermalinkError as exc:
+        return bad_request(request, str(exc))
+    except ProjectionOverflowError:
+        return bad_request(request, _("The scenario's numbers are too large to compute."))
+    return render(request, "planner/results.html", context)
+
+
+@require_GET
+def results_csv(request: HttpRequest, code: str) -> HttpResponse:
+    """The monthly projection of a permalink's scenario as a finance CSV."""
+    try:
+        link = decode(code)
+        text = export.monthly_csv(
+            link.scenario,
+            compare(link.scenario),
+            link.provenance,
+            link.overrides,
+            request.build_absolute_uri(reverse("planner:results", args=[code])),
+        )
+    except PermalinkError as exc:
+        return bad_request(request, str(exc))
+    except ProjectionOverflowError:
+        return bad_request(request, _("The scenario's numbers are too large to compute."))
+    return _csv_response(text, "projection.csv")
+
+
+@require_POST
+def save(request: HttpRequest) -> HttpResponse:
+    """Save a results permalink under a name; it then belongs to this user or browser session."""
+    form = SaveForm(request.POST)
+    if not form.is_valid():
+        return bad_request(request, "; ".join(form.errors_as_text()))
+    link: Permalink = form.cleaned_data["link"]
+    item = saved_ops.create_saved_scenario(
+        name=form.cleaned_data["name"],
+        scenario=link.scenario,
+        provenance=link.provenance,
+        overrides=link.overrides,
+        selection=link.selection,
+        user=request.user,
+        session_key=_session_key(request, create=True),
+    )
+    messages.success(request, _("Saved as “%(name)s”.") % {"name": item.name})
+    return redirect("planner:saved-detail", pk=item.pk)
+
+
+@require_GET
+def saved_list(request: HttpRequest) -> HttpResponse:
+    items = saved_ops.saved_by(request.user, _session_key(request))
+    return render(request, "planner/saved_list.html", {"items": items, "form": CompareForm()})
+
+
+def _saved_link(item: SavedScenario) -> Permalink:
+    return Permalink(
+        scenario=Scenario.model_validate(item.scenario),
+        provenance=item.provenance,
+        overrides=item.overrides,
+        selection=item.selection,
+    )
+
+
+@require_GET
+def saved_detail(request: HttpRequest, pk: str) -> HttpResponse:
+    """A saved scenario's results; anyone with the link may view it."""
+    item = get_object_or_404(SavedScenario, pk=pk)
+    context = results_context(_saved_link(item))
+    context["saved"] = item
+    context["can_modify"] = saved_ops.can_modify(item, request.user, _session_key(request))
+    context["rename_form"] = RenameForm(initial={"name": item.name})
+    return render(request, "planner/results.html", context)
+
+
+def _modifiable(request: HttpRequest, pk: str) -> SavedScenario:
+    item = get_object_or_404(SavedScenario, pk=pk)
+    if not saved_ops.can_modify(item, request.user, _session_key(request)):
+        raise Http404  # do not reveal more than a viewer may know
+    return item
+
+
+@require_POST
+def saved_rename(request: HttpRequest, pk: str) -> HttpResponse:
+    item = _modifiable(request, pk)
+    form = RenameForm(request.POST)
+    if not form.is_valid():
+        return bad_request(request, "; ".join(form.errors_as_text()))
+    saved_ops.rename(item, form.cleaned_data["name"])
+    messages.success(request, _("Renamed to “%(name)s”.") % {"name": item.name})
+    return redirect("planner:saved-detail", pk=item.pk)
+
+
+@require_POST
+def saved_delete(request: HttpRequest, pk: str) -> HttpResponse:
+    item = _modifiable(request, pk)
+    name = item.name
+    item.delete()
+    messages.success(request, _("Deleted “%(name)s”.") % {"name": name})
+    return redirect("planner:saved-list")
+
+
+@require_GET
+def saved_csv(request: HttpRequest, pk: str) -> HttpResponse:
+    item = get_object_or_404(SavedScenario, pk=pk)
+    link = _saved_link(item)
+    text = export.monthly_csv(
+        link.scenario,
+        compare(link.scenario),
+        link.provenance,
+        link.overrides,
+        request.build_absolute_uri(reverse("planner:saved-detail", args=[item.pk])),
+    )
+    return _csv_response(text, "projection.csv")
+
+
+def _compared(request: HttpRequest) -> list[SavedScenario] | str:
+    form = CompareForm(request.GET)
+    if not form.is_valid():
+        return "; ".join(form.errors_as_text())
+    return form.cleaned_data["ids"]
+
+
+@require_GET
+def saved_compare(request: HttpRequest) -> HttpResponse:
+    """Two to four saved scenarios side by side."""
+    chosen = _compared(request)
+    if isinstance(chosen, str):
+        return bad_request(request, chosen)
+    return render(request, "planner/compare.html", comparison_context(chosen))
+
+
+@require_GET
+def saved_summary_csv(request: HttpRequest) -> HttpResponse:
+    """One summary row per chosen saved scenario."""
+    chosen = _compared(request)
+    if isinstance(chosen, str):
+        return bad_request(request, chosen)
+    entries = evaluate(chosen)
+    for e in entries:
+        e["link"] = request.build_absolute_uri(
+            reverse("planner:saved-detail", args=[e["saved"].pk])
+        )
+    return _csv_response(export.summary_csv(entries), "summary.csv")
+
+
+@require_POST
+def saved_rerun(request: HttpRequest, pk: str) -> HttpResponse:
+    """Resolve a saved scenario's catalog selection again at today's prices, as a new scenario."""
+    item = get_object_or_404(SavedScenario, pk=pk)
+    try:
+        new = saved_ops.rerun_at_todays_prices(
+            item, user=request.user, session_key=_session_key(request, create=True)
+        )
+    except ScenarioError as exc:
+        return bad_request(request, str(exc))
+    messages.success(request, _("Re-run at today's prices as “%(name)s”.") % {"name": new.name})
+    return redirect("planner:saved-detail", pk=new.pk)

@@ -1,0 +1,25 @@
+/* Overlaid cumulative cost of two to four saved scenarios, from #compare-data. Drawing only. */
+(function () {
+  "use strict";
+  var source = document.getElementById("compare-data");
+  var el = document.getElementById("chart-compare");
+  if (!source || !el || typeof Plotly === "undefined") { return; }
+  var data = JSON.parse(source.textContent);
+  var L = data.labels;
+  var colors = ["#1f6feb", "#d9730d", "#1a7f37", "#8250df"];
+  var traces = [];
+  data.series.forEach(function (s, i) {
+    var c = colors[i % colors.length];
+    traces.push({ x: s.months, y: s.build_cumulative, name: s.name + " · " + L.build + " (" + s.currency + ")", mode: "lines", line: { color: c, width: 3 } });
+    traces.push({ x: s.months, y: s.rent_cumulative, name: s.name + " · " + L.rent + " (" + s.currency + ")", mode: "lines", line: { color: c, width: 2, dash: "dash" } });
+  });
+  Plotly.newPlot(el, traces, {
+    title: { text: L.title },
+    margin: { t: 48, r: 24, b: 56, l: 80 },
+    legend: { orientation: "h", y: -0.2 },
+    xaxis: { title: { text: L.month } },
+    yaxis: { title: { text: L.amount }, rangemode: "tozero" }
+  }, { responsive: true, displaylogo: false }).then(function () {
+    el.setAttribute("data-rendered", "true");
+  });
+})();

@@ -1,0 +1,280 @@
+"""CSV exports for finance: one scenario's monthly projection, and a summary of several.
+
+Layout (documented in ``docs/planner.md``): UTF-8 with a byte-order mark so
+spreadsheet programs read Chinese labels correctly; amounts rounded to the
+currency's minor unit; the assumptions (every scenario input with its source,
+date, estimate and override flags) travel in the same file as the numbers.
+
+Formula injection: a *text* cell beginning with ``=``, ``+``, ``-``, ``@``, tab
+or carriage return is prefixed with ``'`` so a spreadsheet shows it as text.
+*Numeric* cells are written by this module from numbers (``-1234.50``), never
+from user text, so they stay numeric — a negative saving must remain a
+number finance can sum, and a bare signed decimal is not a formula.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+from collections.abc import Iterable, Sequence
+from datetime import date
+from decimal import Decimal
+from typing import Any
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from costmodel import Scenario
+from costmodel.tables import MONTHLY_COLUMNS, monthly_table
+from webapp.planner.fields import ALL_FIELDS, get_path
+from webapp.planner.formatting import round_money
+
+BOM = "\ufeff"
+DANGEROUS_PREFIXES = ("=", "+", "-", "@", "\t", "\r")
+
+Cell = str | int | float | Decimal | None
+
+
+def neutralise(text: str) -> str:
+    """Prefix a text cell that a spreadsheet would read as a formula with ``'``."""
+    return "'" + text if text.startswith(DANGEROUS_PREFIXES) else text
+
+
+def _cell(value: Cell) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, Decimal):
+        return format(value.copy_abs() if value.is_zero() else value, "f")
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            return ""
+        return format(Decimal(repr(value)), "f")
+    return neutralise(str(value))
+
+
+def _write(rows: Iterable[Sequence[Cell]]) -> str:
+    buffer = io.StringIO()
+    buffer.write(BOM)
+    writer = csv.writer(buffer, lineterminator="\r\n")
+    for row in rows:
+        writer.writerow([_cell(v) for v in row])
+    return buffer.getvalue()
+
+
+def _money(value: float | None, currency: str) -> Decimal | None:
+    return None if value is None else round_money(value, currency)
+
+
+MONTHLY_LABELS = {
+    "month": gettext_lazy("Month"),
+    "build_energy": gettext_lazy("Build: energy"),
+    "build_hosting": gettext_lazy("Build: hosting"),
+    "build_maintenance": gettext_lazy("Build: maintenance"),
+    "build_ops": gettext_lazy("Build: operations"),
+    "build_monthly": gettext_lazy("Build: total this month"),
+    "build_cumulative": gettext_lazy("Build: cumulative"),
+    "rent_compute": gettext_lazy("Rent: cloud compute"),
+    "rent_fixed": gettext_lazy("Rent: fixed fees"),
+    "rent_monthly": gettext_lazy("Rent: total this month"),
+    "rent_cumulative": gettext_lazy("Rent: cumulative"),
+    "cumulative_difference": gettext_lazy("Cumulative build minus rent"),
+}
+
+
+def _headline_rows(result: dict[str, Any], currency: str) -> list[list[Cell]]:
+    def months(v: float | None) -> Decimal | None:
+        return None if v is None else Decimal(repr(v)).quantize(Decimal("0.01"))
+
+    def fraction(v: float | None) -> Decimal | None:
+        return None if v is None else Decimal(repr(v)).quantize(Decimal("0.0001"))
+
+    return [
+        ["break_even_month", _("Break-even month"), months(result["break_even_month"])],
+        ["savings", _("Savings of building over the horizon"), _money(result["savings"], currency)],
+        [
+            "build_total_net",
+            _("Build: total net of resale"),
+            _money(result["build"]["total_net"], currency),
+        ],
+        ["rent_total", _("Rent: total"), _money(result["rent"]["total"], currency)],
+        [
+            "resale_value",
+            _("Resale value at the end"),
+            _money(result["build"]["resale_value"], currency),
+        ],
+        [
+            "build_present_value",
+            _("Build: present value"),
+            _money(result["build"]["present_value"], currency),
+        ],
+        [
+            "rent_present_value",
+            _("Rent: present value"),
+            _money(result["rent"]["present_value"], currency),
+        ],
+        [
+            "build_cost_per_reference_gpu_hour",
+            _("Build: cost per reference GPU-hour"),
+            _money(result["build"]["cost_per_reference_gpu_hour"], currency),
+        ],
+        [
+            "rent_cost_per_reference_gpu_hour",
+            _("Rent: cost per reference GPU-hour"),
+            _money(result["rent"]["cost_per_reference_gpu_hour"], currency),
+        ],
+        [
+            "break_even_utilization",
+            _("Break-even utilization"),
+            fraction(result["break_even_utilization"]),
+        ],
+        [
+            "work_reference_gpu_hours",
+            _("Work done [reference GPU-hours]"),
+            result["work_reference_gpu_hours"],
+        ],
+    ]
+
+
+def _fed_fields(item: dict[str, Any]) -> list[str]:
+    fields = item.get("fields") or item.get("scenario_fields") or item.get("field") or []
+    return [fields] if isinstance(fields, str) else [str(f) for f in fields]
+
+
+def assumption_rows(
+    scenario: Scenario, provenance: list[dict[str, Any]], overrides: list[str]
+) -> list[list[Cell]]:
+    """One row per scenario input: field, label, value, source, as-of date, estimate, override."""
+    data = scenario.model_dump(mode="json")
+    by_field: dict[str, list[dict[str, Any]]] = {}
+    for item in provenance:
+        for path in _fed_fields(item):
+            by_field.setdefault(path, []).append(item)
+    rows: list[list[Cell]] = []
+    for field in ALL_FIELDS:
+        value = get_path(data, field.path)
+        if value is None:
+            continue
+        if isinstance(value, list):
+            value = " ".join(repr(v) for v in value)
+        elif field.unit == "money" and isinstance(value, int | float):
+            value = round_money(value, scenario.currency)
+        overridden = field.path in overrides
+        items = [] if overridden else by_field.get(field.path, [])
+        source = "; ".join(str(i.get("source", "")) for i in items if i.get("source"))
+        as_of = "; ".join(
+            str(i.get("effective_date", "")) for i in items if i.get("effective_date")
+        )
+        estimate = any(bool(i.get("estimate")) for i in items)
+        rows.append([field.path, str(field.label), value, source, as_of, estimate, overridden])
+    return rows
+
+
+def monthly_csv(
+    scenario: Scenario,
+    result: dict[str, Any],
+    provenance: list[dict[str, Any]] | None = None,
+    overrides: list[str] | None = None,
+    link: str = "",
+) -> str:
+    """The finance CSV of one scenario: title block, headline, assumptions, monthly table."""
+    currency = scenario.currency
+    header, rows = monthly_table(result)
+    assert tuple(header) == MONTHLY_COLUMNS
+    rounded = [[row[0], *(round_money(float(v), currency) for v in row[1:])] for row in rows]
+    out: list[list[Cell]] = [
+        [_("Build or rent GPUs: monthly projection")],
+        ["name", _("Scenario"), scenario.name or ""],
+        ["currency", _("Currency"), currency],
+        ["horizon_months", _("Horizon [months]"), scenario.horizon_months],
+        ["generated_on", _("Generated on"), date.today().isoformat()],
+        ["link", _("Results page"), link],
+        [],
+        [_("Headline")],
+        ["key", _("Label"), _("Value")],
+        *_headline_rows(result, currency),
+        [],
+        [_("Assumptions")],
+        [
+            "field",
+            _("Input"),
+            _("Value"),
+            _("Source"),
+            _("As of"),
+            _("Estimate"),
+            _("Override"),
+        ],
+        *assumption_rows(scenario, provenance or [], overrides or []),
+        [],
+        [_("Monthly projection")],
+        list(header),
+        [str(MONTHLY_LABELS[c]) for c in header],
+        *rounded,
+    ]
+    return _write(out)
+
+
+SUMMARY_COLUMNS = (
+    "name",
+    "currency",
+    "horizon_months",
+    "workload",
+    "average_utilization",
+    "build_capex",
+    "rent_hourly_rate",
+    "break_even_month",
+    "savings",
+    "build_total_net",
+    "rent_total",
+    "build_cost_per_reference_gpu_hour",
+    "rent_cost_per_reference_gpu_hour",
+    "break_even_utilization",
+    "resale_value",
+    "prices_as_of",
+    "saved_at",
+    "overrides",
+    "link",
+)
+
+
+def summary_csv(entries: Sequence[dict[str, Any]]) -> str:
+    """One row per scenario; each entry has ``scenario``, ``result``, ``average_utilization``,
+    ``provenance``, ``overrides``, ``saved_at`` (date or None) and ``link``."""
+    rows: list[list[Cell]] = [list(SUMMARY_COLUMNS)]
+    for e in entries:
+        s: Scenario = e["scenario"]
+        r = e["result"]
+        cur = s.currency
+        dates = sorted(str(p["effective_date"]) for p in e["provenance"] if p.get("effective_date"))
+        rows.append(
+            [
+                s.name or "",
+                cur,
+                s.horizon_months,
+                s.workload.kind,
+                Decimal(repr(e["average_utilization"])).quantize(Decimal("0.0001")),
+                round_money(s.build.capex, cur),
+                s.rent.hourly_rate,
+                None
+                if r["break_even_month"] is None
+                else Decimal(repr(r["break_even_month"])).quantize(Decimal("0.01")),
+                _money(r["savings"], cur),
+                _money(r["build"]["total_net"], cur),
+                _money(r["rent"]["total"], cur),
+                _money(r["build"]["cost_per_reference_gpu_hour"], cur),
+                _money(r["rent"]["cost_per_reference_gpu_hour"], cur),
+                None
+                if r["break_even_utilization"] is None
+                else Decimal(repr(r["break_even_utilization"])).quantize(Decimal("0.0001")),
+                _money(r["build"]["resale_value"], cur),
+                dates[-1] if dates else "",
+                e["saved_at"].isoformat() if e.get("saved_at") else "",
+                " ".join(e["overrides"]),
+                e["link"],
+            ]
+        )
+    return _write(rows)

@@ -1,0 +1,89 @@
+"""Permalinks that carry the explicit scenario itself.
+
+A results link holds everything needed to redraw the page: the explicit
+scenario, and optionally its provenance and the list of fields the user
+overrode. Nothing refers to catalog rows by id, so the figures behind a link
+never change when the catalog does.
+
+The payload is compact JSON, zlib-compressed when that is shorter, base64url
+encoded and signed (:mod:`django.core.signing`, salted): a link altered by
+hand — including its provenance claims — is refused as tampered rather than
+shown with figures or sources nobody computed. Links stay valid while
+``DJANGO_SECRET_KEY`` (or a key in ``SECRET_KEY_FALLBACKS``) does.
+"""
+
+from __future__ import annotations
+
+import zlib
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.core import signing
+from django.utils.translation import gettext as _
+
+from costmodel import Scenario, ScenarioError, parse_scenario
+
+SALT = "planner.permalink.v1"
+MAX_LENGTH = 12_000
+"""Longest accepted code [characters]; real codes are a few hundred to ~3 000."""
+
+
+class PermalinkError(ValueError):
+    """The link is not one this app made (damaged, truncated or altered)."""
+
+
+@dataclass(frozen=True)
+class Permalink:
+    scenario: Scenario
+    provenance: list[dict[str, Any]] = field(default_factory=list)
+    overrides: list[str] = field(default_factory=list)
+    selection: dict[str, Any] | None = None
+
+
+def encode(
+    scenario: Scenario,
+    provenance: list[dict[str, Any]] | None = None,
+    overrides: list[str] | None = None,
+    selection: dict[str, Any] | None = None,
+) -> str:
+    """The URL-safe code of a scenario (and its provenance, overrides and catalog selection)."""
+    payload: dict[str, Any] = {"s": scenario.model_dump(mode="json", exclude_none=True)}
+    if provenance:
+        payload["p"] = provenance
+    if overrides:
+        payload["o"] = sorted(set(overrides))
+    if selection:
+        payload["c"] = selection
+    return signing.dumps(payload, salt=SALT, compress=True)
+
+
+def decode(code: str) -> Permalink:
+    """Read a code made by :func:`encode`; :class:`PermalinkError` for anything else."""
+    if not code or len(code) > MAX_LENGTH:
+        raise PermalinkError(_("The link is too long or empty."))
+    try:
+        payload = signing.loads(code, salt=SALT)
+    except signing.BadSignature:
+        raise PermalinkError(_("The link is damaged or was altered.")) from None
+    except (ValueError, UnicodeDecodeError, OverflowError, zlib.error):
+        raise PermalinkError(_("The link cannot be read.")) from None
+    if not isinstance(payload, dict) or not isinstance(payload.get("s"), dict):
+        raise PermalinkError(_("The link does not hold a scenario."))
+    try:
+        scenario = parse_scenario(payload["s"])
+    except ScenarioError as exc:
+        raise PermalinkError(
+            _("The link holds an invalid scenario: %(errors)s") % {"errors": exc}
+        ) from None
+    provenance = payload.get("p", [])
+    overrides = payload.get("o", [])
+    if not isinstance(provenance, list) or not all(isinstance(p, dict) for p in provenance):
+        raise PermalinkError(_("The link's provenance cannot be read."))
+    if not isinstance(overrides, list) or not all(isinstance(o, str) for o in overrides):
+        raise PermalinkError(_("The link's overrides cannot be read."))
+    selection = payload.get("c")
+    if selection is not None and not isinstance(selection, dict):
+        raise PermalinkError(_("The link's catalog selection cannot be read."))
+    return Permalink(
+        scenario=scenario, provenance=provenance, overrides=overrides, selection=selection
+    )
