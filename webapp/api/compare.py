@@ -80,10 +80,11 @@ def compare_one(request: HttpRequest) -> HttpResponse:
                                 "minItems": 1,
                                 "maxItems": MAX_BATCH,
                                 "description": (
-                                    "explicit scenarios (see Scenario); an invalid one is "
-                                    "reported by its index and does not affect the others"
+                                    "explicit scenarios (see Scenario); any item that is "
+                                    "not a valid scenario is reported by its index and "
+                                    "does not affect the others"
                                 ),
-                                "items": {"type": "object"},
+                                "items": {},
                             }
                         },
                         "required": ["scenarios"],

@@ -1,0 +1,65 @@
+import copy
+import json
+from pathlib import Path
+
+import pytest
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "costmodel" / "examples"
+
+WORKED_EXAMPLE = {
+    "name": "Single RTX 4090 box vs one cloud A100 80GB, steady 80 %",
+    "currency": "CNY",
+    "horizon_months": 36,
+    "discount_rate_per_year": 0.08,
+    "workload": {"kind": "steady", "utilization": 0.8},
+    "build": {
+        "gpu_count": 1,
+        "gpu_throughput": 0.6,
+        "capex": 25000,
+        "power_load_watts": 650,
+        "power_idle_watts": 110,
+        "pue": 1.2,
+        "electricity_price_per_kwh": 0.8,
+        "hosting_monthly": 0,
+        "maintenance_rate_per_year": 0.05,
+        "ops_monthly": 0,
+        "residual_value_retention_per_year": 0.7,
+    },
+    "rent": {
+        "gpu_count": 1,
+        "gpu_throughput": 1.0,
+        "hourly_rate": 28,
+        "fixed_monthly": 30,
+        "annual_price_change": 0,
+    },
+}
+
+
+@pytest.fixture
+def scenario_data() -> dict:
+    """The methodology's worked example (break-even 2.6717 months), as a fresh dict."""
+    return copy.deepcopy(WORKED_EXAMPLE)
+
+
+def post_json(client, url: str, data, **extra):
+    """POST ``data`` encoded as JSON (a str/bytes body is sent as it is)."""
+    body = data if isinstance(data, str | bytes) else json.dumps(data)
+    return client.post(url, body, content_type="application/json", **extra)
+
+
+def assert_same_result(got, expected, rtol: float = 1e-12) -> None:
+    """Results equal up to float rounding (a batch sums in a different order)."""
+    if isinstance(expected, dict):
+        assert isinstance(got, dict)
+        assert got.keys() == expected.keys()
+        for key in expected:
+            assert_same_result(got[key], expected[key], rtol)
+    elif isinstance(expected, list):
+        assert isinstance(got, list)
+        assert len(got) == len(expected)
+        for g, e in zip(got, expected, strict=True):
+            assert_same_result(g, e, rtol)
+    elif isinstance(expected, float) and not isinstance(got, bool):
+        assert got == pytest.approx(expected, rel=rtol, abs=1e-9)
+    else:
+        assert got == expected
