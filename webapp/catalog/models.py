@@ -447,6 +447,10 @@ class Tariff(SlugModel):
     def __str__(self) -> str:
         return self.name
 
+    @property
+    def is_stale(self) -> bool:
+        return (datetime.date.today() - self.effective_date).days > STALE_AFTER_DAYS
+
 
 class TariffPeriodManager(models.Manager):
     def get_by_natural_key(self, tariff: str, name: str):
@@ -545,6 +549,10 @@ class HostingOption(SlugModel):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def is_stale(self) -> bool:
+        return (datetime.date.today() - self.effective_date).days > STALE_AFTER_DAYS
 
 
 # --- cloud ----------------------------------------------------------------------------------

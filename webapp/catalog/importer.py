@@ -1,0 +1,245 @@
+"""Add price points from a CSV file: what ``manage.py catalog_import`` does.
+
+Columns (header row required, any order; see ``docs/catalog.md``):
+
+``item_type``      ``part``, ``cloud_offering`` or ``fx_rate``
+``item``           the part's or offering's slug; for an FX rate ``BASE/QUOTE`` (``USD/CNY``)
+``amount``         unit price, hourly rate, or units of QUOTE per 1 BASE; ≥ 0 (> 0 for FX)
+``currency``       ``CNY`` or ``USD`` (for an FX rate: the quote currency)
+``effective_date`` ``YYYY-MM-DD``
+``source``         URL or citation; required unless ``estimate`` is true
+``note``           optional
+``estimate``       optional: ``true``/``false`` (also ``yes``/``no``, ``1``/``0``); default false
+
+All-or-nothing: every row is checked first; if any row is bad, the errors
+name the row (the header is row 1) and the field, and nothing is written.
+Prices are never overwritten: a row for an item and date that already has a
+different price is an error; an identical one is reported as unchanged.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime
+import io
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Annotated, Literal, Self
+
+from django.db import IntegrityError, transaction
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from costmodel import field_errors
+from webapp.catalog.models import CloudOffering, CloudRate, FxRate, Part, PartPrice
+
+COLUMNS = [
+    "item_type",
+    "item",
+    "amount",
+    "currency",
+    "effective_date",
+    "source",
+    "note",
+    "estimate",
+]
+REQUIRED_COLUMNS = COLUMNS[:5]
+MAX_ROWS = 10_000
+
+# (max digits, decimal places) of each item type's amount column in the database
+_AMOUNT_DIGITS = {"part": (12, 2), "cloud_offering": (12, 4), "fx_rate": (12, 6)}
+
+
+class CsvImportError(ValueError):
+    """The file cannot be imported; ``errors`` are ``row N: field: message`` lines."""
+
+    def __init__(self, errors: list[str]) -> None:
+        self.errors = errors
+        super().__init__("; ".join(errors))
+
+
+class PriceRow(BaseModel):
+    """One CSV row, validated."""
+
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True, allow_inf_nan=False)
+
+    item_type: Literal["part", "cloud_offering", "fx_rate"]
+    item: Annotated[str, Field(min_length=1, max_length=80)]
+    amount: Annotated[Decimal, Field(ge=0, allow_inf_nan=False)]
+    currency: Literal["CNY", "USD"]
+    effective_date: datetime.date
+    source: Annotated[str, Field(max_length=500)] = ""
+    note: Annotated[str, Field(max_length=5000)] = ""
+    estimate: bool = False
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Self:
+        if not self.source and not self.estimate:
+            raise ValueError("source: is required unless estimate is true")
+        max_digits, places = _AMOUNT_DIGITS[self.item_type]
+        exponent = self.amount.as_tuple().exponent
+        if isinstance(exponent, int) and -exponent > places:
+            raise ValueError(f"amount: at most {places} decimal places")
+        if self.amount.adjusted() >= max_digits - places:
+            raise ValueError("amount: is too large")
+        if self.item_type == "fx_rate":
+            base, sep, quote = self.item.partition("/")
+            if not sep or base not in ("CNY", "USD") or quote not in ("CNY", "USD"):
+                raise ValueError("item: an FX rate is written BASE/QUOTE, e.g. USD/CNY")
+            if base == quote:
+                raise ValueError("item: base and quote currencies must differ")
+            if quote != self.currency:
+                raise ValueError(f"currency: must be the quote currency {quote}")
+            if self.amount == 0:
+                raise ValueError("amount: an FX rate must be greater than 0")
+        return self
+
+
+@dataclass
+class ImportReport:
+    added: list[str] = field(default_factory=list)
+    unchanged: list[str] = field(default_factory=list)
+
+
+def _row_dict(raw: dict[str, str | None]) -> dict[str, str]:
+    # Blank optional cells mean "use the default".
+    return {k: v for k, v in raw.items() if k is not None and v is not None and v.strip() != ""}
+
+
+def _describe(row: PriceRow) -> str:
+    return f"{row.item_type} {row.item} {row.amount} {row.currency} from {row.effective_date}"
+
+
+def _pending(row: PriceRow, number: int, errors: list[str]):
+    """The unsaved model instance for ``row``, its existing twin if any, or None on error."""
+    common = {"source": row.source, "note": row.note, "estimate": row.estimate}
+    if row.item_type == "part":
+        part = Part.objects.filter(slug=row.item).first()
+        if part is None:
+            errors.append(f"row {number}: item: no part with slug '{row.item}'")
+            return None, None
+        existing = PartPrice.objects.filter(part=part, effective_date=row.effective_date).first()
+        new = PartPrice(
+            part=part,
+            amount=row.amount,
+            currency=row.currency,
+            effective_date=row.effective_date,
+            **common,
+        )
+        return new, existing
+    if row.item_type == "cloud_offering":
+        offering = CloudOffering.objects.filter(slug=row.item).first()
+        if offering is None:
+            errors.append(f"row {number}: item: no cloud offering with slug '{row.item}'")
+            return None, None
+        existing = CloudRate.objects.filter(
+            offering=offering, effective_date=row.effective_date
+        ).first()
+        new = CloudRate(
+            offering=offering,
+            hourly_rate=row.amount,
+            currency=row.currency,
+            effective_date=row.effective_date,
+            **common,
+        )
+        return new, existing
+    base, _, quote = row.item.partition("/")
+    existing = FxRate.objects.filter(
+        base_currency=base, quote_currency=quote, effective_date=row.effective_date
+    ).first()
+    new = FxRate(
+        base_currency=base,
+        quote_currency=quote,
+        rate=row.amount,
+        effective_date=row.effective_date,
+        **common,
+    )
+    return new, existing
+
+
+def _amount_of(obj) -> tuple[Decimal, str]:
+    if isinstance(obj, PartPrice):
+        return obj.amount, obj.currency
+    if isinstance(obj, CloudRate):
+        return obj.hourly_rate, obj.currency
+    return obj.rate, obj.quote_currency
+
+
+def parse_csv(text: str) -> list[tuple[int, PriceRow]]:
+    """Validate the CSV text; every problem raises together in one :class:`CsvImportError`."""
+    reader = csv.DictReader(io.StringIO(text, newline=""))
+    header = reader.fieldnames
+    if not header:
+        raise CsvImportError(["row 1: columns: the file is empty (a header row is required)"])
+    header = [h.strip() for h in header]
+    reader.fieldnames = header
+    errors = [f"row 1: columns: missing '{c}'" for c in REQUIRED_COLUMNS if c not in header]
+    errors += [f"row 1: columns: unknown '{c}'" for c in header if c not in COLUMNS]
+    if len(set(header)) != len(header):
+        errors.append("row 1: columns: a column appears twice")
+    if errors:
+        raise CsvImportError(errors)
+    rows: list[tuple[int, PriceRow]] = []
+    for index, raw in enumerate(reader):
+        number = index + 2
+        if number - 1 > MAX_ROWS:
+            raise CsvImportError([f"row {number}: the file has more than {MAX_ROWS} rows"])
+        if None in raw:
+            errors.append(f"row {number}: columns: more cells than the header has columns")
+            continue
+        if not any((v or "").strip() for v in raw.values()):
+            continue  # a blank line
+        try:
+            rows.append((number, PriceRow.model_validate(_row_dict(raw))))
+        except ValidationError as exc:
+            errors.extend(f"row {number}: {error}" for error in field_errors(exc))
+    if errors:
+        raise CsvImportError(errors)
+    return rows
+
+
+def import_prices(text: str, *, dry_run: bool = False) -> ImportReport:
+    """Add the CSV's price points, all or nothing; ``dry_run``: report, write nothing."""
+    rows = parse_csv(text)
+    errors: list[str] = []
+    report = ImportReport()
+    to_create = []
+    seen: dict[tuple[str, str, datetime.date], int] = {}
+    for number, row in rows:
+        key = (row.item_type, row.item, row.effective_date)
+        if key in seen:
+            errors.append(f"row {number}: effective_date: duplicates row {seen[key]}")
+            continue
+        seen[key] = number
+        new, existing = _pending(row, number, errors)
+        if new is None:
+            continue
+        if existing is not None:
+            if _amount_of(existing) == (row.amount, row.currency):
+                report.unchanged.append(_describe(row))
+            else:
+                amount, currency = _amount_of(existing)
+                errors.append(
+                    f"row {number}: effective_date: {row.item} already has {amount} {currency} "
+                    f"from {row.effective_date}; prices are never overwritten, use a new date"
+                )
+            continue
+        to_create.append(new)
+        report.added.append(_describe(row))
+    if errors:
+        raise CsvImportError(errors)
+    if not dry_run:
+        try:
+            with transaction.atomic():
+                for obj in to_create:
+                    obj.save()
+        except IntegrityError as exc:
+            raise CsvImportError([f"(database): {exc}"]) from None
+    return report
+
+
+def decode(data: bytes) -> str:
+    """CSV bytes → text (UTF-8, with or without a byte-order mark, as spreadsheets write it)."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise CsvImportError(["(file): is not UTF-8 text"]) from None

@@ -1,0 +1,23 @@
+"""Write the catalog back to the fixture files (byte-for-byte stable when nothing changed)."""
+
+from pathlib import Path
+
+from django.core.management.base import BaseCommand
+
+from webapp.catalog.fixtures_io import FIXTURES_DIR, export_catalog
+
+
+class Command(BaseCommand):
+    help = "Export the catalog to fixtures/*.json (natural keys, stable order)."
+
+    def add_arguments(self, parser):
+        parser.add_argument(
+            "--output",
+            type=Path,
+            default=FIXTURES_DIR,
+            help="directory to write into (default: fixtures/)",
+        )
+
+    def handle(self, *args, **options):
+        for path, changed in export_catalog(options["output"]):
+            self.stdout.write(f"{'wrote' if changed else 'unchanged'} {path}")
