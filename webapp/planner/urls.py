@@ -1,6 +1,6 @@
 from django.urls import path
 
-from webapp.planner import advisor_views, views
+from webapp.planner import advisor_views, guide_views, views
 
 app_name = "planner"
 
@@ -8,6 +8,7 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("r/<str:code>", views.results, name="results"),
     path("advisor/", advisor_views.advisor, name="advisor"),
+    path("guide/", guide_views.guide, name="guide"),
     path("r/<str:code>/projection.csv", views.results_csv, name="results-csv"),
     path("saved/", views.saved_list, name="saved-list"),
     path("saved/new", views.save, name="save"),

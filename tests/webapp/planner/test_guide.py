@@ -1,0 +1,239 @@
+"""The guide, checked: verdict rules, and every verdict's figures equal the engine's."""
+
+import datetime
+
+import pytest
+from django.core.management import call_command
+from django.urls import reverse
+from numpy.testing import assert_allclose
+
+from costmodel import compare
+from webapp.catalog.models import BuildPreset, CloudOffering
+from webapp.catalog.resolver import resolve
+from webapp.planner import guide
+from webapp.planner.permalink import decode
+
+CLAIM_KEYS = [
+    "server-4x4090",
+    "server-4060ti",
+    "tidal",
+    "short-projects",
+    "resnet50-throughput",
+    "speedups",
+]
+
+
+@pytest.fixture
+def catalog(db):
+    call_command("load_catalog", verbosity=0)
+
+
+@pytest.fixture
+def claims(catalog):
+    return {claim.key: claim for claim in guide.check_guide()}
+
+
+def all_cases(claims):
+    return [case for claim in claims.values() for check in claim.checks for case in check.cases]
+
+
+# --- verdict rules ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("verdicts", "overall"),
+    [
+        (["holds", "holds"], "holds"),
+        (["does_not_hold", "does_not_hold"], "does_not_hold"),
+        (["holds", "does_not_hold"], "partly"),
+        (["partly"], "partly"),
+        (["holds", "not_checkable"], "holds"),
+        (["not_checkable"], "not_checkable"),
+        ([], "not_checkable"),
+    ],
+)
+def test_it_combines_verdicts(verdicts, overall):
+    assert guide.combine(verdicts) == overall
+
+
+@pytest.mark.parametrize(
+    ("value", "verdict"),
+    [
+        (150_000, "holds"),
+        (200_000, "holds"),
+        (209_000, "holds"),  # "about": within 5 %
+        (211_000, "partly"),
+        (240_000, "partly"),
+        (241_000, "does_not_hold"),
+        (120_000, "partly"),
+        (119_000, "does_not_hold"),
+    ],
+)
+def test_a_price_range_holds_within_5_percent_and_partly_within_20(value, verdict):
+    assert guide.range_verdict(value, 150_000, 200_000, guide.PRICE_RANGE_TOLERANCE) == verdict
+
+
+@pytest.mark.parametrize(
+    ("break_even_month", "verdict"),
+    [(0.0, "holds"), (12.0, "holds"), (12.01, "partly"), (36.0, "partly"), (None, "does_not_hold")],
+)
+def test_buying_beats_renting_beyond_a_year_needs_payback_within_12_months(
+    break_even_month, verdict
+):
+    assert guide.payback_within_a_year_verdict(break_even_month, 36) == verdict
+
+
+@pytest.mark.parametrize(
+    ("break_even_month", "verdict"),
+    [(3.99, "partly"), (4.0, "holds"), (9.0, "holds"), (9.01, "partly"), (None, "does_not_hold")],
+)
+def test_about_six_months_means_4_to_9(break_even_month, verdict):
+    assert guide.about_months_verdict(break_even_month, 6) == verdict
+
+
+@pytest.mark.parametrize(
+    ("savings", "break_even_month", "verdict"),
+    [
+        (-1.0, None, "holds"),
+        (-1.0, 37.0, "holds"),
+        (1.0, None, "partly"),  # renting cheaper in cash, building cheaper once resold
+        (1.0, 2.0, "does_not_hold"),
+        (-1.0, 2.0, "partly"),
+    ],
+)
+def test_renting_is_cheaper_on_both_cash_and_net_of_resale(savings, break_even_month, verdict):
+    assert guide.renting_cheaper_verdict(savings, break_even_month, 36) == verdict
+
+
+# --- against the engine, on the shipped catalog -------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_every_claim_of_the_guide_is_checked(claims):
+    assert list(claims) == CLAIM_KEYS
+    for claim in claims.values():
+        assert claim.checks
+        assert claim.verdict == guide.combine([c.verdict for c in claim.checks])
+    assert claims["speedups"].verdict == "not_checkable"
+
+
+@pytest.mark.django_db
+def test_each_verdicts_figures_equal_the_engines_for_the_same_resolved_scenario(claims):
+    cases = [c for c in all_cases(claims) if c.result is not None]
+    assert len(cases) > 20
+    for case in cases:
+        scenario = resolve(case.selection).scenario.model_copy(update={"name": case.label[:200]})
+        expected = compare(scenario)
+        assert case.result["scenario"] == expected["scenario"]
+        for key in ("savings", "break_even_month", "break_even_utilization"):
+            if expected[key] is None:
+                assert case.result[key] is None, (case.label, key)
+            else:
+                assert_allclose(case.result[key], expected[key], rtol=1e-9, err_msg=case.label)
+
+
+@pytest.mark.django_db
+def test_each_case_links_to_a_permalink_of_exactly_its_scenario(claims):
+    for case in all_cases(claims):
+        assert case.url, case.label
+        code = case.url.rstrip("/").rsplit("/", 1)[-1]
+        assert case.url == reverse("planner:results", args=[code])
+        link = decode(code)
+        assert link.scenario.model_dump(mode="json") == case.result["scenario"]
+        assert link.provenance == resolve(case.selection).provenance
+
+
+@pytest.mark.django_db
+def test_each_case_verdict_follows_its_rule_from_the_engine_figures(claims):
+    server = claims["server-4x4090"].checks[1]
+    for case in server.cases:
+        expected = guide.payback_within_a_year_verdict(case.result["break_even_month"], 36)
+        assert case.verdict == expected
+    for case in claims["tidal"].checks[0].cases:
+        r = case.result
+        assert case.verdict == guide.renting_cheaper_verdict(
+            r["savings"], r["break_even_month"], 36
+        )
+    for case in claims["server-4060ti"].checks[1].cases:
+        assert case.verdict == guide.about_months_verdict(case.result["break_even_month"], 6)
+
+
+@pytest.mark.django_db
+def test_the_price_claims_compare_the_resolved_capex(claims):
+    price = claims["server-4x4090"].checks[0]
+    capex = resolve(price.cases[0].selection).scenario.build.capex
+    assert price.figures["capex"] == capex
+    assert price.verdict == guide.range_verdict(capex, 150_000, 200_000, 0.2)
+
+
+@pytest.mark.django_db
+def test_the_throughput_claim_uses_the_catalogs_measured_figure(claims):
+    check = claims["resnet50-throughput"].checks[0]
+    assert check.figures["measured"] == 1301.0
+    assert check.verdict == "does_not_hold"
+    assert "1,301" in check.finding
+
+
+@pytest.mark.django_db
+def test_short_projects_compare_on_demand_offerings_only(claims):
+    for check in claims["short-projects"].checks:
+        assert check.cases
+        for case in check.cases:
+            offering = CloudOffering.objects.get(slug=case.selection.cloud_offering)
+            assert offering.pricing_mode == "on-demand"
+
+
+@pytest.mark.django_db
+def test_a_claim_the_catalog_cannot_supply_is_not_checkable_rather_than_failing(catalog):
+    BuildPreset.objects.filter(slug=guide.MULTI_PRESET).delete()
+    claims = {claim.key: claim for claim in guide.check_guide()}
+    server = claims["server-4x4090"]
+    assert server.verdict == "not_checkable"
+    price_case = server.checks[0].cases[0]
+    assert price_case.result is None and price_case.url is None
+    assert "catalog lacks" in price_case.summary
+    assert "preset" in price_case.summary
+    assert claims["tidal"].verdict != "not_checkable"
+
+
+@pytest.mark.django_db
+def test_with_no_cloud_offerings_the_buy_vs_rent_claims_say_what_is_missing(catalog):
+    CloudOffering.objects.all().delete()
+    claims = {claim.key: claim for claim in guide.check_guide()}
+    assert claims["tidal"].verdict == "not_checkable"
+    assert "cloud offerings" in claims["tidal"].checks[0].finding
+
+
+@pytest.mark.django_db
+def test_a_date_before_any_price_makes_everything_not_checkable_without_error(catalog):
+    claims = guide.check_guide(as_of=datetime.date(2000, 1, 1))
+    for claim in claims:
+        if claim.key != "resnet50-throughput":
+            assert claim.verdict == "not_checkable", claim.key
+
+
+# --- the page -----------------------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_the_guide_page_lists_every_claim_with_verdicts_and_links(client, catalog):
+    response = client.get(reverse("planner:guide"))
+    assert response.status_code == 200
+    html = response.content.decode()
+    for key in CLAIM_KEYS:
+        assert f'id="claim-{key}"' in html
+    assert "150 000 – 200 000 CNY" in html
+    assert html.count('href="/r/') >= 20
+    assert "have no NVLink" in html or "has no NVLink" in html
+
+
+@pytest.mark.django_db
+def test_the_guide_page_renders_on_an_empty_catalog(client):
+    response = client.get(reverse("planner:guide"))
+    assert response.status_code == 200
+    assert "not checkable" in response.content.decode()
+
+
+@pytest.mark.django_db
+def test_the_guide_page_refuses_post(client):
+    assert client.post(reverse("planner:guide")).status_code == 405
