@@ -95,9 +95,11 @@ def scenarios(
     return st.fixed_dictionaries(
         {
             "currency": st.sampled_from(["CNY", "USD"]),
-            "horizon_months": horizon or st.integers(1, 240) | st.sampled_from([1, 240]),
+            "horizon_months": (st.integers(1, 240) | st.sampled_from([1, 240]))
+            if horizon is None
+            else horizon,
             "discount_rate_per_year": fractions(),
-            "workload": workload or workloads(),
+            "workload": workloads() if workload is None else workload,
             "build": builds(),
             "rent": rents(),
         }
