@@ -1,0 +1,280 @@
+"""The resolver: figures checked by hand against the ``mini`` catalog and the shipped one."""
+
+import json
+
+import pytest
+from numpy.testing import assert_allclose
+
+from costmodel import ScenarioError, compare, parse_scenario
+from webapp.catalog.models import BuildPreset, CloudOffering
+from webapp.catalog.resolver import resolve_data
+
+
+def errors_of(data) -> list[str]:
+    with pytest.raises(ScenarioError) as info:
+        resolve_data(data)
+    return [str(e) for e in info.value.errors]
+
+
+def test_it_sums_parts_power_and_throughput_of_a_preset(mini, selection):
+    build = resolve_data(selection).scenario.build
+    # 2 × 1 000 USD × 7 + 2 000 + 500 + 300 CNY
+    assert build.capex == pytest.approx(16_800)
+    # 2 × 300 W board + 100 CPU + 40 PSU loss + 10 chassis; idle 2 × 30 + 20 + 10 + 5
+    assert build.power_load_watts == 750
+    assert build.power_idle_watts == 95
+    # 0.5 per GPU × 0.9 scaling efficiency
+    assert build.gpu_throughput == pytest.approx(0.45)
+    assert build.gpu_count == 2
+    assert build.electricity_price_per_kwh == pytest.approx(0.6)
+    assert build.hosting_monthly == 0
+    assert build.pue == 1.0
+    assert build.maintenance_rate_per_year == pytest.approx(0.05)
+    assert build.residual_value_retention_per_year == pytest.approx(0.6)
+    assert build.ops_monthly == pytest.approx(100)
+
+
+def test_it_converts_the_cloud_rate_at_the_fx_rate_of_the_as_of_date(mini, selection):
+    rent = resolve_data(selection).scenario.rent
+    assert rent.hourly_rate == pytest.approx(14)  # 2 USD × 7
+    assert (rent.gpu_count, rent.gpu_throughput) == (1, 1.0)
+    assert (rent.fixed_monthly, rent.annual_price_change) == (0, 0)
+
+
+def test_it_uses_the_prices_in_effect_on_a_later_date(mini, selection):
+    scenario = resolve_data({**selection, "as_of": "2025-07-01"}).scenario
+    # the card fell to 800 USD on 2025-06-01 and 1 USD = 7.5 CNY from 2025-01-01
+    assert scenario.build.capex == pytest.approx(2 * 800 * 7.5 + 2_800)
+    assert scenario.rent.hourly_rate == pytest.approx(15)
+
+
+def test_it_uses_the_old_price_the_day_before_a_new_one(mini, selection):
+    scenario = resolve_data({**selection, "as_of": "2025-05-31"}).scenario
+    assert scenario.build.capex == pytest.approx(2 * 1000 * 7.5 + 2_800)
+
+
+def test_it_converts_cny_amounts_into_usd_by_the_inverse_rate(mini, selection):
+    scenario = resolve_data({**selection, "currency": "USD"}).scenario
+    assert scenario.currency == "USD"
+    assert_allclose(scenario.build.capex, 2_000 + 2_800 / 7, rtol=1e-12)
+    assert_allclose(scenario.build.electricity_price_per_kwh, 0.6 / 7, rtol=1e-12)
+    assert_allclose(scenario.build.ops_monthly, 100 / 7, rtol=1e-12)
+    assert scenario.rent.hourly_rate == pytest.approx(2)
+
+
+def test_it_averages_a_time_of_use_tariff_weighted_by_hours(mini, selection):
+    build = resolve_data({**selection, "tariff": "tou"}).scenario.build
+    assert build.electricity_price_per_kwh == pytest.approx((6 * 1.2 + 18 * 0.3) / 24)
+
+
+def test_it_charges_colocation_per_rack_unit_and_per_kw_of_load(mini, selection):
+    build = resolve_data({**selection, "hosting": "colo-metered"}).scenario.build
+    assert build.hosting_monthly == pytest.approx(50 * 4 + 100 * 0.75)
+    assert build.pue == 1.5
+    assert build.electricity_price_per_kwh == pytest.approx(0.6)
+
+
+def test_it_zeroes_the_tariff_when_the_hosting_fee_includes_power(mini, selection):
+    build = resolve_data({**selection, "hosting": "colo-all-in"}).scenario.build
+    assert build.hosting_monthly == pytest.approx((10 * 4 + 200 * 0.75) * 7)
+    assert build.electricity_price_per_kwh == 0
+    assert build.pue == 1.4
+
+
+def test_it_applies_the_offerings_scaling_efficiency_to_the_rent_side(mini, selection):
+    rent = resolve_data({**selection, "cloud_offering": "cloud-8"}).scenario.rent
+    assert rent.gpu_count == 8
+    assert rent.gpu_throughput == pytest.approx(0.9)
+    assert rent.hourly_rate == pytest.approx(80)
+
+
+def test_it_resolves_a_custom_parts_list_with_custom_box_defaults(mini, selection):
+    custom = {k: v for k, v in selection.items() if k != "preset"}
+    custom["parts"] = [
+        {"part": "gpu-x", "quantity": 2},
+        {"part": "cpu", "quantity": 1},
+        {"part": "psu", "quantity": 1},
+    ]
+    custom["scaling_efficiency"] = 0.8
+    build = resolve_data(custom).scenario.build
+    assert build.capex == pytest.approx(14_000 + 2_000 + 500)
+    assert build.power_load_watts == 600 + 100 + 40
+    assert build.gpu_throughput == pytest.approx(0.4)
+    assert build.maintenance_rate_per_year == pytest.approx(0.05)
+    assert build.residual_value_retention_per_year == pytest.approx(0.7)
+    assert build.ops_monthly == 0
+
+
+def test_it_feeds_the_engine_the_same_numbers_as_a_hand_written_scenario(mini, selection):
+    resolved = resolve_data(selection).scenario
+    by_hand = parse_scenario(
+        {
+            "currency": "CNY",
+            "horizon_months": 24,
+            "workload": {"kind": "steady", "utilization": 0.5},
+            "build": {
+                "gpu_count": 2,
+                "gpu_throughput": 0.45,
+                "capex": 16_800,
+                "power_load_watts": 750,
+                "power_idle_watts": 95,
+                "electricity_price_per_kwh": 0.6,
+                "hosting_monthly": 0,
+                "maintenance_rate_per_year": 0.05,
+                "ops_monthly": 100,
+                "residual_value_retention_per_year": 0.6,
+            },
+            "rent": {"gpu_count": 1, "gpu_throughput": 1.0, "hourly_rate": 14},
+        }
+    )
+    got, expected = compare(resolved), compare(by_hand)
+    assert_allclose(got["build"]["cumulative"], expected["build"]["cumulative"], rtol=1e-12)
+    assert_allclose(got["rent"]["cumulative"], expected["rent"]["cumulative"], rtol=1e-12)
+
+
+def test_its_provenance_names_every_row_and_the_fx_rate(mini, selection):
+    resolution = resolve_data(selection)
+    provenance = resolution.provenance
+    parts = {tuple(p["natural_key"]) for p in provenance if p["role"] == "part"}
+    assert parts == {
+        ("gpu-x", "2024-01-01"),
+        ("cpu", "2024-01-01"),
+        ("psu", "2024-01-01"),
+        ("case", "2024-01-01"),
+    }
+    card = next(p for p in provenance if p["natural_key"] == ["gpu-x", "2024-01-01"])
+    assert card["amount"] == "1000"
+    assert card["currency"] == "USD"
+    assert card["fx_rate"] == "7"
+    assert card["converted_amount"] == "7000"
+    assert card["quantity"] == 2
+    assert "build.capex" in card["fields"]
+    fx = [p for p in provenance if p["role"] == "fx"]
+    assert [p["natural_key"] for p in fx] == [["USD", "CNY", "2024-01-01"]]
+    rate = next(p for p in provenance if p["role"] == "cloud rate")
+    assert rate["fields"] == ["rent.hourly_rate"]
+    assert json.loads(json.dumps(resolution.as_dict()))["provenance"] == provenance
+
+
+@pytest.mark.parametrize(
+    ("change", "expected"),
+    [
+        ({"preset": "nope"}, "preset: no build preset with slug 'nope'"),
+        ({"cloud_offering": "zzz"}, "cloud_offering: no cloud offering with slug 'zzz'"),
+        ({"tariff": "zzz"}, "tariff: no electricity tariff with slug 'zzz'"),
+        ({"hosting": "zzz"}, "hosting: no hosting option with slug 'zzz'"),
+        ({"benchmark": "zzz"}, "benchmark: no benchmark with slug 'zzz'"),
+        ({"as_of": "2023-12-31"}, "as_of: no price for part 'cpu' on 2023-12-31"),
+        ({"currency": "EUR"}, "currency: must be 'CNY' or 'USD'"),
+        ({"horizon_months": 0}, "horizon_months: must be greater than or equal to 1"),
+        ({"workload": {"kind": "steady", "utilization": 2}}, "workload.utilization:"),
+        ({"parts": [{"part": "cpu", "quantity": 1}]}, "preset: give either a preset"),
+        ({"colour": "red"}, "colour: is not a known field"),
+    ],
+)
+def test_it_names_the_field_it_cannot_resolve(mini, selection, change, expected):
+    assert any(e.startswith(expected) for e in errors_of({**selection, **change}))
+
+
+def test_it_reports_every_unresolvable_field_at_once(mini, selection):
+    errors = errors_of({**selection, "cloud_offering": "a", "tariff": "b", "hosting": "c"})
+    assert [e.split(":")[0] for e in errors] == ["cloud_offering", "tariff", "hosting"]
+
+
+def test_it_reports_a_missing_fx_rate(mini, selection):
+    from webapp.catalog.models import FxRate
+
+    FxRate.objects.all().delete()
+    assert "as_of: no FX rate USD→CNY on 2024-06-01" in errors_of(selection)
+
+
+def test_it_refuses_a_tariff_not_yet_in_effect(mini, selection):
+    from webapp.catalog.models import Tariff
+
+    Tariff.objects.filter(slug="flat").update(effective_date="2024-07-01")
+    assert any("tariff 'flat' is effective from 2024-07-01" in e for e in errors_of(selection))
+
+
+@pytest.mark.parametrize(
+    ("parts", "extra", "expected"),
+    [
+        ([{"part": "cpu"}], {}, "parts: must include the GPU cards"),
+        ([{"part": "gpu-x", "quantity": 2}], {}, "scaling_efficiency: is required"),
+        ([{"part": "gpu-x"}], {"gpu_count": 3}, "gpu_count: the parts list holds 1 GPU cards"),
+        ([{"part": "gpu-x"}], {"gpu_model": "ref"}, "gpu_model: the parts list holds 'x'"),
+        ([{"part": "gpu-x"}, {"part": "ghost"}], {}, "parts.1.part: no part with slug 'ghost'"),
+        ([{"part": "gpu-x", "quantity": 0}], {}, "parts.0.quantity: must be greater"),
+    ],
+)
+def test_it_checks_a_custom_parts_list(mini, selection, parts, extra, expected):
+    custom = {k: v for k, v in selection.items() if k != "preset"}
+    errors = errors_of({**custom, "parts": parts, **extra})
+    assert any(e.startswith(expected) for e in errors), errors
+
+
+def test_it_needs_a_preset_or_a_parts_list(mini, selection):
+    custom = {k: v for k, v in selection.items() if k != "preset"}
+    assert errors_of(custom) == ["preset: is required (or a custom box in parts)"]
+
+
+def test_it_rejects_a_selection_that_is_not_an_object(db):
+    assert errors_of([1, 2]) == ["(selection): must be a JSON object"]
+
+
+# --- the shipped catalog ---------------------------------------------------------------------
+
+SHIPPED = {
+    "preset": "entry-rtx4090",
+    "cloud_offering": "aliyun-gn7e-c16g1-4xlarge",
+    "tariff": "cn-business-average",
+    "hosting": "office-deskside",
+    "benchmark": "resnet50-fp16",
+    "workload": {"kind": "steady", "utilization": 1.0},
+    "horizon_months": 36,
+    "currency": "CNY",
+    "as_of": "2026-12-01",
+}
+
+
+def test_the_shipped_entry_box_matches_the_figures_worked_by_hand(shipped):
+    scenario = resolve_data(SHIPPED).scenario
+    # 18 000 card + 6 500 CPU + 3 250 board + 2 000 RAM + 1 500 NVMe + 2 000 PSU
+    # + 1 150 case + 800 cooler
+    assert scenario.build.capex == pytest.approx(35_200)
+    # 450 GPU + 230 CPU + 25 board + 15 RAM + 8 NVMe + 80 PSU loss + 10 case + 15 cooler
+    assert scenario.build.power_load_watts == 833
+    assert scenario.build.power_idle_watts == 20 + 30 + 15 + 8 + 3 + 12 + 5 + 8
+    assert scenario.build.gpu_throughput == pytest.approx(0.85)
+    # 0.09 USD/kWh × 7.10 CNY/USD (2026 rate)
+    assert scenario.build.electricity_price_per_kwh == pytest.approx(0.639)
+    assert scenario.rent.hourly_rate == pytest.approx(34.742)
+
+
+def test_the_shipped_dual_xeon_box_converts_its_usd_cpus(shipped):
+    scenario = resolve_data({**SHIPPED, "preset": "multi-4x-rtx4090"}).scenario
+    cpus = 2 * 3_950 * 7.1
+    rest = 4 * 18_000 + 6_000 + 8 * 750 + 1_500 + 2 * 2_000 + 1_500 + 2 * 2_500 + 12_000 + 600
+    assert scenario.build.capex == pytest.approx(cpus + rest)
+    assert scenario.build.gpu_throughput == pytest.approx(0.85 * 0.9)
+
+
+def test_every_shipped_preset_against_every_a100_offering_gives_a_valid_scenario(shipped):
+    presets = BuildPreset.objects.values_list("slug", flat=True)
+    offerings = CloudOffering.objects.filter(gpu_model__slug__startswith="a100").values_list(
+        "slug", flat=True
+    )
+    assert len(presets) >= 5
+    assert len(offerings) >= 8
+    for preset in presets:
+        for offering in offerings:
+            for currency in ("CNY", "USD"):
+                data = {
+                    **SHIPPED,
+                    "preset": preset,
+                    "cloud_offering": offering,
+                    "currency": currency,
+                }
+                scenario = resolve_data(data).scenario
+                again = parse_scenario(scenario.model_dump(mode="json"))
+                assert again == scenario
+                assert compare(again)["scenario"]["currency"] == currency
