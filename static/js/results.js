@@ -94,6 +94,7 @@
     title: { text: L.utilization_title },
     xaxis: { title: { text: L.utilization }, tickformat: ".0%", range: [0, 1] },
     yaxis: { title: { text: L.savings_axis }, zeroline: true },
+    margin: { t: 48, r: 72, b: 56, l: 80 },
     yaxis2: { title: { text: L.break_even_month }, overlaying: "y", side: "right", rangemode: "tozero", showgrid: false },
     shapes: uShapes, annotations: uNotes
   })));
@@ -117,7 +118,7 @@
   var g = data.grid;
   charts.push(draw("chart-grid", [{
     type: "heatmap", x: g.horizon_months, y: g.utilization, z: g.savings,
-    colorscale: "RdBu", zmid: 0, colorbar: { title: { text: L.savings_axis } },
+    colorscale: "RdBu", reversescale: true, zmid: 0, colorbar: { title: { text: L.savings_axis } },
     hovertemplate: L.horizon + ": %{x}<br>" + L.utilization + ": %{y:.0%}<br>" + L.savings_axis + ": %{z:,.0f}<extra></extra>"
   }], layout({
     title: { text: L.grid_title },

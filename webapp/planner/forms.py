@@ -2,14 +2,27 @@
 
 from __future__ import annotations
 
+import datetime
+import json
 from typing import Any
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from costmodel import ScenarioError
 from webapp.planner.comparison import MAX_COMPARED, MIN_COMPARED
+from webapp.planner.fields import BUILD_FIELDS, RENT_FIELDS, get_path
 from webapp.planner.models import SavedScenario
-from webapp.planner.permalink import PermalinkError, decode
+from webapp.planner.permalink import Permalink, PermalinkError, decode
+from webapp.planner.planning import (
+    ADVANCED_PATHS,
+    PROFILE_MONTHS,
+    catalog_values,
+    form_field_for,
+    form_name,
+    make_plan,
+    selection_from,
+)
 
 
 class ErrorTextMixin:
@@ -50,3 +63,274 @@ class CompareForm(ErrorTextMixin, forms.Form):
             )
         order = {str(pk): i for i, pk in enumerate(self.data.getlist("ids"))}
         return sorted(chosen, key=lambda s: order.get(str(s.pk), 0))
+
+
+ADVANCED_UNITS = {
+    "money": _("In the chosen currency."),
+    "money/kWh": _("Per kWh, in the chosen currency."),
+    "money/h": _("Per instance-hour, in the chosen currency."),
+    "money/month": _("Per month, in the chosen currency."),
+    "W": _("Watts at the wall."),
+    "fraction": _("A fraction between 0 and 1."),
+}
+
+
+class PlannerForm(ErrorTextMixin, forms.Form):
+    """The planner: a catalog selection, the workload, and every explicit field under Advanced.
+
+    ``catalog`` is :func:`webapp.planner.catalog_bridge.catalog_choices` (``None``
+    when the catalog is empty: then every Advanced field is required).
+    """
+
+    name = forms.CharField(label=_("Name of this comparison"), max_length=200, required=False)
+    currency = forms.ChoiceField(
+        label=_("Currency"), choices=[("CNY", _("CNY (¥)")), ("USD", _("USD ($)"))], initial="CNY"
+    )
+    horizon_months = forms.IntegerField(
+        label=_("Horizon [months]"), min_value=1, max_value=240, initial=36
+    )
+    discount_rate_percent = forms.FloatField(
+        label=_("Discount rate per year [%]"),
+        min_value=0,
+        max_value=100,
+        initial=0,
+        required=False,
+        help_text=_("Only for the present values."),
+    )
+    workload_kind = forms.ChoiceField(
+        label=_("How busy will the box be?"),
+        choices=[
+            ("steady", _("Steady: the same share of every month")),
+            ("tidal", _("Tidal: a few busy days a month")),
+            ("profile", _("A 12-month profile")),
+        ],
+        widget=forms.RadioSelect,
+        initial="steady",
+    )
+    utilization_percent = forms.FloatField(
+        label=_("Utilization [%]"), min_value=0, max_value=100, initial=80, required=False
+    )
+    active_days_per_month = forms.FloatField(
+        label=_("Active days per month"), min_value=0, max_value=31, initial=8, required=False
+    )
+    hours_per_active_day = forms.FloatField(
+        label=_("Busy hours per active day"),
+        min_value=0.1,
+        max_value=24,
+        initial=24,
+        required=False,
+    )
+    use_catalog = forms.BooleanField(label=_("Use catalog prices"), required=False, initial=True)
+    box = forms.ChoiceField(
+        label=_("The box to build"),
+        choices=[("preset", _("A tier preset")), ("custom", _("My own parts list"))],
+        widget=forms.RadioSelect,
+        initial="preset",
+        required=False,
+    )
+    preset = forms.ChoiceField(label=_("Preset"), required=False)
+    scaling_efficiency = forms.FloatField(
+        label=_("Multi-GPU scaling efficiency"),
+        min_value=0.01,
+        max_value=1,
+        required=False,
+        help_text=_("Speed-up of all GPUs ÷ number of GPUs; leave empty for the catalog's value."),
+    )
+    cloud_offering = forms.ChoiceField(label=_("Cloud offering"), required=False)
+    tariff = forms.ChoiceField(label=_("Electricity tariff"), required=False)
+    hosting = forms.ChoiceField(label=_("Hosting"), required=False)
+    benchmark = forms.ChoiceField(
+        label=_("Benchmark for throughput"),
+        required=False,
+        help_text=_("Throughput of both GPUs relative to the reference GPU on this benchmark."),
+    )
+    basis = forms.CharField(widget=forms.HiddenInput, required=False)
+
+    def __init__(self, *args: Any, catalog: Any = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.catalog = catalog
+        for i in range(1, PROFILE_MONTHS + 1):
+            self.fields[f"profile_percent_{i}"] = forms.FloatField(
+                label=_("Month %(n)d [%%]") % {"n": i},
+                min_value=0,
+                max_value=100,
+                initial=80,
+                required=False,
+            )
+        self.part_names: list[tuple[str, list[str]]] = []
+        if catalog is not None:
+            self.fields["preset"].choices = catalog.presets
+            self.fields["cloud_offering"].choices = catalog.offerings
+            self.fields["tariff"].choices = catalog.tariffs
+            self.fields["hosting"].choices = catalog.hostings
+            self.fields["benchmark"].choices = catalog.benchmarks
+            self.fields["preset"].initial = catalog.presets[0][0]
+            self.fields["cloud_offering"].initial = catalog.default_offering
+            self.fields["hosting"].initial = catalog.default_hosting
+            self.fields["benchmark"].initial = catalog.default_benchmark
+            for kind, parts in catalog.parts:
+                names = []
+                for slug, label in parts:
+                    name = f"part__{slug}"
+                    self.fields[name] = forms.IntegerField(
+                        label=label, min_value=0, max_value=64, required=False
+                    )
+                    names.append(name)
+                self.part_names.append((kind, names))
+        else:
+            self.fields["use_catalog"].initial = False
+            self.fields["use_catalog"].disabled = True
+        for f in BUILD_FIELDS + RENT_FIELDS:
+            unit = f.unit
+            field_class = forms.IntegerField if unit == "int" else forms.FloatField
+            self.fields[form_name(f.path)] = field_class(
+                label=f.label, required=False, help_text=f.help or ADVANCED_UNITS.get(unit, "")
+            )
+        self.overrides: list[str] = []
+
+    # -- layout helpers for the template ----------------------------------------------------
+    def profile_fields(self) -> list[forms.BoundField]:
+        return [self[f"profile_percent_{i}"] for i in range(1, PROFILE_MONTHS + 1)]
+
+    def part_groups(self) -> list[tuple[str, list[forms.BoundField]]]:
+        return [(kind, [self[n] for n in names]) for kind, names in self.part_names]
+
+    def advanced_groups(self) -> list[tuple[str, list[tuple[forms.BoundField, bool]]]]:
+        overridden = set(self.overrides)
+        return [
+            (
+                str(title),
+                [(self[form_name(f.path)], f.path in overridden) for f in fields],
+            )
+            for title, fields in ((_("Build"), BUILD_FIELDS), (_("Rent"), RENT_FIELDS))
+        ]
+
+    # -- validation -------------------------------------------------------------------------
+    def _basis(self) -> dict[str, Any]:
+        try:
+            data = json.loads(self.cleaned_data.get("basis") or "{}")
+        except ValueError:
+            return {}
+        return data if isinstance(data, dict) else {}
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if self.errors:
+            return data
+        kind = data.get("workload_kind")
+        required = {
+            "steady": ["utilization_percent"],
+            "tidal": ["active_days_per_month"],
+            "profile": [f"profile_percent_{i}" for i in range(1, PROFILE_MONTHS + 1)],
+        }.get(kind or "", [])
+        for name in required:
+            if data.get(name) is None:
+                self.add_error(name, _("Enter a value for this workload."))
+        use_catalog = bool(data.get("use_catalog")) and self.catalog is not None
+        if use_catalog:
+            for name in ("cloud_offering", "tariff", "hosting", "benchmark"):
+                if not data.get(name):
+                    self.add_error(name, _("Choose one."))
+            if data.get("box") == "custom":
+                data["parts"] = [
+                    {"part": name.removeprefix("part__"), "quantity": data[name]}
+                    for _kind, names in self.part_names
+                    for name in names
+                    if data.get(name)
+                ]
+                if not data["parts"]:
+                    self.add_error("box", _("Enter a quantity for at least one part."))
+            elif not data.get("preset"):
+                self.add_error("preset", _("Choose a preset."))
+        if self.errors:
+            return data
+        try:
+            plan = make_plan(data, use_catalog=use_catalog, basis=self._basis())
+        except ScenarioError as exc:
+            for error in exc.errors:
+                target = form_field_for(error)
+                message = error.message if target else str(error)
+                self.add_error(target if target in self.fields else None, message)
+            return data
+        self.overrides = plan.overrides
+        data["plan"] = plan
+        return data
+
+
+def _initial_from_link(link: Permalink) -> dict[str, Any]:
+    s = link.scenario
+    initial: dict[str, Any] = {
+        "name": s.name or "",
+        "currency": s.currency,
+        "horizon_months": s.horizon_months,
+        "discount_rate_percent": s.discount_rate_per_year * 100,
+        "workload_kind": s.workload.kind,
+        "use_catalog": link.selection is not None,
+    }
+    w = s.workload.model_dump()
+    if w["kind"] == "steady":
+        initial["utilization_percent"] = w["utilization"] * 100
+    elif w["kind"] == "tidal":
+        initial["active_days_per_month"] = w["active_days_per_month"]
+        initial["hours_per_active_day"] = w["hours_per_active_day"]
+    else:
+        values = w["monthly_utilization"]
+        for i in range(PROFILE_MONTHS):
+            initial[f"profile_percent_{i + 1}"] = values[i % len(values)] * 100
+    sel = link.selection or {}
+    for name in ("cloud_offering", "tariff", "hosting", "benchmark", "scaling_efficiency"):
+        if sel.get(name) is not None:
+            initial[name] = sel[name]
+    if sel.get("parts"):
+        initial["box"] = "custom"
+        for line in sel["parts"]:
+            initial[f"part__{line['part']}"] = line["quantity"]
+    elif sel.get("preset"):
+        initial["box"] = "preset"
+        initial["preset"] = sel["preset"]
+    data = s.model_dump(mode="json")
+    for path in ADVANCED_PATHS:
+        initial[form_name(path)] = get_path(data, path)
+    return initial
+
+
+def initial_planner_form(params: Any, catalog: Any) -> PlannerForm:
+    """An unbound planner form for ``?preset=<slug>`` or ``?from=<permalink code>``.
+
+    Advanced fields are prefilled with the catalog's values for the initial
+    selection (at today's prices); values the link's user overrode stay theirs.
+    """
+    initial: dict[str, Any] = {}
+    link: Permalink | None = None
+    if params.get("from"):
+        try:
+            link = decode(params["from"])
+        except PermalinkError:
+            link = None
+    if link is not None:
+        initial = _initial_from_link(link)
+    elif catalog is not None and params.get("preset") in {s for s, _l in catalog.presets}:
+        initial = {"box": "preset", "preset": params["preset"]}
+    form = PlannerForm(initial=initial, catalog=catalog)
+    if link is not None:
+        form.overrides = list(link.overrides)
+    values = {name: form.get_initial_for_field(f, name) for name, f in form.fields.items()}
+    if catalog is None or not values.get("use_catalog"):
+        return form
+    if values.get("box") == "custom":
+        values["parts"] = [
+            {"part": n.removeprefix("part__"), "quantity": values[n]}
+            for _kind, names in form.part_names
+            for n in names
+            if values.get(n)
+        ]
+    try:
+        from_catalog = catalog_values(selection_from(values, datetime.date.today()))
+    except (ScenarioError, KeyError, TypeError):
+        return form  # the catalog can no longer resolve this selection: keep the link's values
+    form.initial["basis"] = json.dumps(from_catalog)
+    overridden = set(form.overrides)
+    for path, value in from_catalog.items():
+        if path not in overridden:
+            form.initial[form_name(path)] = value
+    return form

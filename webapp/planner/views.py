@@ -7,16 +7,23 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from costmodel import Scenario, ScenarioError, compare
 from costmodel.projection import ProjectionOverflowError
 from webapp.planner import export
 from webapp.planner import saved as saved_ops
+from webapp.planner.catalog_bridge import catalog_choices
 from webapp.planner.comparison import comparison_context, evaluate
-from webapp.planner.forms import CompareForm, RenameForm, SaveForm
+from webapp.planner.forms import (
+    CompareForm,
+    PlannerForm,
+    RenameForm,
+    SaveForm,
+    initial_planner_form,
+)
 from webapp.planner.models import SavedScenario
-from webapp.planner.permalink import Permalink, PermalinkError, decode
+from webapp.planner.permalink import Permalink, PermalinkError, decode, encode
 from webapp.planner.results import results_context
 
 
@@ -42,9 +49,19 @@ def _csv_response(text: str, filename: str) -> HttpResponse:
     return response
 
 
-@require_GET
+@require_http_methods(["GET", "POST"])
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "planner/home.html")
+    """The planner form; a valid submission redirects to the results permalink."""
+    catalog = catalog_choices()
+    if request.method == "POST":
+        form = PlannerForm(request.POST, catalog=catalog)
+        if form.is_valid():
+            plan = form.cleaned_data["plan"]
+            code = encode(plan.scenario, plan.provenance, plan.overrides, plan.selection)
+            return redirect("planner:results", code=code)
+    else:
+        form = initial_planner_form(request.GET, catalog)
+    return render(request, "planner/home.html", {"form": form})
 
 
 @require_GET
