@@ -53,8 +53,12 @@ def errors_response(status: int, errors: Iterable[FieldError]) -> HttpResponse:
     return json_response({"errors": [e.as_dict() for e in errors]}, status=status)
 
 
-def read_json(request: HttpRequest) -> object:
-    """Decode the request body as JSON or raise :class:`ApiError` (400, 413)."""
+def read_json(request: HttpRequest, *, for_database: bool = False) -> object:
+    """Decode the request body as JSON or raise :class:`ApiError` (400, 413, 422).
+
+    ``for_database``: the data will be looked up in or stored into the database,
+    so strings holding NUL characters (which PostgreSQL refuses) are a 422.
+    """
     if request.content_type != JSON_CONTENT_TYPE:
         raise error(
             400,
@@ -73,12 +77,38 @@ def read_json(request: HttpRequest) -> object:
     if not body.strip():
         raise error(400, "(body)", _("is empty; send a JSON object"))
     try:
-        return load_json(body)
+        data = load_json(body)
     except ScenarioError as exc:
         raise ApiError(400, exc.errors) from None
     except ValueError:
         # json.loads raises a plain ValueError for integers of more than 4300 digits.
         raise error(400, "(body)", _("contains a number too long to read")) from None
+    if for_database and b"\\u0000" in body:
+        # PostgreSQL can store no NUL character, in text or in jsonb: refuse it here.
+        where = _nul_path(data, [])
+        if where is not None:
+            raise error(422, where or "(body)", _("must not contain NUL characters"))
+    return data
+
+
+def _nul_path(value: object, path: list[str]) -> str | None:
+    """Dotted path of the first string (value or key) holding a NUL character."""
+    if isinstance(value, str):
+        return ".".join(path) if "\x00" in value else None
+    items: Iterable[tuple[object, object]]
+    if isinstance(value, dict):
+        items = value.items()
+    elif isinstance(value, list):
+        items = enumerate(value)
+    else:
+        return None
+    for key, item in items:
+        if isinstance(key, str) and "\x00" in key:
+            return ".".join([*path, key])
+        found = _nul_path(item, [*path, str(key)])
+        if found is not None:
+            return found
+    return None
 
 
 def _body_limit() -> int:
