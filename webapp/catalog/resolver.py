@@ -148,11 +148,14 @@ class _Converter:
         self.target = target
         self.as_of = as_of
         self.rates_used: dict[tuple[str, str], FxRate] = {}
+        self._cache: dict[str, tuple[Decimal, FxRate | None]] = {}
 
     def rate(self, currency: str) -> tuple[Decimal, FxRate | None]:
         """Multiplier from ``currency`` to the target currency, and the row it came from."""
         if currency == self.target:
             return Decimal(1), None
+        if currency in self._cache:
+            return self._cache[currency]
         row = (
             FxRate.objects.filter(
                 Q(base_currency=currency, quote_currency=self.target)
@@ -168,6 +171,7 @@ class _Converter:
             )
         self.rates_used[(row.base_currency, row.quote_currency)] = row
         multiplier = row.rate if row.base_currency == currency else Decimal(1) / row.rate
+        self._cache[currency] = (multiplier, row)
         return multiplier, row
 
     def convert(self, amount: Decimal, currency: str) -> tuple[Decimal, str | None]:
@@ -366,8 +370,11 @@ def resolve(selection: Selection) -> Resolution:
     load = Decimal(box.gpu.board_power_watts * box.gpu_count)
     idle = Decimal(box.gpu.idle_power_watts * box.gpu_count)
     rack_units = 0
+    prices: dict[int, PartPrice] = {}
+    for point in PartPrice.objects.filter(part__in=[p for p, _ in box.lines]).effective_on(as_of):
+        prices.setdefault(point.part_id, point)  # newest first: keep the first seen
     for part, quantity in box.lines:
-        price = PartPrice.objects.filter(part=part).effective_on(as_of).first()
+        price = prices.get(part.pk)
         if price is None:
             errors.append(
                 FieldError("as_of", f"no price for part '{part.slug}' on {as_of.isoformat()}")

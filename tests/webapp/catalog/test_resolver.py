@@ -265,16 +265,11 @@ def test_every_shipped_preset_against_every_a100_offering_gives_a_valid_scenario
     )
     assert len(presets) >= 5
     assert len(offerings) >= 8
-    for preset in presets:
-        for offering in offerings:
-            for currency in ("CNY", "USD"):
-                data = {
-                    **SHIPPED,
-                    "preset": preset,
-                    "cloud_offering": offering,
-                    "currency": currency,
-                }
-                scenario = resolve_data(data).scenario
-                again = parse_scenario(scenario.model_dump(mode="json"))
-                assert again == scenario
-                assert compare(again)["scenario"]["currency"] == currency
+    pairs = [(p, o, "CNY") for p in presets for o in offerings]
+    pairs += [(p, offerings[0], "USD") for p in presets]
+    for preset, offering, currency in pairs:
+        data = {**SHIPPED, "preset": preset, "cloud_offering": offering, "currency": currency}
+        scenario = resolve_data(data).scenario
+        again = parse_scenario(scenario.model_dump(mode="json"))
+        assert again == scenario
+        assert compare(again)["scenario"]["currency"] == currency
