@@ -296,7 +296,8 @@ class Part(SlugModel):
                 name="part_gpu_power_from_gpu_model",
             ),
             models.CheckConstraint(
-                condition=~Q(kind="psu") | (Q(rated_watts__gte=1) & ~Q(efficiency_grade="")),
+                condition=~Q(kind="psu")
+                | (Q(rated_watts__isnull=False) & Q(rated_watts__gte=1) & ~Q(efficiency_grade="")),
                 name="part_psu_rated_and_graded",
             ),
         ]
