@@ -1,0 +1,87 @@
+"""Shipped fixtures: loading is idempotent, exporting reproduces the files byte for byte."""
+
+from decimal import Decimal
+
+from webapp.catalog.fixtures_io import (
+    FIXTURE_FILES,
+    FIXTURES_DIR,
+    catalog_models,
+    export_catalog,
+    load_catalog,
+)
+from webapp.catalog.models import CloudOffering, Part, PartPrice
+
+
+def counts() -> dict[str, int]:
+    return {m._meta.label: m._default_manager.count() for m in catalog_models()}
+
+
+def test_every_fixture_file_is_shipped():
+    assert sorted(p.name for p in FIXTURES_DIR.glob("*.json")) == sorted(FIXTURE_FILES)
+
+
+def test_exporting_the_loaded_catalog_reproduces_the_shipped_files(shipped, tmp_path):
+    export_catalog(tmp_path)
+    for name in FIXTURE_FILES:
+        assert (tmp_path / name).read_bytes() == (FIXTURES_DIR / name).read_bytes(), name
+
+
+def test_loading_twice_duplicates_nothing(shipped):
+    before = counts()
+    assert all(before.values()), before
+    load_catalog()
+    assert counts() == before
+
+
+def test_loading_again_restores_an_edited_row_in_place(shipped):
+    price = PartPrice.objects.get(part__slug="gpu-rtx-4090", effective_date="2025-01-01")
+    price.amount = Decimal(1)
+    price.save()
+    load_catalog()
+    price.refresh_from_db()
+    assert price.amount == 18000
+
+
+def test_an_admin_change_shows_up_as_a_small_diff(shipped, tmp_path):
+    Part.objects.filter(slug="gpu-rtx-4090").update(name="RTX 4090 (edited)")
+    export_catalog(tmp_path)
+    shipped_lines = (FIXTURES_DIR / "02-parts.json").read_text().splitlines()
+    exported_lines = (tmp_path / "02-parts.json").read_text().splitlines()
+    assert len(shipped_lines) == len(exported_lines)
+    changed = [(a, b) for a, b in zip(shipped_lines, exported_lines, strict=True) if a != b]
+    assert len(changed) == 1
+    assert "RTX 4090 (edited)" in changed[0][1]
+
+
+def test_export_leaves_unchanged_files_alone(shipped, tmp_path):
+    first = export_catalog(tmp_path)
+    assert all(changed for _, changed in first)
+    second = export_catalog(tmp_path)
+    assert not any(changed for _, changed in second)
+
+
+def test_fixtures_carry_natural_keys_not_database_ids():
+    for name in FIXTURE_FILES:
+        text = (FIXTURES_DIR / name).read_text()
+        assert '"pk"' not in text, name
+
+
+def test_fixtures_hold_the_required_presets_and_offerings(shipped):
+    from webapp.catalog.models import BuildPreset
+
+    tiers = {(p.tier, p.gpu_model.slug, p.gpu_count) for p in BuildPreset.objects.all()}
+    assert {
+        ("budget", "rtx-4060-ti-16gb", 1),
+        ("entry", "rtx-4090", 1),
+        ("entry", "rtx-4080", 1),
+        ("multi", "rtx-4090", 4),
+        ("multi", "rtx-4090", 8),
+    } <= tiers
+    a100 = CloudOffering.objects.filter(gpu_model__slug__startswith="a100-80gb")
+    assert a100.values("provider").distinct().count() >= 4
+    currencies = set(PartPrice.objects.values_list("currency", flat=True).distinct()) | set(
+        a100.values_list("rates__currency", flat=True)
+    )
+    assert currencies == {"CNY", "USD"}
+    modes = set(a100.values_list("pricing_mode", flat=True))
+    assert {"on-demand", "spot"} <= modes
