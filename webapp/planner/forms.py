@@ -134,7 +134,7 @@ class PlannerForm(ErrorTextMixin, forms.Form):
         min_value=0.01,
         max_value=1,
         required=False,
-        help_text=_("Speed-up of all GPUs ÷ number of GPUs; leave empty for the catalog's value."),
+        help_text=_("Speed-up of all GPUs ÷ number of GPUs; needed for two or more GPUs."),
     )
     cloud_offering = forms.ChoiceField(label=_("Cloud offering"), required=False)
     tariff = forms.ChoiceField(label=_("Electricity tariff"), required=False)
@@ -165,9 +165,15 @@ class PlannerForm(ErrorTextMixin, forms.Form):
             self.fields["hosting"].choices = catalog.hostings
             self.fields["benchmark"].choices = catalog.benchmarks
             self.fields["preset"].initial = catalog.presets[0][0]
-            self.fields["cloud_offering"].initial = catalog.default_offering
-            self.fields["hosting"].initial = catalog.default_hosting
-            self.fields["benchmark"].initial = catalog.default_benchmark
+            self.fields["cloud_offering"].initial = (
+                catalog.default_offering or catalog.offerings[0][1][0][0]
+            )
+            for name, choices, default in (
+                ("tariff", catalog.tariffs, None),
+                ("hosting", catalog.hostings, catalog.default_hosting),
+                ("benchmark", catalog.benchmarks, catalog.default_benchmark),
+            ):
+                self.fields[name].initial = default or (choices[0][0] if choices else None)
             for kind, parts in catalog.parts:
                 names = []
                 for slug, label in parts:

@@ -35,3 +35,25 @@ STEADY_4090 = {
 def scenario_data() -> dict:
     """The methodology's worked example (break-even 2.6717 months), as a fresh dict."""
     return copy.deepcopy(STEADY_4090)
+
+
+@pytest.fixture
+def shipped_catalog(db):
+    """The price catalog as `make run` loads it from fixtures/ (rolled back after the test)."""
+    from webapp.catalog.fixtures_io import load_catalog
+
+    load_catalog()
+
+
+@pytest.fixture
+def scenario(scenario_data):
+    from costmodel import parse_scenario
+
+    return parse_scenario(scenario_data)
+
+
+@pytest.fixture
+def permalink(scenario):
+    from webapp.planner.permalink import encode
+
+    return encode(scenario)

@@ -1,0 +1,217 @@
+"""The planner form: catalog selection in, a results permalink out; errors beside fields."""
+
+import json
+
+import pytest
+from django.urls import reverse
+from numpy.testing import assert_allclose
+
+from webapp.catalog.resolver import parse_selection, resolve
+
+from .helpers import link_of
+
+HOME = reverse("planner:home")
+
+
+def form_data(client, **changes) -> dict:
+    """What a person submits after opening the form and changing ``changes``."""
+    form = client.get(HOME).context["form"]
+    data = {}
+    for name, field in form.fields.items():
+        value = form.initial.get(name, field.initial)
+        if value is None or value is False:
+            continue
+        data[name] = "on" if value is True else value
+    data.update(changes)
+    return {k: v for k, v in data.items() if v is not None}
+
+
+def selection_of(data: dict) -> dict:
+    return {
+        "preset": data["preset"],
+        "cloud_offering": data["cloud_offering"],
+        "tariff": data["tariff"],
+        "hosting": data["hosting"],
+        "benchmark": data["benchmark"],
+        "workload": {"kind": "steady", "utilization": float(data["utilization_percent"]) / 100},
+        "horizon_months": int(data["horizon_months"]),
+        "currency": data["currency"],
+    }
+
+
+def test_the_form_lists_presets_and_offerings_grouped_by_provider(client, shipped_catalog):
+    response = client.get(HOME, HTTP_ACCEPT_LANGUAGE="en")
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "entry-rtx4090" in html
+    assert '<optgroup label="Alibaba Cloud">' in html
+    assert "per hour (as of" in html
+    assert reverse("planner:advisor") in html
+
+
+def test_the_advisor_hands_over_a_preset_in_the_query_string(client, shipped_catalog):
+    form = client.get(HOME, {"preset": "multi-4x-rtx4090"}).context["form"]
+    assert form.initial["preset"] == "multi-4x-rtx4090"
+    assert form.initial["build__gpu_count"] == 4
+
+
+def test_an_unknown_preset_in_the_query_string_is_ignored(client, shipped_catalog):
+    response = client.get(HOME, {"preset": "no-such-box"})
+    assert response.status_code == 200
+    assert "preset" not in response.context["form"].initial
+
+
+def test_advanced_fields_are_prefilled_from_the_catalog(client, shipped_catalog):
+    form = client.get(HOME).context["form"]
+    data = form_data(client)
+    expected = resolve(parse_selection(selection_of(data))).scenario
+    assert form.initial["build__capex"] == expected.build.capex
+    assert form.initial["rent__hourly_rate"] == expected.rent.hourly_rate
+    assert json.loads(form.initial["basis"])["build.capex"] == expected.build.capex
+
+
+def test_a_valid_submission_redirects_to_the_resolved_scenarios_permalink(client, shipped_catalog):
+    data = form_data(client, preset="entry-rtx4090", utilization_percent="60")
+    response = client.post(HOME, data)
+    assert response.status_code == 302
+    link = link_of(response["Location"])
+    expected = resolve(parse_selection(selection_of(data)))
+    assert link.scenario.build == expected.scenario.build  # basis from another preset: no override
+    assert link.scenario.rent == expected.scenario.rent
+    assert link.scenario.workload.utilization == 0.6
+    assert link.overrides == []
+    assert link.provenance == expected.provenance
+    assert link.selection["preset"] == "entry-rtx4090"
+    assert client.get(response["Location"]).status_code == 200
+
+
+def test_a_changed_advanced_value_becomes_an_override_in_the_results(client, shipped_catalog):
+    data = form_data(client, build__capex="12345.5")
+    response = client.post(HOME, data)
+    link = link_of(response["Location"])
+    assert link.overrides == ["build.capex"]
+    assert link.scenario.build.capex == 12345.5
+    html = client.get(response["Location"], HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert 'data-field="build.capex" class="override"' in html
+
+
+def test_change_the_inputs_reopens_the_form_with_the_overrides_kept(client, shipped_catalog):
+    data = form_data(
+        client,
+        rent__hourly_rate="99",
+        workload_kind="tidal",
+        active_days_per_month="5",
+        hours_per_active_day="10",
+    )
+    code = link_of(client.post(HOME, data)["Location"])
+    location = client.post(HOME, data)["Location"]
+    form = client.get(HOME, {"from": location.removeprefix("/r/")}).context["form"]
+    assert form.initial["rent__hourly_rate"] == 99
+    assert form.overrides == ["rent.hourly_rate"]
+    assert form.initial["workload_kind"] == "tidal"
+    assert form.initial["active_days_per_month"] == 5
+    again = link_of(client.post(HOME, form_data_from(form))["Location"])
+    assert again.scenario == code.scenario
+    assert again.overrides == ["rent.hourly_rate"]
+
+
+def form_data_from(form) -> dict:
+    data = {}
+    for name, field in form.fields.items():
+        value = form.initial.get(name, field.initial)
+        if value is None or value is False:
+            continue
+        data[name] = "on" if value is True else value
+    return data
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("utilization_percent", "150", "less than or equal to 100"),
+        ("horizon_months", "0", "greater than or equal to 1"),
+        ("horizon_months", "twelve", "Enter a whole number"),
+        ("build__power_idle_watts", "99999", "less than or equal to power_load_watts"),
+        ("rent__hourly_rate", "-1", "greater than or equal to 0"),
+        ("cloud_offering", "no-such-offering", "Select a valid choice"),
+    ],
+)
+def test_invalid_input_re_renders_with_the_message_beside_the_field(
+    client, shipped_catalog, field, value, message
+):
+    data = form_data(client, **{field: value}, name="my typed name")
+    response = client.post(HOME, data, HTTP_ACCEPT_LANGUAGE="en")
+    assert response.status_code == 200
+    form = response.context["form"]
+    assert field in form.errors, form.errors
+    assert message in " ".join(form.errors[field])
+    html = response.content.decode()
+    assert 'value="my typed name"' in html  # nothing typed is lost
+    assert f'data-field="{field}"' in html
+
+
+def test_a_custom_parts_list_is_resolved(client, shipped_catalog):
+    data = form_data(
+        client,
+        box="custom",
+        **{
+            "part__gpu-rtx-4090": "2",
+            "part__cpu-desktop-16c": "1",
+            "part__psu-2000w-platinum": "1",
+        },
+    )
+    data.pop("preset")
+    response = client.post(HOME, data, HTTP_ACCEPT_LANGUAGE="en")
+    assert response.status_code == 200
+    assert "2 or more GPUs" in " ".join(response.context["form"].errors["scaling_efficiency"])
+    response = client.post(HOME, {**data, "scaling_efficiency": "0.9"})
+    assert response.status_code == 302
+    link = link_of(response["Location"])
+    assert {"part": "gpu-rtx-4090", "quantity": 2} in link.selection["parts"]
+    assert link.selection["scaling_efficiency"] == 0.9
+    assert link.scenario.build.gpu_count == 2
+    assert link.overrides == []
+
+
+def test_a_custom_box_needs_at_least_one_part(client, shipped_catalog):
+    data = form_data(client, box="custom")
+    response = client.post(HOME, data, HTTP_ACCEPT_LANGUAGE="en")
+    assert response.status_code == 200
+    assert "box" in response.context["form"].errors
+
+
+def test_without_the_catalog_every_explicit_field_is_required(client, db):
+    response = client.post(
+        HOME,
+        {
+            "currency": "CNY",
+            "horizon_months": "36",
+            "workload_kind": "steady",
+            "utilization_percent": "80",
+            "build__capex": "25000",
+        },
+        HTTP_ACCEPT_LANGUAGE="en",
+    )
+    assert response.status_code == 200
+    errors = response.context["form"].errors
+    assert "is required" in " ".join(errors["rent__hourly_rate"])
+    assert "build__capex" not in errors
+
+
+def test_without_the_catalog_a_complete_explicit_scenario_is_accepted(client, db, scenario_data):
+    data = {
+        "currency": "CNY",
+        "horizon_months": "36",
+        "workload_kind": "steady",
+        "utilization_percent": "80",
+        "discount_rate_percent": "8",
+    }
+    for side in ("build", "rent"):
+        for key, value in scenario_data[side].items():
+            data[f"{side}__{key}"] = str(value)
+    response = client.post(HOME, data)
+    assert response.status_code == 302
+    link = link_of(response["Location"])
+    assert link.scenario.build.model_dump() == scenario_data["build"]
+    assert link.overrides == [] and link.selection is None
+    assert_allclose(link.scenario.discount_rate_per_year, 0.08)
