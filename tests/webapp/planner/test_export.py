@@ -1,0 +1,157 @@
+"""Finance CSVs: BOM, rounding per currency, assumptions with the numbers, no formula injection."""
+
+import csv
+import io
+from decimal import Decimal
+
+import pytest
+from django.urls import reverse
+from django.utils import translation
+
+from costmodel import compare, parse_scenario
+from costmodel.tables import MONTHLY_COLUMNS, monthly_table
+from webapp.planner.export import monthly_csv, neutralise, summary_csv
+from webapp.planner.saved import create_saved_scenario
+
+
+def parse(body: bytes) -> list[list[str]]:
+    assert body.startswith("\ufeff".encode()), "UTF-8 byte-order mark first"
+    return list(csv.reader(io.StringIO(body.decode("utf-8-sig"))))
+
+
+def section(rows: list[list[str]], title: str) -> list[list[str]]:
+    start = next(i for i, r in enumerate(rows) if r == [title]) + 1
+    end = next((i for i in range(start, len(rows)) if rows[i] == []), len(rows))
+    return rows[start:end]
+
+
+def test_the_monthly_csv_parses_back_to_the_engines_figures(client, scenario, permalink):
+    response = client.get(
+        reverse("planner:results-csv", args=[permalink]), HTTP_ACCEPT_LANGUAGE="en"
+    )
+    assert response.status_code == 200
+    assert response["Content-Type"] == "text/csv; charset=utf-8"
+    assert "attachment" in response["Content-Disposition"]
+    rows = parse(response.content)
+    table = section(rows, "Monthly projection")
+    assert tuple(table[0]) == MONTHLY_COLUMNS
+    _header, expected = monthly_table(compare(scenario))
+    body = table[2:]
+    assert len(body) == scenario.horizon_months + 1
+    for got, want in zip(body, expected, strict=True):
+        assert int(got[0]) == want[0]
+        for cell, value in zip(got[1:], want[1:], strict=True):
+            assert Decimal(cell) == Decimal(repr(value)).quantize(Decimal("0.01"))
+            assert len(cell.partition(".")[2]) == 2  # rounded to the fen
+
+
+def test_the_headline_and_assumptions_travel_with_the_numbers(client, scenario, permalink):
+    rows = parse(client.get(reverse("planner:results-csv", args=[permalink])).content)
+    headline = {r[0]: r[2] for r in section(rows, "Headline")[1:]}
+    result = compare(scenario)
+    assert Decimal(headline["savings"]) == Decimal("320434.19")
+    assert Decimal(headline["break_even_month"]) == Decimal("2.67")
+    assert Decimal(headline["rent_total"]) == Decimal(repr(result["rent"]["total"])).quantize(
+        Decimal("0.01")
+    )
+    assumptions = {r[0]: r for r in section(rows, "Assumptions")[1:]}
+    assert assumptions["build.capex"][2] == "25000.00"
+    assert float(assumptions["build.electricity_price_per_kwh"][2]) == 0.8
+    assert assumptions["workload.utilization"][2] == "0.8"
+    assert assumptions["rent.hourly_rate"][6] == "false"
+    assert f"/r/{permalink}" in dict((r[0], r[2]) for r in rows if len(r) > 2)["link"]
+
+
+def test_negative_amounts_stay_numeric(scenario_data):
+    scenario_data["workload"]["utilization"] = 0.01
+    scenario = parse_scenario(scenario_data)
+    result = compare(scenario)
+    assert result["savings"] < 0
+    rows = parse(monthly_csv(scenario, result).encode("utf-8"))
+    savings = {r[0]: r[2] for r in section(rows, "Headline")[1:]}["savings"]
+    assert savings.startswith("-") and Decimal(savings) < 0
+    difference = [r[-1] for r in section(rows, "Monthly projection")[2:]]
+    assert all(not d.startswith("'") for d in difference)
+
+
+@pytest.mark.parametrize("text", ["=1+2", "+1", "-2", "@SUM(A1)", "\tx", "\rx"])
+def test_text_cells_that_look_like_formulas_are_neutralised(text):
+    assert neutralise(text) == "'" + text
+    assert neutralise("plain " + text) == "plain " + text
+
+
+def test_a_malicious_scenario_name_cannot_become_a_formula(scenario_data):
+    scenario_data["name"] = '=HYPERLINK("http://evil.example","click")'
+    scenario = parse_scenario(scenario_data)
+    rows = parse(monthly_csv(scenario, compare(scenario)).encode("utf-8"))
+    name_row = next(r for r in rows if r and r[0] == "name")
+    assert name_row[2] == "'" + scenario_data["name"]
+    for row in rows:
+        for cell in row:
+            if cell and cell[0] in "=+@\t\r":
+                pytest.fail(f"unneutralised cell {cell!r}")
+
+
+def test_chinese_labels_survive_the_round_trip(scenario_data):
+    scenario_data["name"] = "单卡入门级 RTX 4090"
+    scenario = parse_scenario(scenario_data)
+    with translation.override("zh-hans"):
+        body = monthly_csv(scenario, compare(scenario)).encode("utf-8")
+    rows = parse(body)
+    assert rows[1][2] == "单卡入门级 RTX 4090"
+
+
+@pytest.mark.django_db
+def test_the_summary_has_one_row_per_scenario_checked_against_the_engine(client, scenario_data):
+    ids = []
+    for currency, rate in (("CNY", 28.0), ("USD", 4.0)):
+        data = {**scenario_data, "currency": currency, "name": f"-{currency}"}
+        data["rent"] = {**data["rent"], "hourly_rate": rate}
+        ids.append(str(create_saved_scenario(name=currency, scenario=data, session_key="s").pk))
+    response = client.get(reverse("planner:saved-summary-csv"), {"ids": ids})
+    assert response.status_code == 200
+    rows = parse(response.content)
+    header, body = rows[0], rows[1:]
+    assert len(body) == 2
+    records = [dict(zip(header, r, strict=True)) for r in body]
+    for record, currency, rate in zip(records, ("CNY", "USD"), (28.0, 4.0), strict=True):
+        data = {**scenario_data, "currency": currency}
+        data["rent"] = {**data["rent"], "hourly_rate": rate}
+        result = compare(parse_scenario(data))
+        assert record["currency"] == currency
+        assert record["name"] == f"'-{currency}"  # a text cell starting with '-' is neutralised
+        assert Decimal(record["savings"]) == Decimal(repr(result["savings"])).quantize(
+            Decimal("0.01")
+        )
+        assert record["horizon_months"] == "36"
+        assert record["saved_at"]
+
+
+def test_the_summary_rounds_each_row_in_its_own_currency(scenario_data):
+    scenario = parse_scenario({**scenario_data, "currency": "JPY"})
+    result = compare(scenario)
+    entry = {
+        "scenario": scenario,
+        "result": result,
+        "average_utilization": 0.8,
+        "provenance": [{"effective_date": "2025-01-01"}, {"effective_date": "2026-02-01"}],
+        "overrides": [],
+        "saved_at": None,
+        "link": "",
+    }
+    rows = parse(summary_csv([entry]).encode("utf-8"))
+    record = dict(zip(rows[0], rows[1], strict=True))
+    assert "." not in record["savings"]  # yen have no minor unit
+    assert record["prices_as_of"] == "2026-02-01"
+
+
+def test_a_bad_link_gives_no_csv(client):
+    assert client.get(reverse("planner:results-csv", args=["garbage"])).status_code == 400
+
+
+@pytest.mark.django_db
+def test_a_saved_scenarios_csv_has_the_same_projection(client, scenario, permalink):
+    saved = create_saved_scenario(name="s", scenario=scenario, session_key="s")
+    from_saved = parse(client.get(reverse("planner:saved-csv", args=[saved.pk])).content)
+    from_link = parse(client.get(reverse("planner:results-csv", args=[permalink])).content)
+    assert section(from_saved, "Monthly projection") == section(from_link, "Monthly projection")
