@@ -16,18 +16,22 @@ claim's numbers.
 from __future__ import annotations
 
 import datetime
+import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from django.core.cache import cache
+from django.db.models import Count, Max
 from django.urls import reverse
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
 from costmodel import ScenarioError, project
 from costmodel.projection import ProjectionOverflowError
 from costmodel.scenario import Scenario
 from costmodel.sizing import is_geforce_40_series
+from webapp.catalog import models as catalog_models
 from webapp.catalog.models import CloudOffering, GpuModel, GpuThroughput, PricingMode
 from webapp.catalog.resolver import Resolution, Selection, resolve
 from webapp.planner.formatting import money, months, number, percent
@@ -369,6 +373,49 @@ def _price_check(question: str, case: Case | None, low: float, high: float) -> C
 
 
 # --- the claims -----------------------------------------------------------------------------
+
+CACHE_SECONDS = 300
+"""The page is recomputed at most every 5 minutes, and at once when catalog rows come or go."""
+
+_FINGERPRINT_MODELS = (
+    "BuildPreset",
+    "PresetPart",
+    "Part",
+    "PartPrice",
+    "GpuModel",
+    "GpuThroughput",
+    "CloudOffering",
+    "CloudRate",
+    "FxRate",
+    "Tariff",
+    "TariffPeriod",
+    "HostingOption",
+)
+
+
+def catalog_fingerprint() -> tuple[tuple[int, int | None], ...]:
+    """Row count and highest id of each catalog table: changes when rows are added or removed."""
+    return tuple(
+        tuple(
+            getattr(catalog_models, name).objects.aggregate(n=Count("pk"), top=Max("pk")).values()
+        )
+        for name in _FINGERPRINT_MODELS
+    )
+
+
+def cached_check_guide() -> list[Claim]:
+    """:func:`check_guide` for today, cached per language and catalog fingerprint.
+
+    Resolving the ~60 scenarios takes a second or more; the page need not
+    redo it for every visitor.
+    """
+    state = repr((datetime.date.today().isoformat(), get_language(), catalog_fingerprint()))
+    key = "planner.guide:" + hashlib.sha256(state.encode()).hexdigest()
+    claims: list[Claim] | None = cache.get(key)
+    if claims is None:
+        claims = check_guide()
+        cache.set(key, claims, CACHE_SECONDS)
+    return claims
 
 
 def check_guide(as_of: datetime.date | None = None) -> list[Claim]:

@@ -11,6 +11,6 @@ from webapp.planner import guide as guide_logic
 
 @require_GET
 def guide(request: HttpRequest) -> HttpResponse:
-    claims = guide_logic.check_guide()
+    claims = guide_logic.cached_check_guide()
     context = {"claims": claims, "known_errors": guide_logic.known_errors(), "rules": guide_logic}
     return render(request, "planner/guide.html", context)

@@ -3,7 +3,10 @@
 import datetime
 
 import pytest
+from django.core.cache import cache
 from django.core.management import call_command
+from django.db import connection, transaction
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from numpy.testing import assert_allclose
 
@@ -23,14 +26,46 @@ CLAIM_KEYS = [
 ]
 
 
+@pytest.fixture(autouse=True)
+def empty_cache():
+    cache.clear()
+    yield
+    cache.clear()
+
+
 @pytest.fixture
 def catalog(db):
     call_command("load_catalog", verbosity=0)
 
 
+@pytest.fixture(scope="module")
+def shipped(django_db_setup, django_db_blocker):
+    """The guide checked once on the shipped catalog, with each case re-resolved on its own.
+
+    Computed once per module (checking resolves ~60 scenarios) inside a
+    transaction that is rolled back, so no test sees the rows.
+    """
+    with django_db_blocker.unblock(), transaction.atomic():
+        call_command("load_catalog", verbosity=0)
+        claims = {claim.key: claim for claim in guide.check_guide()}
+        resolved = {
+            id(case): resolve(case.selection)
+            for claim in claims.values()
+            for check in claim.checks
+            for case in check.cases
+        }
+        transaction.set_rollback(True)
+    return claims, resolved
+
+
 @pytest.fixture
-def claims(catalog):
-    return {claim.key: claim for claim in guide.check_guide()}
+def claims(shipped):
+    return shipped[0]
+
+
+@pytest.fixture
+def resolved(shipped):
+    return shipped[1]
 
 
 def all_cases(claims):
@@ -118,11 +153,11 @@ def test_every_claim_of_the_guide_is_checked(claims):
 
 
 @pytest.mark.django_db
-def test_each_verdicts_figures_equal_the_engines_for_the_same_resolved_scenario(claims):
+def test_each_verdicts_figures_equal_the_engines_for_the_same_resolved_scenario(claims, resolved):
     cases = [c for c in all_cases(claims) if c.result is not None]
     assert len(cases) > 20
     for case in cases:
-        scenario = resolve(case.selection).scenario.model_copy(update={"name": case.label[:200]})
+        scenario = resolved[id(case)].scenario.model_copy(update={"name": case.label[:200]})
         expected = compare(scenario)
         assert case.result["scenario"] == expected["scenario"]
         for key in ("savings", "break_even_month", "break_even_utilization"):
@@ -133,14 +168,14 @@ def test_each_verdicts_figures_equal_the_engines_for_the_same_resolved_scenario(
 
 
 @pytest.mark.django_db
-def test_each_case_links_to_a_permalink_of_exactly_its_scenario(claims):
+def test_each_case_links_to_a_permalink_of_exactly_its_scenario(claims, resolved):
     for case in all_cases(claims):
         assert case.url, case.label
         code = case.url.rstrip("/").rsplit("/", 1)[-1]
         assert case.url == reverse("planner:results", args=[code])
         link = decode(code)
         assert link.scenario.model_dump(mode="json") == case.result["scenario"]
-        assert link.provenance == resolve(case.selection).provenance
+        assert link.provenance == resolved[id(case)].provenance
 
 
 @pytest.mark.django_db
@@ -159,9 +194,9 @@ def test_each_case_verdict_follows_its_rule_from_the_engine_figures(claims):
 
 
 @pytest.mark.django_db
-def test_the_price_claims_compare_the_resolved_capex(claims):
+def test_the_price_claims_compare_the_resolved_capex(claims, resolved):
     price = claims["server-4x4090"].checks[0]
-    capex = resolve(price.cases[0].selection).scenario.build.capex
+    capex = resolved[id(price.cases[0])].scenario.build.capex
     assert price.figures["capex"] == capex
     assert price.verdict == guide.range_verdict(capex, 150_000, 200_000, 0.2)
 
@@ -175,7 +210,7 @@ def test_the_throughput_claim_uses_the_catalogs_measured_figure(claims):
 
 
 @pytest.mark.django_db
-def test_short_projects_compare_on_demand_offerings_only(claims):
+def test_short_projects_compare_on_demand_offerings_only(claims, catalog):
     for check in claims["short-projects"].checks:
         assert check.cases
         for case in check.cases:
@@ -237,3 +272,18 @@ def test_the_guide_page_renders_on_an_empty_catalog(client):
 @pytest.mark.django_db
 def test_the_guide_page_refuses_post(client):
     assert client.post(reverse("planner:guide")).status_code == 405
+
+
+@pytest.mark.django_db
+def test_the_page_reuses_its_checks_until_the_catalog_changes(client, catalog):
+    url = reverse("planner:guide")
+    client.get(url)
+    with CaptureQueriesContext(connection) as queries:
+        again = client.get(url)
+    assert again.status_code == 200
+    assert len(queries) <= len(guide._FINGERPRINT_MODELS) + 5
+    CloudOffering.objects.filter(slug__contains="rtx-4090").delete()
+    with CaptureQueriesContext(connection) as queries:
+        changed = client.get(url)
+    assert len(queries) > 100
+    assert changed.content != again.content
