@@ -3,19 +3,23 @@
 from pathlib import Path
 
 from django.core.management.base import BaseCommand
+from django.utils.translation import gettext_lazy as _
 
 from webapp.catalog.fixtures_io import FIXTURES_DIR, export_catalog
 
 
 class Command(BaseCommand):
-    help = "Export the catalog to fixtures/*.json (natural keys, stable order)."
+    @property
+    def help(self) -> str:  # type: ignore[override]
+        # argparse needs a real str; a property translates when the parser is built.
+        return str(_("Export the catalog to fixtures/*.json (natural keys, stable order)."))
 
     def add_arguments(self, parser):
         parser.add_argument(
             "--output",
             type=Path,
             default=FIXTURES_DIR,
-            help="directory to write into (default: fixtures/)",
+            help=_("directory to write into (default: fixtures/)"),
         )
 
     def handle(self, *args, **options):

@@ -4,21 +4,27 @@ import sys
 from pathlib import Path
 
 from django.core.management.base import BaseCommand
+from django.utils.translation import gettext_lazy as _
 
-from webapp.catalog.importer import COLUMNS, CsvImportError, decode, import_prices
+from webapp.catalog.importer import CsvImportError, decode, import_prices
 
 
 class Command(BaseCommand):
-    help = (
-        "Add price points from a CSV file with columns "
-        + ", ".join(COLUMNS)
-        + ". A bad row names its row number and field and nothing is written."
-    )
+    @property
+    def help(self) -> str:  # type: ignore[override]
+        # argparse needs a real str; a property translates when the parser is built.
+        return str(
+            _(
+                "Add price points from a CSV file with the columns item_type, item, amount, "
+                "currency, effective_date, source, note, estimate (see docs/catalog.md). A bad "
+                "row names its row number and field, and nothing is written."
+            )
+        )
 
     def add_arguments(self, parser):
-        parser.add_argument("csv_file", type=Path, help="the CSV file ('-' for standard input)")
+        parser.add_argument("csv_file", type=Path, help=_("the CSV file ('-' for standard input)"))
         parser.add_argument(
-            "--dry-run", action="store_true", help="report what would change, write nothing"
+            "--dry-run", action="store_true", help=_("report what would change, write nothing")
         )
 
     def handle(self, *args, **options):

@@ -1,12 +1,18 @@
 """Load the shipped price catalog from fixtures/ (idempotent: natural keys update rows in place)."""
 
 from django.core.management.base import BaseCommand
+from django.utils.translation import gettext_lazy as _
 
 from webapp.catalog.fixtures_io import load_catalog
 
 
 class Command(BaseCommand):
-    help = "Load every catalog fixture in fixtures/ in one transaction (safe to run twice)."
+    @property
+    def help(self) -> str:  # type: ignore[override]
+        # argparse needs a real str; a property translates when the parser is built.
+        return str(
+            _("Load every catalog fixture in fixtures/ in one transaction (safe to run twice).")
+        )
 
     def handle(self, *args, **options):
         count = load_catalog()

@@ -9,6 +9,7 @@ import json
 import sys
 
 from django.core.management.base import BaseCommand
+from django.utils.translation import gettext_lazy as _
 
 from costmodel import FieldError, ScenarioError
 from costmodel.errors import load_json
@@ -21,39 +22,42 @@ def _part_line(text: str) -> dict:
 
 
 class Command(BaseCommand):
-    help = "Turn catalog slugs into an explicit scenario JSON (the engine's input)."
+    @property
+    def help(self) -> str:  # type: ignore[override]
+        # argparse needs a real str; a property translates when the parser is built.
+        return str(_("Turn catalog slugs into an explicit scenario JSON (the engine's input)."))
 
     def add_arguments(self, parser):
         box = parser.add_argument_group("the box: a preset, or a custom parts list")
-        box.add_argument("--preset", help="build preset slug, e.g. entry-rtx4090")
+        box.add_argument("--preset", help=_("build preset slug, e.g. entry-rtx4090"))
         box.add_argument(
             "--part",
             action="append",
             dest="parts",
             metavar="SLUG[:QTY]",
-            help="a part of a custom box (repeat; include the GPU cards)",
+            help=_("a part of a custom box (repeat; include the GPU cards)"),
         )
-        box.add_argument("--gpu-model", help="GPU model slug (custom box; checked)")
-        box.add_argument("--gpu-count", type=int, help="GPU count (custom box; checked)")
-        box.add_argument("--scaling-efficiency", type=float, help="multi-GPU efficiency, 0..1")
-        parser.add_argument("--offering", dest="cloud_offering", help="cloud offering slug")
-        parser.add_argument("--tariff", help="electricity tariff slug")
-        parser.add_argument("--hosting", help="hosting option slug")
-        parser.add_argument("--benchmark", default="resnet50-fp16", help="benchmark slug")
+        box.add_argument("--gpu-model", help=_("GPU model slug (custom box; checked)"))
+        box.add_argument("--gpu-count", type=int, help=_("GPU count (custom box; checked)"))
+        box.add_argument("--scaling-efficiency", type=float, help=_("multi-GPU efficiency, 0..1"))
+        parser.add_argument("--offering", dest="cloud_offering", help=_("cloud offering slug"))
+        parser.add_argument("--tariff", help=_("electricity tariff slug"))
+        parser.add_argument("--hosting", help=_("hosting option slug"))
+        parser.add_argument("--benchmark", default="resnet50-fp16", help=_("benchmark slug"))
         load = parser.add_mutually_exclusive_group()
-        load.add_argument("--utilization", type=float, help="steady utilization, 0..1")
+        load.add_argument("--utilization", type=float, help=_("steady utilization, 0..1"))
         load.add_argument(
             "--workload",
-            help='workload JSON, e.g. \'{"kind": "tidal", "active_days_per_month": 4}\'',
+            help=_('workload JSON, e.g. {"kind": "tidal", "active_days_per_month": 4}'),
         )
-        parser.add_argument("--horizon", dest="horizon_months", type=int, help="months")
-        parser.add_argument("--currency", help="CNY or USD")
+        parser.add_argument("--horizon", dest="horizon_months", type=int, help=_("months"))
+        parser.add_argument("--currency", help=_("CNY or USD"))
         parser.add_argument("--discount-rate", dest="discount_rate_per_year", type=float)
-        parser.add_argument("--as-of", help="date of the prices, YYYY-MM-DD (default: today)")
+        parser.add_argument("--as-of", help=_("date of the prices, YYYY-MM-DD (default: today)"))
         parser.add_argument(
             "--provenance",
             action="store_true",
-            help='print {"scenario": …, "provenance": […]} instead of the bare scenario',
+            help=_('print {"scenario": …, "provenance": […]} instead of the bare scenario'),
         )
 
     def handle(self, *args, **options):
