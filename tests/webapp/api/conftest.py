@@ -35,6 +35,31 @@ WORKED_EXAMPLE = {
 }
 
 
+SELECTION = {
+    "preset": "entry-rtx4090",
+    "cloud_offering": "aliyun-gn7e-c16g1-4xlarge",
+    "tariff": "cn-business-average",
+    "hosting": "office-deskside",
+    "benchmark": "resnet50-fp16",
+    "workload": {"kind": "steady", "utilization": 0.6},
+    "horizon_months": 36,
+    "currency": "CNY",
+}
+
+
+@pytest.fixture
+def catalog(db):
+    """The shipped price catalog, as `make run` loads it."""
+    from webapp.catalog.fixtures_io import load_catalog
+
+    load_catalog()
+
+
+@pytest.fixture
+def selection_data() -> dict:
+    return copy.deepcopy(SELECTION)
+
+
 @pytest.fixture
 def scenario_data() -> dict:
     """The methodology's worked example (break-even 2.6717 months), as a fresh dict."""

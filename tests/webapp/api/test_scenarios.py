@@ -1,0 +1,113 @@
+import uuid
+
+import pytest
+from django.contrib.auth.models import User
+
+from costmodel import parse_scenario
+from tests.webapp.api.conftest import post_json
+from webapp.planner.models import SavedScenario
+from webapp.planner.saved import create_saved_scenario
+
+URL = "/api/v1/scenarios"
+
+
+@pytest.fixture
+def alice(db):
+    return User.objects.create(username="alice")
+
+
+@pytest.fixture
+def bob(db):
+    return User.objects.create(username="bob")
+
+
+def test_a_saved_scenario_can_be_fetched_by_its_id(client, db, scenario_data):
+    created = post_json(client, URL, {"name": "4090 box", "scenario": scenario_data})
+
+    assert created.status_code == 201
+    scenario_id = created.json()["id"]
+    fetched = client.get(f"{URL}/{scenario_id}")
+    assert fetched.status_code == 200
+    assert fetched.json()["name"] == "4090 box"
+    expected = parse_scenario(scenario_data).model_dump(mode="json")
+    assert fetched.json()["scenario"] == expected
+
+
+def test_its_id_is_a_random_uuid(client, db, scenario_data):
+    created = post_json(client, URL, {"name": "x", "scenario": scenario_data}).json()
+
+    assert uuid.UUID(created["id"]).version == 4
+
+
+def test_an_api_created_scenario_has_no_owner(client, alice, scenario_data):
+    client.force_login(alice)
+
+    created = post_json(client, URL, {"name": "x", "scenario": scenario_data}).json()
+
+    assert SavedScenario.objects.get(pk=created["id"]).owner is None
+
+
+def test_it_saves_nothing_from_an_invalid_scenario(client, db, scenario_data):
+    scenario_data["build"]["capex"] = -1
+
+    response = post_json(client, URL, {"name": "", "scenario": scenario_data})
+
+    assert response.status_code == 422
+    assert {e["field"] for e in response.json()["errors"]} == {"name", "scenario.build.capex"}
+    assert not SavedScenario.objects.exists()
+
+
+def test_an_unknown_id_is_a_404(client, db):
+    response = client.get(f"{URL}/{uuid.uuid4()}")
+
+    assert response.status_code == 404
+    assert response.json()["errors"][0]["field"] == "id"
+
+
+def test_a_malformed_id_is_a_422(client, db):
+    response = client.get(f"{URL}/not-a-uuid")
+
+    assert response.status_code == 422
+    assert response.json()["errors"][0]["field"] == "scenario_id"
+
+
+def test_an_anonymous_user_cannot_delete_a_scenario(client, alice, scenario_data):
+    saved = create_saved_scenario(name="a", scenario=scenario_data, user=alice)
+
+    response = client.delete(f"{URL}/{saved.pk}")
+
+    assert response.status_code == 401
+    assert SavedScenario.objects.filter(pk=saved.pk).exists()
+
+
+def test_one_user_cannot_delete_another_users_scenario(client, alice, bob, scenario_data):
+    saved = create_saved_scenario(name="a", scenario=scenario_data, user=alice)
+    client.force_login(bob)
+
+    response = client.delete(f"{URL}/{saved.pk}")
+
+    assert response.status_code == 403
+    assert SavedScenario.objects.filter(pk=saved.pk).exists()
+
+
+def test_the_owner_can_delete_their_scenario(client, alice, scenario_data):
+    saved = create_saved_scenario(name="a", scenario=scenario_data, user=alice)
+    client.force_login(alice)
+
+    response = client.delete(f"{URL}/{saved.pk}")
+
+    assert response.status_code == 204
+    assert not SavedScenario.objects.filter(pk=saved.pk).exists()
+
+
+def test_deleting_needs_the_csrf_token_of_the_session(alice, scenario_data):
+    from django.test import Client
+
+    saved = create_saved_scenario(name="a", scenario=scenario_data, user=alice)
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(alice)
+
+    response = client.delete(f"{URL}/{saved.pk}")
+
+    assert response.status_code in {401, 403}
+    assert SavedScenario.objects.filter(pk=saved.pk).exists()
