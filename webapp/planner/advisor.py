@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from django.urls import NoReverseMatch, reverse
+from django.urls import reverse
 from django.utils.http import urlencode
 from django.utils.translation import gettext_lazy as _
 
@@ -168,13 +168,7 @@ def _peak_power_watts(preset: BuildPreset, lines: list) -> float | None:
 
 def planner_form_url(preset_slug: str) -> str:
     """The planner form with the preset preselected (``?preset=<slug>``)."""
-    for name in ("planner:plan", "planner:form", "planner:new", "planner:home"):
-        try:
-            base = reverse(name)
-        except NoReverseMatch:
-            continue
-        return f"{base}?{urlencode({'preset': preset_slug})}"
-    return f"/?{urlencode({'preset': preset_slug})}"
+    return f"{reverse('planner:home')}?{urlencode({'preset': preset_slug})}"
 
 
 @dataclass(frozen=True)

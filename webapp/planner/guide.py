@@ -284,7 +284,10 @@ def _run_all(cases: list[Case]) -> None:
     for i, case in enumerate(ready):
         assert case.resolution is not None
         case.result = projection.result(i)
-        code = encode(scenarios[i], case.resolution.provenance)
+        assert case.selection is not None
+        # The selection travels with the link so "change the inputs" reopens the planner on it.
+        selection = case.selection.model_dump(mode="json")
+        code = encode(scenarios[i], case.resolution.provenance, None, selection)
         case.url = reverse("planner:results", args=[code])
 
 

@@ -161,3 +161,10 @@ def test_the_shipped_presets_power_supplies_meet_the_headroom_rule(catalog):
 def test_several_power_supplies_in_a_preset_add_up(catalog):
     specs = {s.slug: s for s in preset_specs()}
     assert specs["multi-4x-rtx4090"].psu_rated_watts == 4000
+
+
+def test_the_planner_form_opens_with_the_recommended_preset(client, catalog):
+    page = post(client, parameters_billion="0.11", dataset_gb="20").context["page"]
+    response = client.get(page.planner_url)
+    assert response.status_code == 200
+    assert response.context["form"]["preset"].value() == page.preset.slug

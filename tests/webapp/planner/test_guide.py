@@ -176,6 +176,7 @@ def test_each_case_links_to_a_permalink_of_exactly_its_scenario(claims, resolved
         link = decode(code)
         assert link.scenario.model_dump(mode="json") == case.result["scenario"]
         assert link.provenance == resolved[id(case)].provenance
+        assert link.selection == case.selection.model_dump(mode="json")
 
 
 @pytest.mark.django_db
