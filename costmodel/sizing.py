@@ -306,8 +306,10 @@ def _r(code: str, text: str, **params: Any) -> Reason:
     return Reason(code=code, params=params, text=text.format(**params))
 
 
-def _fmt(x: float) -> float:
-    return float(f"{x:.3g}") if x < 100 else float(round(x))
+def _fmt(x: float) -> float | int:
+    """Three significant figures (whole numbers from 100 up), an int when it is one."""
+    rounded = float(f"{x:.3g}") if x < 100 else float(round(x))
+    return int(rounded) if rounded.is_integer() else rounded
 
 
 def advise(inp: AdvisorInput, presets: Sequence[PresetSpec] | None = None) -> Advice:
@@ -346,9 +348,9 @@ def advise(inp: AdvisorInput, presets: Sequence[PresetSpec] | None = None) -> Ad
             parameters_billion=_fmt(p),
             precision=inp.precision,
             memory_gb=_fmt(memory),
-            bytes_per_parameter=bpp,
+            bytes_per_parameter=_fmt(bpp),
             activation_pct=round(ACTIVATION_ALLOWANCE * 100),
-            overhead_gb=FRAMEWORK_OVERHEAD_GB,
+            overhead_gb=_fmt(FRAMEWORK_OVERHEAD_GB),
         )
     )
     reasons.append(
@@ -356,7 +358,7 @@ def advise(inp: AdvisorInput, presets: Sequence[PresetSpec] | None = None) -> Ad
             "vram_floor",
             "Below {floor_gb} GB of GPU memory batch size and model size are limited, so no GPU "
             "with less than {floor_gb} GB is recommended.",
-            floor_gb=VRAM_FLOOR_GB,
+            floor_gb=_fmt(VRAM_FLOOR_GB),
         )
     )
     if by_parameters != "budget":
@@ -368,9 +370,9 @@ def advise(inp: AdvisorInput, presets: Sequence[PresetSpec] | None = None) -> Ad
                 "B, cluster above {cluster_min} B).",
                 parameters_billion=_fmt(p),
                 band=by_parameters,
-                budget_max=BUDGET_MAX_PARAMETERS_BILLION,
-                entry_max=ENTRY_MAX_PARAMETERS_BILLION,
-                cluster_min=CLUSTER_MIN_PARAMETERS_BILLION,
+                budget_max=_fmt(BUDGET_MAX_PARAMETERS_BILLION),
+                entry_max=_fmt(ENTRY_MAX_PARAMETERS_BILLION),
+                cluster_min=_fmt(CLUSTER_MIN_PARAMETERS_BILLION),
             )
         )
     if by_memory != "budget":
@@ -404,9 +406,9 @@ def advise(inp: AdvisorInput, presets: Sequence[PresetSpec] | None = None) -> Ad
                 "rounds up).",
                 dataset_gb=_fmt(inp.dataset_gb),
                 band=by_dataset,
-                budget_max=BUDGET_MAX_DATASET_GB,
-                entry_max=ENTRY_MAX_DATASET_GB,
-                multi_min=MULTI_DATASET_GB,
+                budget_max=_fmt(BUDGET_MAX_DATASET_GB),
+                entry_max=_fmt(ENTRY_MAX_DATASET_GB),
+                multi_min=_fmt(MULTI_DATASET_GB),
             )
         )
     if inp.multi_gpu:
