@@ -9,7 +9,7 @@ JSON-ready dicts of lists; ``None`` stands for the methodology's ``null``
 Examples
 --------
 >>> sweep = utilization_sweep(scenario)  # doctest: +SKIP
->>> sweep["utilization"][80], sweep["savings"][80]  # doctest: +SKIP
+>>> sweep["utilization"][40], sweep["savings"][40]  # doctest: +SKIP
 (0.8, 291556.4...)
 """
 
@@ -32,14 +32,14 @@ from costmodel.scenario import (
 
 Array = npt.NDArray[np.float64]
 
-UTILIZATION_STEPS = 101
-"""Points of the utilization sweep: 0 %, 1 %, …, 100 %."""
+UTILIZATION_STEPS = 51
+"""Points of the utilization sweep: 0 %, 2 %, …, 100 % (savings are linear in it)."""
 
 TIDAL_DAYS = tuple(range(1, 32))
 """Active days per month of the tidal sweep [d]."""
 
-GRID_UTILIZATION_STEPS = 21
-"""Rows of the utilization × horizon grid: 0 %, 5 %, …, 100 %."""
+GRID_UTILIZATION_STEPS = 11
+"""Rows of the utilization × horizon grid: 0 %, 10 %, …, 100 %."""
 
 
 def _nullable(values: Array) -> list[float | None]:
@@ -167,7 +167,7 @@ def utilization_horizon_grid(
     ----------
     scenario : Scenario
     utilizations : sequence of float, optional
-        Steady utilizations [fraction]; default 0, 0.05, …, 1.
+        Steady utilizations [fraction]; default 0, 0.1, …, 1.
     horizons : sequence of int, optional
         Horizons [months]; default :func:`default_horizons`.
 

@@ -72,7 +72,7 @@ def test_utilization_sweep_matches_compare_point_by_point(scenario):
 
 def test_utilization_sweep_spans_zero_to_one_hundred_percent_by_default(scenario):
     sweep = utilization_sweep(scenario)
-    assert len(sweep["utilization"]) == 101
+    assert len(sweep["utilization"]) == 51
     assert sweep["utilization"][0] == 0.0 and sweep["utilization"][-1] == 1.0
     assert sweep["break_even_month"][0] is None  # an idle box never pays back
 

@@ -8,8 +8,15 @@ picks, labels and formats them.
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
+from django.core.cache import cache
+from django.http import HttpRequest
+from django.middleware.csrf import get_token
+from django.template.loader import render_to_string
+from django.utils.safestring import SafeString
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from costmodel import Scenario, TidalWorkload, compare
@@ -21,7 +28,7 @@ from costmodel.sensitivity import (
 )
 from webapp.planner import formatting
 from webapp.planner.fields import ALL_FIELDS, WORKLOAD_KIND_LABELS, ScenarioField, get_path
-from webapp.planner.permalink import Permalink, encode
+from webapp.planner.permalink import Permalink, decode, encode
 
 
 def chart_labels(currency: str) -> dict[str, str]:
@@ -184,3 +191,83 @@ def results_context(link: Permalink, code: str | None = None) -> dict[str, Any]:
         "overrides": link.overrides,
         "permalink": code or encode(scenario, link.provenance, link.overrides, link.selection),
     }
+
+
+CACHE_SECONDS = 24 * 3600
+"""How long rendered figures of one permalink stay in the cache [s].
+
+A permalink's code determines every figure on its page (that is the point of
+the permalink), so the rendered fragments for a code and a language never go
+stale; the timeout only bounds memory.
+"""
+
+
+def _cache_key(scenario_key: str) -> str:
+    digest = hashlib.blake2b(scenario_key.encode(), digest_size=16).hexdigest()
+    return f"planner:results:v1:{get_language()}:{digest}"
+
+
+def results_fragments(
+    request: HttpRequest, link: Permalink, scenario_key: str
+) -> dict[str, SafeString]:
+    """The rendered headline and charts/inputs fragments of a results page, cached.
+
+    ``scenario_key`` identifies everything the fragments show (the permalink
+    code, or a saved scenario's id). Neither fragment holds a form or a CSRF
+    token, so one rendering serves every visitor in that language.
+    """
+    key = _cache_key(scenario_key)
+    fragments: dict[str, SafeString] | None = cache.get(key)
+    if fragments is None:
+        context = results_context(link)
+        fragments = {
+            "summary": SafeString(render_to_string("planner/results_summary.html", context)),
+            "details": SafeString(render_to_string("planner/results_details.html", context)),
+            "title": SafeString(context["headline"]["sentence"]),
+        }
+        cache.set(key, fragments, CACHE_SECONDS)
+    return fragments
+
+
+def results_page(request: HttpRequest, link: Permalink, code: str) -> dict[str, Any]:
+    """Context of the results page shell: cached fragments plus what varies per visitor."""
+    fragments = results_fragments(request, link, "code:" + code)
+    return {
+        "fragments": fragments,
+        "title": fragments["title"],
+        "scenario": link.scenario,
+        "permalink": code,
+    }
+
+
+CSRF_SLOT = "csrf-slot-7d1e9b"
+"""Stands in for the per-visitor CSRF token in a cached results page; replaced on every request."""
+
+
+def results_html(request: HttpRequest, code: str) -> str:
+    """The whole results page of a permalink, rendered once per language and then reused.
+
+    Everything on the page follows from ``code`` and the language, except the
+    CSRF token of its forms, which is filled in per request. Flash messages
+    are left queued for the next page rather than baked into a shared copy.
+    Only a code that decoded (signature checked, scenario valid) is ever
+    cached, so a cache hit needs no second check.
+
+    Raises
+    ------
+    PermalinkError
+        If the code is not a valid permalink.
+    """
+    key = _cache_key("page:" + code)
+    html: str | None = cache.get(key)
+    if html is None:
+        link = decode(code)
+        context = {
+            **results_page(request, link, code),
+            "csrf_token": CSRF_SLOT,
+            "messages": [],
+            "language_next": request.path,
+        }
+        html = render_to_string("planner/results.html", context, request)
+        cache.set(key, html, CACHE_SECONDS)
+    return html.replace(CSRF_SLOT, get_token(request))

@@ -24,7 +24,7 @@ from webapp.planner.forms import (
 )
 from webapp.planner.models import SavedScenario
 from webapp.planner.permalink import Permalink, PermalinkError, decode, encode
-from webapp.planner.results import results_context
+from webapp.planner.results import results_html, results_page
 
 
 @require_GET
@@ -68,12 +68,12 @@ def home(request: HttpRequest) -> HttpResponse:
 def results(request: HttpRequest, code: str) -> HttpResponse:
     """The results page of a permalink: headline, five charts, inputs and provenance."""
     try:
-        context = results_context(decode(code), code)
+        html = results_html(request, code)
     except PermalinkError as exc:
         return bad_request(request, str(exc))
     except ProjectionOverflowError:
         return bad_request(request, _("The scenario's numbers are too large to compute."))
-    return render(request, "planner/results.html", context)
+    return HttpResponse(html)
 
 
 @require_GET
@@ -134,7 +134,10 @@ def _saved_link(item: SavedScenario) -> Permalink:
 def saved_detail(request: HttpRequest, pk: str) -> HttpResponse:
     """A saved scenario's results; anyone with the link may view it."""
     item = get_object_or_404(SavedScenario, pk=pk)
-    context = results_context(_saved_link(item))
+    link = _saved_link(item)
+    context = results_page(
+        request, link, encode(link.scenario, link.provenance, link.overrides, link.selection)
+    )
     context["saved"] = item
     context["can_modify"] = saved_ops.can_modify(item, request.user, _session_key(request))
     context["rename_form"] = RenameForm(initial={"name": item.name})

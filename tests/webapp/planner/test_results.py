@@ -119,3 +119,30 @@ def test_the_results_page_speaks_chinese(client, permalink):
     response = client.get(results_url(permalink))
     assert response.status_code == 200
     assert '<html lang="zh-hans">' in response.content.decode()
+
+
+@pytest.mark.django_db
+def test_a_cached_results_page_still_carries_a_working_csrf_token_per_visitor(permalink):
+    import re
+
+    from django.test import Client
+
+    from webapp.planner.results import CSRF_SLOT
+
+    tokens = []
+    for _ in range(2):
+        client = Client(enforce_csrf_checks=True)
+        html = client.get(results_url(permalink)).content.decode()
+        assert CSRF_SLOT not in html
+        token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', html).group(1)
+        tokens.append(token)
+        response = client.post(
+            reverse("planner:save"), {"code": permalink, "name": "n", "csrfmiddlewaretoken": token}
+        )
+        assert response.status_code == 302
+    assert tokens[0] != tokens[1]
+
+
+def test_the_language_switcher_returns_to_the_same_permalink(client, permalink):
+    html = client.get(results_url(permalink) + "?x=1").content.decode()
+    assert f'name="next" type="hidden" value="{results_url(permalink)}"' in html
