@@ -49,7 +49,10 @@ def encode(
     """The URL-safe code of a scenario (and its provenance, overrides and catalog selection)."""
     payload: dict[str, Any] = {"s": scenario.model_dump(mode="json", exclude_none=True)}
     if provenance:
-        payload["p"] = provenance
+        # Empty entries (no FX rate, no note…) read back as missing: keep links short.
+        payload["p"] = [
+            {k: v for k, v in item.items() if v not in (None, "", False, [])} for item in provenance
+        ]
     if overrides:
         payload["o"] = sorted(set(overrides))
     if selection:

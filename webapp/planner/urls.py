@@ -1,6 +1,6 @@
 from django.urls import path
 
-from webapp.planner import advisor_views, guide_views, views
+from webapp.planner import advisor_views, guide_views, language, views
 
 app_name = "planner"
 
@@ -19,4 +19,5 @@ urlpatterns = [
     path("saved/<uuid:pk>/delete", views.saved_delete, name="saved-delete"),
     path("saved/<uuid:pk>/projection.csv", views.saved_csv, name="saved-csv"),
     path("saved/<uuid:pk>/rerun", views.saved_rerun, name="saved-rerun"),
+    path("language", language.set_language, name="set-language"),
 ]

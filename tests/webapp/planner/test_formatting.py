@@ -41,3 +41,9 @@ def test_percent_formats_a_fraction():
     with translation.override("en"):
         assert percent(0.0511, 1) == "5.1 %"
         assert percent(None) == "—"
+
+
+def test_chinese_amounts_are_grouped_in_thousands_too():
+    with translation.override("zh-hans"):
+        assert money(147381.875, "CNY") == "¥147,381.88"
+        assert percent(0.039, 1) == "3.9 %"
