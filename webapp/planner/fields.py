@@ -65,6 +65,7 @@ RENT_FIELDS: tuple[ScenarioField, ...] = (
         "rent.annual_price_change",
         _("Yearly cloud price change"),
         "signed_fraction",
+        # xgettext:no-python-format (the % is literal, never formatted)
         _("−0.15 means 15 % cheaper each year."),
     ),
 )

@@ -539,6 +539,7 @@ def check_guide(as_of: datetime.date | None = None) -> list[Claim]:
                 ),
                 _cases_check(
                     _(
+                        # xgettext:no-python-format (the % is literal, never formatted)
                         "At 80 % utilization in metered colocation, with maintenance, does "
                         "building pay back within a year (and so beat renting for longer runs)?"
                     ),
@@ -593,6 +594,7 @@ def check_guide(as_of: datetime.date | None = None) -> list[Claim]:
                 ),
                 _cases_check(
                     _(
+                        # xgettext:no-python-format (the % is literal, never formatted)
                         "For a year of fluctuating demand (32.5 % on average), is on-demand "
                         "renting cheaper, in cash and net of resale?"
                     ),
