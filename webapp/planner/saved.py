@@ -7,6 +7,7 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import QuerySet
+from django.utils.translation import gettext as _
 
 from costmodel import FieldError, Scenario, ScenarioError
 from webapp.planner.models import SavedScenario
@@ -92,7 +93,7 @@ def rerun_at_todays_prices(
 
     if not saved.selection:
         raise ScenarioError(
-            [FieldError("selection", "this scenario was entered by hand: no catalog prices")]
+            [FieldError("selection", _("this scenario was entered by hand: no catalog prices"))]
         )
     resolved = resolve_today(saved.selection, saved.scenario, saved.overrides)
     return create_saved_scenario(
