@@ -38,6 +38,7 @@ from decimal import Decimal
 from typing import Annotated, Any, Literal, Self
 
 from django.db.models import Q
+from django.utils.translation import gettext_noop
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from costmodel import FieldError, Scenario, ScenarioError, Workload, field_errors, parse_scenario
@@ -394,7 +395,7 @@ def resolve(selection: Selection) -> Resolution:
             rack_units += part.rack_units * quantity
         provenance.append(
             _item(
-                "part",
+                gettext_noop("part"),
                 part.name,
                 "catalog.partprice",
                 list(price.natural_key()),
@@ -412,7 +413,7 @@ def resolve(selection: Selection) -> Resolution:
         )
     provenance.append(
         _item(
-            "build GPU",
+            gettext_noop("build GPU"),
             str(box.gpu),
             "catalog.gpumodel",
             [box.gpu.slug],
@@ -431,7 +432,7 @@ def resolve(selection: Selection) -> Resolution:
         build["gpu_throughput"] = float(build_tp.relative_throughput * efficiency)
         provenance.append(
             _item(
-                "build throughput",
+                gettext_noop("build throughput"),
                 str(build_tp),
                 "catalog.gputhroughput",
                 list(build_tp.natural_key()),
@@ -447,7 +448,7 @@ def resolve(selection: Selection) -> Resolution:
     if box.preset is not None:
         provenance.append(
             _item(
-                "preset",
+                gettext_noop("preset"),
                 box.preset.name,
                 "catalog.buildpreset",
                 [box.preset.slug],
@@ -477,7 +478,7 @@ def resolve(selection: Selection) -> Resolution:
             build["electricity_price_per_kwh"] = 0.0 if included else float(converted[0])
             provenance.append(
                 _item(
-                    "electricity",
+                    gettext_noop("electricity"),
                     tariff.name,
                     "catalog.tariff",
                     [tariff.slug],
@@ -499,7 +500,7 @@ def resolve(selection: Selection) -> Resolution:
         build["hosting_monthly"] = float(hosting_fee[0])
         provenance.append(
             _item(
-                "hosting",
+                gettext_noop("hosting"),
                 hosting.name,
                 "catalog.hostingoption",
                 [hosting.slug],
@@ -532,7 +533,7 @@ def resolve(selection: Selection) -> Resolution:
             rent["hourly_rate"] = float(converted[0])
             provenance.append(
                 _item(
-                    "cloud rate",
+                    gettext_noop("cloud rate"),
                     str(offering),
                     "catalog.cloudrate",
                     list(rate_row.natural_key()),
@@ -553,7 +554,7 @@ def resolve(selection: Selection) -> Resolution:
         rent["gpu_throughput"] = float(rent_tp.relative_throughput * rent_efficiency)
         provenance.append(
             _item(
-                "rent throughput",
+                gettext_noop("rent throughput"),
                 str(rent_tp),
                 "catalog.gputhroughput",
                 list(rent_tp.natural_key()),
@@ -571,7 +572,7 @@ def resolve(selection: Selection) -> Resolution:
     for (_base, quote), row in sorted(fx.rates_used.items()):
         provenance.append(
             _item(
-                "fx",
+                gettext_noop("fx"),
                 str(row),
                 "catalog.fxrate",
                 list(row.natural_key()),
