@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from ninja import Router
 
 from costmodel import FieldError, Scenario, ScenarioError, compare, parse_scenario, project
-from costmodel.projection import ProjectionOverflowError
+from costmodel.projection import Projection, ProjectionOverflowError
 from webapp.api.errors import ApiError, error, json_response, read_json
 from webapp.api.schemas import BatchOut, CompareOut, ErrorsOut
 
@@ -63,6 +63,15 @@ def compare_one(request: HttpRequest) -> HttpResponse:
     return json_response(result)
 
 
+MAX_FULL_MONTHS = 400_000
+"""Most month rows (Σ horizon + 1 over valid scenarios) a batch answers with full series.
+
+Full results carry ten monthly series per scenario: 400 000 month rows are
+about 75 MB of JSON (10 000 three-year scenarios). Bigger batches ask for
+``"detail": "summary"``, which has no such bound.
+"""
+
+
 @router.post(
     "/compare/batch",
     response={200: BatchOut, **ERRORS},
@@ -85,7 +94,16 @@ def compare_one(request: HttpRequest) -> HttpResponse:
                                     "does not affect the others"
                                 ),
                                 "items": {},
-                            }
+                            },
+                            "detail": {
+                                "type": "string",
+                                "enum": ["full", "summary"],
+                                "default": "full",
+                                "description": (
+                                    "full: each result as from /compare; summary: headline "
+                                    "figures only, no monthly series"
+                                ),
+                            },
                         },
                         "required": ["scenarios"],
                         "additionalProperties": False,
@@ -100,9 +118,10 @@ def compare_batch(request: HttpRequest) -> HttpResponse:
 
     Each item of `results` has the scenario's `index`, its `result` (or null)
     and its `errors` (empty when valid). Request-level problems (not an
-    object, no `scenarios` list, more than 10 000) are a 422 for the whole request.
+    object, no `scenarios` list, more than 10 000, full series for more than
+    400 000 months in all) are a 422 for the whole request.
     """
-    items = _batch_items(read_json(request))
+    items, detail = _batch_request(read_json(request))
     scenarios: dict[int, Scenario] = {}
     errors: dict[int, list[FieldError]] = {}
     for index, item in enumerate(items):
@@ -110,7 +129,19 @@ def compare_batch(request: HttpRequest) -> HttpResponse:
             scenarios[index] = parse_scenario(item)
         except ScenarioError as exc:
             errors[index] = exc.errors
-    results = _project(scenarios, errors)
+    if detail == "full":
+        months = sum(s.horizon_months + 1 for s in scenarios.values())
+        if months > MAX_FULL_MONTHS:
+            raise error(
+                422,
+                "detail",
+                _(
+                    "full results for %(months)d months in all are too large (at most "
+                    '%(limit)d); send "detail": "summary" or fewer scenarios'
+                )
+                % {"months": months, "limit": MAX_FULL_MONTHS},
+            )
+    results = _project(scenarios, errors, summary=detail == "summary")
     out: list[dict[str, Any]] = [
         {
             "index": index,
@@ -124,12 +155,15 @@ def compare_batch(request: HttpRequest) -> HttpResponse:
     )
 
 
-def _batch_items(data: object) -> list[Any]:
+def _batch_request(data: object) -> tuple[list[Any], str]:
     if not isinstance(data, dict):
         raise error(422, "(body)", _("must be a JSON object with a list under 'scenarios'"))
-    unknown = sorted(set(data) - {"scenarios"})
+    unknown = sorted(set(data) - {"scenarios", "detail"})
     if unknown:
         raise ApiError(422, [FieldError(str(k), _("is not a known field")) for k in unknown])
+    detail = data.get("detail", "full")
+    if detail not in ("full", "summary"):
+        raise error(422, "detail", _("must be 'full' or 'summary'"))
     items = data.get("scenarios")
     if items is None:
         raise error(422, "scenarios", _("is required"))
@@ -144,11 +178,48 @@ def _batch_items(data: object) -> list[Any]:
             _("holds %(count)d scenarios; at most %(limit)d are allowed per request")
             % {"count": len(items), "limit": MAX_BATCH},
         )
-    return items
+    return items, detail
+
+
+def _summaries(projection: Projection) -> list[dict[str, Any]]:
+    """Headline figures of every scenario, read from the projection's arrays.
+
+    NaN (the methodology's null) is written as null by :func:`json_response`.
+    """
+    p = projection
+    columns = {
+        "break_even_month": p.break_even_month,
+        "break_even_utilization": p.break_even_utilization,
+        "savings": p.savings,
+        "work_reference_gpu_hours": p.work_reference_gpu_hours,
+    }
+    build = {
+        "total": p.build_total,
+        "resale_value": p.resale_value,
+        "total_net": p.build_total_net,
+        "present_value": p.build_present_value,
+        "cost_per_reference_gpu_hour": p.build_cost_per_reference_gpu_hour,
+    }
+    rent = {
+        "total": p.rent_total,
+        "present_value": p.rent_present_value,
+        "cost_per_reference_gpu_hour": p.rent_cost_per_reference_gpu_hour,
+    }
+    lists = {k: v.tolist() for k, v in columns.items()}
+    build_lists = {k: v.tolist() for k, v in build.items()}
+    rent_lists = {k: v.tolist() for k, v in rent.items()}
+    return [
+        {
+            **{k: v[i] for k, v in lists.items()},
+            "build": {k: v[i] for k, v in build_lists.items()},
+            "rent": {k: v[i] for k, v in rent_lists.items()},
+        }
+        for i in range(len(p))
+    ]
 
 
 def _project(
-    scenarios: dict[int, Scenario], errors: dict[int, list[FieldError]]
+    scenarios: dict[int, Scenario], errors: dict[int, list[FieldError]], *, summary: bool
 ) -> dict[int, dict[str, Any]]:
     """Run valid scenarios as one batch; a scenario that overflows becomes an error."""
     while scenarios:
@@ -161,5 +232,7 @@ def _project(
                 del scenarios[index]
                 errors[index] = [overflow_error()]
             continue
+        if summary:
+            return dict(zip(indices, _summaries(projection), strict=True))
         return {index: projection.result(k) for k, index in enumerate(indices)}
     return {}

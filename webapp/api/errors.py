@@ -125,6 +125,17 @@ def _field_from_location(loc: Iterable[Any]) -> str:
     return ".".join(parts) or "(request)"
 
 
+def _message(error: dict[str, Any]) -> str:
+    """pydantic's wording, phrased like the engine's messages ("must be …")."""
+    if error.get("type") == "missing":
+        return "is required"
+    message = str(error.get("msg", "is invalid")).removeprefix("Value error, ")
+    for prefix, verb in (("Input should be", "must be"), ("String should", "must")):
+        if message.startswith(prefix):
+            return verb + message[len(prefix) :]
+    return message
+
+
 def install_handlers(api: Any) -> None:
     """Replace ninja's default error handlers so every error has the shape above."""
 
@@ -133,8 +144,7 @@ def install_handlers(api: Any) -> None:
 
     def on_validation_error(request: HttpRequest, exc: ValidationError) -> HttpResponse:
         errors = [
-            FieldError(_field_from_location(e.get("loc", ())), str(e.get("msg", "is invalid")))
-            for e in exc.errors
+            FieldError(_field_from_location(e.get("loc", ())), _message(e)) for e in exc.errors
         ]
         return errors_response(422, errors)
 

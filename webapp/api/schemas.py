@@ -60,9 +60,37 @@ class CompareOut(Schema):
     work_reference_gpu_hours: float
 
 
+class BuildSummaryOut(Schema):
+    total: float
+    resale_value: float
+    total_net: float
+    present_value: float
+    cost_per_reference_gpu_hour: float | None
+
+
+class RentSummaryOut(Schema):
+    total: float
+    present_value: float
+    cost_per_reference_gpu_hour: float | None
+
+
+class SummaryOut(Schema):
+    """The headline figures of a result, without the scenario and the monthly series."""
+
+    break_even_month: float | None
+    break_even_utilization: float | None
+    savings: float
+    work_reference_gpu_hours: float
+    build: BuildSummaryOut
+    rent: RentSummaryOut
+
+
 class BatchItemOut(Schema):
     index: int = Field(description="position of the scenario in the request")
-    result: CompareOut | None = Field(description="null when the scenario is invalid")
+    result: CompareOut | SummaryOut | None = Field(
+        description="as from /compare (detail=full) or headline figures (detail=summary); "
+        "null when the scenario is invalid"
+    )
     errors: list[FieldErrorOut] = Field(description="empty when the scenario is valid")
 
 
