@@ -11,7 +11,7 @@ from django.urls import reverse
 from numpy.testing import assert_allclose
 
 from costmodel import compare
-from webapp.catalog.models import BuildPreset, CloudOffering
+from webapp.catalog.models import BuildPreset, CloudOffering, PartPrice
 from webapp.catalog.resolver import resolve
 from webapp.planner import guide
 from webapp.planner.permalink import decode
@@ -296,3 +296,15 @@ def test_the_page_reuses_its_checks_until_the_catalog_changes(client, catalog):
         changed = client.get(url)
     assert len(queries) > 100
     assert changed.content != again.content
+
+
+@pytest.mark.django_db
+def test_editing_a_price_in_place_refreshes_the_cached_page(client, catalog):
+    url = reverse("planner:guide")
+    before = client.get(url).content.decode()
+    assert "¥164,690" in before
+    price = PartPrice.objects.filter(part__slug="chassis-4u-4gpu").latest("effective_date")
+    price.amount += 1000
+    price.save()
+    after = client.get(url).content.decode()
+    assert "¥165,690" in after
