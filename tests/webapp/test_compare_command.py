@@ -306,6 +306,13 @@ class TestBadInvocation:
         with pytest.raises(Exception, match="invalid choice: 'xml'"):
             call_command("compare", str(STEADY), "--format", "xml")
 
+    def test_its_help_describes_the_arguments(self):
+        from webapp.planner.management.commands.compare import Command
+
+        text = Command().create_parser("manage.py", "compare").format_help()
+        assert "--format {json,csv}" in text
+        assert "--output PATH" in text
+
     def test_a_missing_scenario_argument_is_a_usage_error(self):
         with pytest.raises(Exception, match="the following arguments are required: scenario"):
             call_command("compare")

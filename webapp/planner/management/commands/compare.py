@@ -6,7 +6,7 @@ import sys
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
-from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext as _
 
 from costmodel import ScenarioError
 from costmodel.cli import OUTPUT_FORMATS, run_compare, write_atomically
@@ -15,10 +15,14 @@ EXIT_BAD_INPUT = 2
 
 
 class Command(BaseCommand):
-    help = _(
-        "Compare building with renting for one explicit scenario (JSON file, or - for "
-        "standard input) and print the result as JSON, or the monthly projection as CSV."
-    )
+    @property
+    def help(self) -> str:  # type: ignore[override]
+        # Translated when the parser is built (argparse cannot format lazy strings).
+        return _(
+            "Compare building with renting for one explicit scenario (JSON file, or - for "
+            "standard input) and print the result as JSON, or the monthly projection as CSV."
+        )
+
     # Pure computation: no models or database involved, so no system checks to wait for.
     requires_system_checks: list[str] = []
 
