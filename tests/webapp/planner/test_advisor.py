@@ -168,3 +168,14 @@ def test_the_planner_form_opens_with_the_recommended_preset(client, catalog):
     response = client.get(page.planner_url)
     assert response.status_code == 200
     assert response.context["form"]["preset"].value() == page.preset.slug
+
+
+def test_the_advisor_answers_in_chinese_too(client, catalog):
+    response = client.post(
+        URL,
+        {"parameters_billion": "3", "dataset_gb": "200", "precision": "fp16"},
+        HTTP_ACCEPT_LANGUAGE="zh-hans",
+    )
+    assert response.status_code == 200
+    assert response.headers["Content-Language"] == "zh-hans"
+    assert response.context["page"].advice.tier == "multi"

@@ -308,3 +308,10 @@ def test_editing_a_price_in_place_refreshes_the_cached_page(client, catalog):
     price.save()
     after = client.get(url).content.decode()
     assert "¥165,690" in after
+
+
+@pytest.mark.django_db
+def test_the_guide_page_renders_in_chinese_too(client, catalog):
+    response = client.get(reverse("planner:guide"), HTTP_ACCEPT_LANGUAGE="zh-hans")
+    assert response.status_code == 200
+    assert response.headers["Content-Language"] == "zh-hans"
