@@ -72,14 +72,21 @@ def evaluate(text: bytes | str) -> dict[str, Any]:
         ) from None
 
 
-def render(result: dict[str, Any], output_format: OutputFormat) -> str:
+def render(result: dict[str, Any], output_format: OutputFormat, encoding: str = "utf-8") -> str:
     """Render a result as JSON (methodology key order, ``null`` for missing) or monthly CSV.
 
     The CSV has the header of :data:`costmodel.tables.MONTHLY_COLUMNS` and one row
     per month, numbers at full precision (``repr`` of the float, which reads back exactly).
+    JSON keeps non-ASCII text (a Chinese scenario name) readable unless ``encoding``,
+    that of the stream it is headed for, cannot represent it; then it is escaped.
     """
     if output_format == "json":
-        return json.dumps(result, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+        text = json.dumps(result, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+        try:
+            text.encode(encoding)
+        except (UnicodeEncodeError, LookupError):
+            text = json.dumps(result, indent=2, ensure_ascii=True, allow_nan=False) + "\n"
+        return text
     header, rows = monthly_table(result)
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
@@ -121,6 +128,11 @@ def _umask() -> int:
     return current
 
 
-def run_compare(source: str, output_format: OutputFormat, stdin: BinaryIO) -> str:
-    """Read the scenario at ``source`` (``-`` = ``stdin``) and return the rendered comparison."""
-    return render(evaluate(read_source(source, stdin)), output_format)
+def run_compare(
+    source: str, output_format: OutputFormat, stdin: BinaryIO, encoding: str = "utf-8"
+) -> str:
+    """Read the scenario at ``source`` (``-`` = ``stdin``) and return the rendered comparison.
+
+    ``encoding`` is that of the destination (see :func:`render`).
+    """
+    return render(evaluate(read_source(source, stdin)), output_format, encoding)

@@ -119,6 +119,16 @@ class TestRender:
         assert rendered["break_even_month"] is None
         assert rendered["build"]["cost_per_reference_gpu_hour"] is None
 
+    def test_json_keeps_a_chinese_name_readable(self, result):
+        named = {**result, "scenario": {**result["scenario"], "name": "单卡 4090"}}
+        assert '"name": "单卡 4090"' in render(named, "json")
+
+    def test_json_escapes_text_the_destination_cannot_encode(self, result):
+        named = {**result, "scenario": {**result["scenario"], "name": "单卡 4090"}}
+        text = render(named, "json", encoding="ascii")
+        assert text.isascii()
+        assert json.loads(text)["scenario"]["name"] == "单卡 4090"
+
     def test_json_ends_with_a_newline(self, result):
         assert render(result, "json").endswith("}\n")
 

@@ -40,7 +40,10 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         try:
-            text = run_compare(options["scenario"], options["format"], stdin=sys.stdin.buffer)
+            encoding = "utf-8" if options["output"] else self.stdout.encoding or "utf-8"
+            text = run_compare(
+                options["scenario"], options["format"], stdin=sys.stdin.buffer, encoding=encoding
+            )
             if options["output"]:
                 write_atomically(options["output"], text)
             else:
