@@ -38,7 +38,7 @@ from decimal import Decimal
 from typing import Annotated, Any, Literal, Self
 
 from django.db.models import Q
-from django.utils.translation import gettext_noop
+from django.utils.translation import gettext, gettext_noop
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from costmodel import FieldError, Scenario, ScenarioError, Workload, field_errors, parse_scenario
@@ -100,18 +100,21 @@ class Selection(BaseModel):
         if self.preset is not None:
             if self.parts is not None or self.gpu_model is not None or self.gpu_count is not None:
                 raise ValueError(
-                    "preset: give either a preset or a custom parts list "
-                    "(parts, gpu_model, gpu_count), not both"
+                    "preset: "
+                    + gettext(
+                        "give either a preset or a custom parts list "
+                        "(parts, gpu_model, gpu_count), not both"
+                    )
                 )
         elif self.parts is None:
-            raise ValueError("preset: is required (or a custom box in parts)")
+            raise ValueError("preset: " + gettext("is required (or a custom box in parts)"))
         return self
 
 
 def parse_selection(data: object) -> Selection:
     """Validate decoded JSON as a :class:`Selection` or raise :class:`ScenarioError`."""
     if not isinstance(data, dict):
-        raise ScenarioError([FieldError("(selection)", "must be a JSON object")])
+        raise ScenarioError([FieldError("(selection)", gettext("must be a JSON object"))])
     try:
         return Selection.model_validate(data)
     except ValidationError as exc:
@@ -168,7 +171,9 @@ class _Converter:
         )
         if row is None:
             raise _Unresolvable(
-                "as_of", f"no FX rate {currency}→{self.target} on {self.as_of.isoformat()}"
+                "as_of",
+                gettext("no FX rate %(base)s→%(quote)s on %(date)s")
+                % {"base": currency, "quote": self.target, "date": self.as_of.isoformat()},
             )
         self.rates_used[(row.base_currency, row.quote_currency)] = row
         multiplier = row.rate if row.base_currency == currency else Decimal(1) / row.rate
@@ -184,7 +189,10 @@ def _get(model: type, slug: str, field_name: str, what: str) -> Any:
     try:
         return model._default_manager.get(slug=slug)
     except model.DoesNotExist:
-        raise _Unresolvable(field_name, f"no {what} with slug '{slug}'") from None
+        raise _Unresolvable(
+            field_name,
+            gettext("no %(what)s with slug '%(slug)s'") % {"what": gettext(what), "slug": slug},
+        ) from None
 
 
 def _item(
@@ -226,7 +234,9 @@ def _throughput(gpu: GpuModel, benchmark: Benchmark, field_name: str) -> GpuThro
     row = GpuThroughput.objects.filter(gpu_model=gpu, benchmark=benchmark).first()
     if row is None:
         raise _Unresolvable(
-            field_name, f"no throughput for GPU model '{gpu.slug}' on benchmark '{benchmark.slug}'"
+            field_name,
+            gettext("no throughput for GPU model '%(gpu)s' on benchmark '%(benchmark)s'")
+            % {"gpu": gpu.slug, "benchmark": benchmark.slug},
         )
     return row
 
@@ -272,7 +282,7 @@ def _box_from_parts(selection: Selection) -> _Box:
     slugs = [line.part for line in selection.parts]
     found = {p.slug: p for p in Part.objects.filter(slug__in=slugs).select_related("gpu_model")}
     errors = [
-        FieldError(f"parts.{i}.part", f"no part with slug '{slug}'")
+        FieldError(f"parts.{i}.part", gettext("no part with slug '%(slug)s'") % {"slug": slug})
         for i, slug in enumerate(slugs)
         if slug not in found
     ]
@@ -281,23 +291,33 @@ def _box_from_parts(selection: Selection) -> _Box:
     lines = [(found[line.part], line.quantity) for line in selection.parts]
     gpu_lines = [(p, q) for p, q in lines if p.kind == PartKind.GPU]
     if not gpu_lines:
-        raise _Unresolvable("parts", "must include the GPU cards (a part of kind 'gpu')")
+        raise _Unresolvable("parts", gettext("must include the GPU cards (a part of kind 'gpu')"))
     models = {p.gpu_model.slug for p, _ in gpu_lines}
     if len(models) > 1:
-        raise _Unresolvable("parts", "GPU cards of one model only: " + ", ".join(sorted(models)))
+        raise _Unresolvable(
+            "parts",
+            gettext("GPU cards of one model only: %(models)s")
+            % {"models": ", ".join(sorted(models))},
+        )
     gpu = gpu_lines[0][0].gpu_model
     count = sum(q for _, q in gpu_lines)
     if selection.gpu_model is not None and selection.gpu_model != gpu.slug:
         raise _Unresolvable(
-            "gpu_model", f"the parts list holds '{gpu.slug}' cards, not '{selection.gpu_model}'"
+            "gpu_model",
+            gettext("the parts list holds '%(found)s' cards, not '%(asked)s'")
+            % {"found": gpu.slug, "asked": selection.gpu_model},
         )
     if selection.gpu_count is not None and selection.gpu_count != count:
-        raise _Unresolvable("gpu_count", f"the parts list holds {count} GPU cards")
+        raise _Unresolvable(
+            "gpu_count", gettext("the parts list holds %(count)d GPU cards") % {"count": count}
+        )
     if selection.scaling_efficiency is None and count > 1:
-        raise _Unresolvable("scaling_efficiency", "is required for a box with 2 or more GPUs")
+        raise _Unresolvable(
+            "scaling_efficiency", gettext("is required for a box with 2 or more GPUs")
+        )
     efficiency = Decimal(str(selection.scaling_efficiency or 1))
     return _Box(
-        label=f"Custom box, {count} × {gpu.name}",
+        label=gettext("Custom box, %(count)d × %(gpu)s") % {"count": count, "gpu": gpu.name},
         lines=lines,
         gpu=gpu,
         gpu_count=count,
@@ -318,7 +338,10 @@ def _tariff_price(tariff: Tariff) -> tuple[Decimal, str]:
     periods = list(tariff.periods.all())
     hours = sum((p.hours_per_day for p in periods), Decimal(0))
     if not periods or hours == 0:
-        raise _Unresolvable("tariff", f"time-of-use tariff '{tariff.slug}' has no periods")
+        raise _Unresolvable(
+            "tariff",
+            gettext("time-of-use tariff '%(slug)s' has no periods") % {"slug": tariff.slug},
+        )
     mean = sum((p.price_per_kwh * p.hours_per_day for p in periods), Decimal(0)) / hours
     detail = ", ".join(f"{p.name} {p.hours_per_day} h × {p.price_per_kwh}" for p in periods)
     return mean, f"hour-weighted mean of {detail} over {hours} h"
@@ -328,8 +351,13 @@ def _in_effect(row: Any, as_of: datetime.date, what: str) -> None:
     if row.effective_date > as_of:
         raise _Unresolvable(
             "as_of",
-            f"{what} '{row.slug}' is effective from {row.effective_date.isoformat()}, "
-            f"after {as_of.isoformat()}",
+            gettext("%(what)s '%(slug)s' is effective from %(start)s, after %(date)s")
+            % {
+                "what": gettext(what),
+                "slug": row.slug,
+                "start": row.effective_date.isoformat(),
+                "date": as_of.isoformat(),
+            },
         )
 
 
@@ -378,7 +406,11 @@ def resolve(selection: Selection) -> Resolution:
         price = prices.get(part.pk)
         if price is None:
             errors.append(
-                FieldError("as_of", f"no price for part '{part.slug}' on {as_of.isoformat()}")
+                FieldError(
+                    "as_of",
+                    gettext("no price for part '%(slug)s' on %(date)s")
+                    % {"slug": part.slug, "date": as_of.isoformat()},
+                )
             )
             continue
         converted = attempt(fx.convert, price.amount, price.currency)
@@ -524,7 +556,9 @@ def resolve(selection: Selection) -> Resolution:
     if rate_row is None:
         errors.append(
             FieldError(
-                "as_of", f"no rate for cloud offering '{offering.slug}' on {as_of.isoformat()}"
+                "as_of",
+                gettext("no rate for cloud offering '%(slug)s' on %(date)s")
+                % {"slug": offering.slug, "date": as_of.isoformat()},
             )
         )
     else:
