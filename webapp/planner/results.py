@@ -209,7 +209,7 @@ def _cache_key(scenario_key: str) -> str:
 
 def results_fragments(
     request: HttpRequest, link: Permalink, scenario_key: str
-) -> dict[str, SafeString]:
+) -> dict[str, str]:
     """The rendered headline and charts/inputs fragments of a results page, cached.
 
     ``scenario_key`` identifies everything the fragments show (the permalink
@@ -217,13 +217,13 @@ def results_fragments(
     token, so one rendering serves every visitor in that language.
     """
     key = _cache_key(scenario_key)
-    fragments: dict[str, SafeString] | None = cache.get(key)
+    fragments: dict[str, str] | None = cache.get(key)
     if fragments is None:
         context = results_context(link)
         fragments = {
             "summary": SafeString(render_to_string("planner/results_summary.html", context)),
             "details": SafeString(render_to_string("planner/results_details.html", context)),
-            "title": SafeString(context["headline"]["sentence"]),
+            "title": str(context["headline"]["sentence"]),  # plain text: escaped when shown
         }
         cache.set(key, fragments, CACHE_SECONDS)
     return fragments
