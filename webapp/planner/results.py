@@ -207,9 +207,7 @@ def _cache_key(scenario_key: str) -> str:
     return f"planner:results:v1:{get_language()}:{digest}"
 
 
-def results_fragments(
-    request: HttpRequest, link: Permalink, scenario_key: str
-) -> dict[str, str]:
+def results_fragments(request: HttpRequest, link: Permalink, scenario_key: str) -> dict[str, str]:
     """The rendered headline and charts/inputs fragments of a results page, cached.
 
     ``scenario_key`` identifies everything the fragments show (the permalink
