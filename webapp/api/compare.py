@@ -56,11 +56,27 @@ def compare_one(request: HttpRequest) -> HttpResponse:
         scenario = parse_scenario(data)
     except ScenarioError as exc:
         raise ApiError(422, exc.errors) from None
+    if not fits_float(scenario):
+        raise ApiError(422, [overflow_error()])
     try:
         result = compare(scenario)
     except ProjectionOverflowError:
         raise ApiError(422, [overflow_error()]) from None
     return json_response(result)
+
+
+def fits_float(scenario: Scenario) -> bool:
+    """False if an integer input is too large for float64 (the engine computes in floats).
+
+    The scenario schema bounds no GPU count from above, and ``project`` raises
+    a bare ``OverflowError`` for a count like 10**400 while packing its inputs.
+    """
+    try:
+        float(scenario.build.gpu_count)
+        float(scenario.rent.gpu_count)
+    except OverflowError:
+        return False
+    return True
 
 
 MAX_FULL_MONTHS = 400_000
@@ -126,9 +142,14 @@ def compare_batch(request: HttpRequest) -> HttpResponse:
     errors: dict[int, list[FieldError]] = {}
     for index, item in enumerate(items):
         try:
-            scenarios[index] = parse_scenario(item)
+            scenario = parse_scenario(item)
         except ScenarioError as exc:
             errors[index] = exc.errors
+            continue
+        if fits_float(scenario):
+            scenarios[index] = scenario
+        else:
+            errors[index] = [overflow_error()]
     if detail == "full":
         months = sum(s.horizon_months + 1 for s in scenarios.values())
         if months > MAX_FULL_MONTHS:

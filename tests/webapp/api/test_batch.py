@@ -1,4 +1,5 @@
 import copy
+import json
 import time
 
 from costmodel import compare, parse_scenario
@@ -94,6 +95,17 @@ def test_it_refuses_an_unknown_detail(client, scenario_data):
 
     assert response.status_code == 422
     assert response.json()["errors"][0]["field"] == "detail"
+
+
+def test_a_gpu_count_too_large_for_floating_point_does_not_spoil_the_rest(client, scenario_data):
+    huge = json.dumps(scenario_data).replace('"gpu_count": 1', '"gpu_count": ' + "9" * 400, 1)
+    body = '{"scenarios": [' + json.dumps(scenario_data) + "," + huge + "]}"
+
+    first, second = post_json(client, URL, body).json()["results"]
+
+    assert first["result"] is not None
+    assert second["result"] is None
+    assert "not finite" in second["errors"][0]["message"]
 
 
 def test_it_refuses_more_than_ten_thousand_scenarios(client):

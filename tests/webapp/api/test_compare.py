@@ -103,6 +103,17 @@ def test_it_reports_an_overflowing_scenario_as_invalid_input(client, scenario_da
     assert "not finite" in response.json()["errors"][0]["message"]
 
 
+def test_it_reports_a_gpu_count_too_large_for_floating_point_as_invalid_input(
+    client, scenario_data
+):
+    body = json.dumps(scenario_data).replace('"gpu_count": 1', '"gpu_count": ' + "9" * 400, 1)
+
+    response = post_json(client, URL, body)
+
+    assert response.status_code == 422
+    assert "not finite" in response.json()["errors"][0]["message"]
+
+
 def test_it_rejects_a_json_value_that_is_not_an_object(client):
     response = post_json(client, URL, [WORKED_EXAMPLE])
 
