@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime
 import json
+import re
 from typing import Any
 
 from django import forms
@@ -23,6 +24,32 @@ from webapp.planner.planning import (
     make_plan,
     selection_from,
 )
+
+_ENGINE_BOUNDS = [
+    (
+        re.compile(r"must be greater than or equal to (\S+)"),
+        _("must be greater than or equal to %(limit)s"),
+    ),
+    (re.compile(r"must be greater than (\S+)"), _("must be greater than %(limit)s")),
+    (
+        re.compile(r"must be less than or equal to (\S+)"),
+        _("must be less than or equal to %(limit)s"),
+    ),
+    (re.compile(r"must be less than (\S+)"), _("must be less than %(limit)s")),
+]
+_ENGINE_TEXTS = {
+    "is required": _("is required"),
+    "must be a finite number": _("must be a finite number"),
+}
+
+
+def _engine_message(message: str) -> str:
+    """The engine's English message for a field, in the active language when it is a known one."""
+    for pattern, text in _ENGINE_BOUNDS:
+        match = pattern.fullmatch(message)
+        if match:
+            return str(text) % {"limit": match.group(1)}
+    return str(_ENGINE_TEXTS.get(message, message))
 
 
 class ErrorTextMixin:
@@ -255,7 +282,9 @@ class PlannerForm(ErrorTextMixin, forms.Form):
         except ScenarioError as exc:
             for error in exc.errors:
                 target = form_field_for(error)
-                message = error.message if target else str(error)
+                message = _engine_message(error.message)
+                if not target:
+                    message = f"{error.field}: {message}"
                 self.add_error(target if target in self.fields else None, message)
             return data
         self.overrides = plan.overrides
