@@ -95,14 +95,14 @@ def test_someone_else_may_view_but_not_rename_or_delete(client, permalink):
 
 
 def test_a_signed_in_owner_and_staff_may_modify_but_another_user_may_not(scenario):
-    alice = User.objects.create_user("alice", password="pw")
-    User.objects.create_user("bob", password="pw")
-    User.objects.create_user("root", password="pw", is_staff=True)
+    alice = User.objects.create_user("alice")
+    users = {"bob": User.objects.create_user("bob"), "alice": alice}
+    users["root"] = User.objects.create_user("root", is_staff=True)
     saved = create_saved_scenario(name="a", scenario=scenario, user=alice, session_key=None)
     url = reverse("planner:saved-rename", args=[saved.pk])
     for username, status in (("bob", 404), ("alice", 302), ("root", 302)):
         client = Client()
-        client.login(username=username, password="pw")
+        client.force_login(users[username])
         assert client.post(url, {"name": username}).status_code == status
     saved.refresh_from_db()
     assert saved.name == "root"
