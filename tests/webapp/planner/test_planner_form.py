@@ -218,3 +218,12 @@ def test_without_the_catalog_a_complete_explicit_scenario_is_accepted(client, db
     assert link.scenario.build.model_dump() == scenario_data["build"]
     assert link.overrides == [] and link.selection is None
     assert_allclose(link.scenario.discount_rate_per_year, 0.08)
+
+
+def test_the_reopened_form_marks_the_overridden_field(client, shipped_catalog):
+    location = client.post(HOME, form_data(client, rent__fixed_monthly="77"))["Location"]
+    html = client.get(HOME, {"from": location.removeprefix("/r/")}, HTTP_ACCEPT_LANGUAGE="en")
+    html = html.content.decode()
+    row = html.split('data-field="rent__fixed_monthly"', 1)[0].rsplit("<div", 1)[1]
+    assert "overridden" in row
+    assert html.count("flag flag-override") == 1
