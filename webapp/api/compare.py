@@ -24,7 +24,7 @@ MAX_BATCH = 10_000
 """Most scenarios one batch request may hold."""
 
 SCENARIO_REF = {"$ref": "#/components/schemas/Scenario"}
-ERRORS = {400: ErrorsOut, 413: ErrorsOut, 422: ErrorsOut}
+ERRORS = {400: ErrorsOut, 411: ErrorsOut, 413: ErrorsOut, 422: ErrorsOut}
 
 
 def overflow_error() -> FieldError:

@@ -74,6 +74,9 @@ def read_json(request: HttpRequest, *, for_database: bool = False) -> object:
             "(request)",
             _("the body is larger than the limit of %(limit)d bytes") % {"limit": _body_limit()},
         ) from None
+    if not body and "chunked" in request.META.get("HTTP_TRANSFER_ENCODING", "").lower():
+        # Django reads Content-Length bytes; a chunked body arrives as nothing at all.
+        raise error(411, "(request)", _("send the body with a Content-Length header, not chunked"))
     if not body.strip():
         raise error(400, "(body)", _("is empty; send a JSON object"))
     try:

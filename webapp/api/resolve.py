@@ -22,7 +22,7 @@ class ResolveOut(Schema):
 
 @router.post(
     "/resolve",
-    response={200: ResolveOut, 400: ErrorsOut, 413: ErrorsOut, 422: ErrorsOut},
+    response={200: ResolveOut, 400: ErrorsOut, 411: ErrorsOut, 413: ErrorsOut, 422: ErrorsOut},
     summary="Turn a catalog selection into an explicit scenario with provenance",
     openapi_extra={
         "requestBody": {

@@ -59,7 +59,13 @@ def _get(scenario_id: uuid.UUID) -> SavedScenario:
 
 @router.post(
     "/scenarios",
-    response={201: SavedScenarioOut, 400: ErrorsOut, 413: ErrorsOut, 422: ErrorsOut},
+    response={
+        201: SavedScenarioOut,
+        400: ErrorsOut,
+        411: ErrorsOut,
+        413: ErrorsOut,
+        422: ErrorsOut,
+    },
     summary="Save an explicit scenario; the answer's id is its permanent link",
     openapi_extra={
         "requestBody": {

@@ -67,6 +67,16 @@ def test_it_refuses_an_empty_body(client, url, body):
 
 
 @pytest.mark.parametrize("url", POST_URLS)
+def test_it_asks_for_a_content_length_instead_of_a_chunked_body(client, url):
+    # What Django sees of a chunked request: no Content-Length, so no body.
+    response = client.generic(
+        "POST", url, b"", CONTENT_TYPE="application/json", HTTP_TRANSFER_ENCODING="chunked"
+    )
+
+    assert "Content-Length" in assert_error(response, 411, "(request)")
+
+
+@pytest.mark.parametrize("url", POST_URLS)
 @pytest.mark.parametrize("body", ["{", "{'a': 1}", "nul", '{"a": 1} x', b"\xff\xfe{}"])
 def test_it_refuses_malformed_json(client, url, body):
     response = post_json(client, url, body)
