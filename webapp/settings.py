@@ -55,7 +55,7 @@ if not SECRET_KEY:
             "DJANGO_SECRET_KEY must be set when DJANGO_DEBUG is not true "
             "(for local development run `make run`, which sets DJANGO_DEBUG=true)."
         )
-    SECRET_KEY = "django-insecure-development-only-key"  # noqa: S105 - debug only
+    SECRET_KEY = "django-insecure-development-only-key"  # debug only
 
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", "127.0.0.1,localhost,[::1]")
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", "")
