@@ -12,6 +12,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
 import os
 import tempfile
 from pathlib import Path
@@ -55,6 +56,16 @@ def _decode(text: bytes | str) -> object:
         raise ScenarioError([FieldError("(input)", f"is not valid JSON: {exc}")]) from None
 
 
+_NOT_FINITE = FieldError(
+    "(scenario)", "inputs are so extreme that the results are not finite numbers"
+)
+
+
+def _headline_numbers(result: dict[str, Any]) -> list[float]:
+    sections = [result, result["build"], result["rent"]]
+    return [v for section in sections for v in section.values() if isinstance(v, float)]
+
+
 def evaluate(text: bytes | str) -> dict[str, Any]:
     """Decode, validate and evaluate one scenario document; return its result JSON (a dict).
 
@@ -65,11 +76,14 @@ def evaluate(text: bytes | str) -> dict[str, Any]:
     """
     scenario = parse_scenario(_decode(text))
     try:
-        return compare(scenario)
+        result = compare(scenario)
     except (ProjectionOverflowError, OverflowError):
-        raise ScenarioError(
-            [FieldError("(scenario)", "inputs are so large that the results are not finite")]
-        ) from None
+        raise ScenarioError([_NOT_FINITE]) from None
+    # Ratios can overflow even when the sums they divide do not (a cost per
+    # reference GPU-hour over a vanishingly small amount of work).
+    if not all(math.isfinite(v) for v in _headline_numbers(result)):
+        raise ScenarioError([_NOT_FINITE])
+    return result
 
 
 def render(result: dict[str, Any], output_format: OutputFormat, encoding: str = "utf-8") -> str:

@@ -85,7 +85,19 @@ class TestEvaluate:
         with pytest.raises(ScenarioError) as caught:
             evaluate(json.dumps(data))
         assert messages(caught) == [
-            "(scenario): inputs are so large that the results are not finite"
+            "(scenario): inputs are so extreme that the results are not finite numbers"
+        ]
+
+    def test_it_refuses_a_cost_per_gpu_hour_that_overflows(self):
+        # Work of 730 h × 1e-308 × 0.01 ≈ 7e-308 reference GPU-hours a month: the
+        # cost per hour of it is beyond float64 although every sum is finite.
+        data = json.loads(EXAMPLE.read_text())
+        data["workload"]["utilization"] = 1e-308
+        data["build"]["gpu_throughput"] = 0.01
+        with pytest.raises(ScenarioError) as caught:
+            evaluate(json.dumps(data))
+        assert messages(caught) == [
+            "(scenario): inputs are so extreme that the results are not finite numbers"
         ]
 
     def test_it_turns_an_integer_beyond_float64_into_a_scenario_error(self):
@@ -94,7 +106,7 @@ class TestEvaluate:
         with pytest.raises(ScenarioError) as caught:
             evaluate(json.dumps(data))
         assert messages(caught) == [
-            "(scenario): inputs are so large that the results are not finite"
+            "(scenario): inputs are so extreme that the results are not finite numbers"
         ]
 
 

@@ -439,6 +439,22 @@ class TestOverflow:
         with pytest.raises(ProjectionOverflowError):
             project([parse_scenario(scenario(**{"build.gpu_count": 10**400}))])
 
+    @pytest.mark.xfail(
+        strict=True,
+        raises=AssertionError,
+        reason="engine bug: cost_per_reference_gpu_hour is inf when work is tiny but "
+        "not zero (division overflows); project() checks sums for overflow but not "
+        "these ratios, so result() returns inf, which JSON cannot carry",
+    )
+    def test_a_cost_per_gpu_hour_beyond_float64_is_reported_as_overflow(self):
+        data = scenario(**{"workload.utilization": 1e-308, "build.gpu_throughput": 0.01})
+        try:
+            result = project([parse_scenario(data)]).result(0)
+        except ProjectionOverflowError:
+            return
+        for side in ("build", "rent"):
+            assert not np.isinf(result[side]["cost_per_reference_gpu_hour"])
+
 
 def test_the_examples_are_not_modified_by_evaluation():
     data = example("steady-4090-vs-a100")

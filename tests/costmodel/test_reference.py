@@ -8,6 +8,7 @@ figure by figure.
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 
 import numpy as np
@@ -18,6 +19,7 @@ from hypothesis import given, settings
 from strategies import scenarios
 
 from costmodel import compare, parse_scenario
+from costmodel.projection import ProjectionOverflowError
 
 RTOL = 1e-9
 EXAMPLES = Path(__file__).resolve().parent / "examples"
@@ -27,18 +29,30 @@ SERIES = {
 }
 
 
+def headline_numbers(result: dict) -> list[float]:
+    sections = [result, result["build"], result["rent"]]
+    return [v for s in sections for v in s.values() if isinstance(v, float)]
+
+
 def assert_matches_reference(data: dict) -> None:
     scenario = parse_scenario(data)
-    result = compare(scenario)
     expected = reference.compare(scenario.model_dump())
+    try:
+        result = compare(scenario)
+    except ProjectionOverflowError:
+        # Only where the methodology's own arithmetic leaves float64.
+        assert not all(math.isfinite(v) for v in headline_numbers(expected))
+        return
     scale = money_scale(result)
 
     assert result["months"] == expected["months"]
     for side, names in SERIES.items():
         for name in names:
-            # Every monthly component is a sum of non-negative terms: plain relative error.
+            # Every monthly component is a sum of non-negative terms: plain relative error,
+            # down to where float64 itself loses relative precision (subnormal products
+            # of tiny inputs, below 1e-300 of a currency unit).
             np.testing.assert_allclose(
-                result[side][name], expected[side][name], rtol=RTOL, atol=0, err_msg=name
+                result[side][name], expected[side][name], rtol=RTOL, atol=1e-300, err_msg=name
             )
     for side, name in [
         ("build", "total"),
@@ -57,6 +71,10 @@ def assert_matches_reference(data: dict) -> None:
         per_hour = result[side]["cost_per_reference_gpu_hour"]
         if work == 0:
             assert per_hour is None
+        elif math.isinf(expected[side]["cost_per_reference_gpu_hour"]):
+            # Work so small that the ratio leaves float64 (the engine should refuse it:
+            # see test_projection's xfail); at least both agree on the sign.
+            assert per_hour == expected[side]["cost_per_reference_gpu_hour"]
         else:
             assert_money_close(
                 per_hour, expected[side]["cost_per_reference_gpu_hour"], scale / work, RTOL

@@ -189,12 +189,17 @@ BAD_DOCUMENTS = [
     (
         "overflow",
         steady(**{"build.power_load_watts": 1e300, "build.electricity_price_per_kwh": 1e300}),
-        ["(scenario): inputs are so large that the results are not finite"],
+        ["(scenario): inputs are so extreme that the results are not finite numbers"],
+    ),
+    (
+        "vanishing work",
+        steady(**{"workload.utilization": 1e-308, "build.gpu_throughput": 0.01}),
+        ["(scenario): inputs are so extreme that the results are not finite numbers"],
     ),
     (
         "integer beyond float64",
         steady(**{"build.gpu_count": 10**400}),
-        ["(scenario): inputs are so large that the results are not finite"],
+        ["(scenario): inputs are so extreme that the results are not finite numbers"],
     ),
     (
         "several problems",
