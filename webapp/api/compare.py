@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
 from ninja import Router
 
-from costmodel import FieldError, Scenario, ScenarioError, compare, parse_scenario, project
+from costmodel import FieldError, Scenario, ScenarioError, parse_scenario, project
 from costmodel.projection import Projection, ProjectionOverflowError
 from webapp.api.errors import ApiError, error, json_response, read_json
 from webapp.api.schemas import BatchOut, CompareOut, ErrorsOut
@@ -58,11 +59,11 @@ def compare_one(request: HttpRequest) -> HttpResponse:
         raise ApiError(422, exc.errors) from None
     if not fits_float(scenario):
         raise ApiError(422, [overflow_error()])
-    try:
-        result = compare(scenario)
-    except ProjectionOverflowError:
-        raise ApiError(422, [overflow_error()]) from None
-    return json_response(result)
+    errors: dict[int, list[FieldError]] = {}
+    results = _project({0: scenario}, errors, summary=False)
+    if errors:
+        raise ApiError(422, errors[0])
+    return json_response(results[0])
 
 
 def fits_float(scenario: Scenario) -> bool:
@@ -253,7 +254,29 @@ def _project(
                 del scenarios[index]
                 errors[index] = [overflow_error()]
             continue
+        infinite = _infinite(projection)
+        for position in infinite:
+            errors[indices[position]] = [overflow_error()]
         if summary:
-            return dict(zip(indices, _summaries(projection), strict=True))
-        return {index: projection.result(k) for k, index in enumerate(indices)}
+            rows = _summaries(projection)
+            return {i: rows[k] for k, i in enumerate(indices) if k not in infinite}
+        return {i: projection.result(k) for k, i in enumerate(indices) if k not in infinite}
     return {}
+
+
+def _infinite(projection: Projection) -> set[int]:
+    """Positions whose headline figures are infinite (JSON cannot carry them).
+
+    ``project`` checks its sums for overflow but not the ratios: a cost per
+    GPU-hour over a vanishingly small amount of work can still be infinite.
+    """
+    p = projection
+    figures = (
+        p.build_cost_per_reference_gpu_hour,
+        p.rent_cost_per_reference_gpu_hour,
+        p.break_even_month,
+        p.break_even_utilization,
+        p.build_total_net,
+        p.resale_value,
+    )
+    return set(np.flatnonzero(np.logical_or.reduce([np.isinf(a) for a in figures])).tolist())

@@ -2,6 +2,8 @@ import copy
 import json
 import time
 
+import pytest
+
 from costmodel import compare, parse_scenario
 from tests.webapp.api.conftest import assert_same_result, post_json
 
@@ -106,6 +108,22 @@ def test_a_gpu_count_too_large_for_floating_point_does_not_spoil_the_rest(client
     assert first["result"] is not None
     assert second["result"] is None
     assert "not finite" in second["errors"][0]["message"]
+
+
+def test_an_infinite_cost_per_gpu_hour_does_not_spoil_the_rest(client, scenario_data):
+    tiny = copy.deepcopy(scenario_data)
+    tiny["workload"]["utilization"] = 1e-308
+    tiny["build"]["gpu_throughput"] = 0.01
+
+    for detail in ("full", "summary"):
+        body = {"scenarios": [tiny, scenario_data], "detail": detail}
+        first, second = post_json(client, URL, body).json()["results"]
+
+        assert first["result"] is None
+        assert "not finite" in first["errors"][0]["message"]
+        assert second["result"]["savings"] == pytest.approx(
+            compare(parse_scenario(scenario_data))["savings"], rel=1e-12
+        )
 
 
 def test_it_refuses_more_than_ten_thousand_scenarios(client):

@@ -103,6 +103,18 @@ def test_it_reports_an_overflowing_scenario_as_invalid_input(client, scenario_da
     assert "not finite" in response.json()["errors"][0]["message"]
 
 
+def test_it_reports_a_cost_per_gpu_hour_beyond_floating_point_as_invalid_input(
+    client, scenario_data
+):
+    scenario_data["workload"]["utilization"] = 1e-308
+    scenario_data["build"]["gpu_throughput"] = 0.01
+
+    response = post_json(client, URL, scenario_data)
+
+    assert response.status_code == 422
+    assert "not finite" in response.json()["errors"][0]["message"]
+
+
 def test_it_reports_a_gpu_count_too_large_for_floating_point_as_invalid_input(
     client, scenario_data
 ):
