@@ -1,4 +1,5 @@
 import json
+import math
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -140,8 +141,24 @@ def test_it_rejects_a_json_value_that_is_not_an_object(client):
 )
 @given(data=scenarios())
 def test_generated_scenarios_through_the_api_agree_with_the_engine(client, data):
+    expected = compare(parse_scenario(data))
     response = post_json(client, URL, data)
 
+    if any(math.isinf(v) for v in numbers(expected)):
+        # The engine's ratios can overflow where its sums do not; the API refuses those.
+        assert response.status_code == 422
+        return
     assert response.status_code == 200
     # JSON floats round-trip exactly, so agreement is equality, not closeness.
-    assert response.json() == compare(parse_scenario(data))
+    assert response.json() == expected
+
+
+def numbers(value):
+    if isinstance(value, dict):
+        for item in value.values():
+            yield from numbers(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from numbers(item)
+    elif isinstance(value, float):
+        yield value
