@@ -110,3 +110,8 @@ def load_json(text: str | bytes) -> object:
         raise ScenarioError([FieldError("(input)", f"is not valid JSON: {detail}")]) from None
     except RecursionError:
         raise ScenarioError([FieldError("(input)", "is nested too deeply")]) from None
+    except ValueError:
+        # json raises a plain ValueError for an integer beyond Python's 4300-digit limit.
+        raise ScenarioError(
+            [FieldError("(input)", "holds a number too long to read (over 4300 digits)")]
+        ) from None

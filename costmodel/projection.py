@@ -84,6 +84,15 @@ _RENT_FIELDS = attrgetter(
 )
 
 
+def _fits_float64(s: Scenario) -> bool:
+    try:
+        float(s.build.gpu_count)
+        float(s.rent.gpu_count)
+    except OverflowError:
+        return False
+    return True
+
+
 def _monthly_hours(s: Scenario) -> float:
     w = s.workload
     if isinstance(w, SteadyWorkload):
@@ -291,9 +300,15 @@ def project(scenarios: Sequence[Scenario]) -> Projection:
         raise ValueError("project() needs at least one scenario")
     scenarios = tuple(scenarios)
     n = len(scenarios)
-    top = np.array([(s.horizon_months, s.discount_rate_per_year) for s in scenarios]).T
-    b = np.array([_BUILD_FIELDS(s.build) for s in scenarios], dtype=np.float64).T
-    r = np.array([_RENT_FIELDS(s.rent) for s in scenarios], dtype=np.float64).T
+    try:
+        top = np.array([(s.horizon_months, s.discount_rate_per_year) for s in scenarios]).T
+        b = np.array([_BUILD_FIELDS(s.build) for s in scenarios], dtype=np.float64).T
+        r = np.array([_RENT_FIELDS(s.rent) for s in scenarios], dtype=np.float64).T
+    except OverflowError:
+        # An integer (a GPU count) beyond float64: name the scenarios that hold one.
+        raise ProjectionOverflowError(
+            [i for i, s in enumerate(scenarios) if not _fits_float64(s)]
+        ) from None
     h, discount = top
     b_count, b_tput, capex, p_load, p_idle, pue, kwh_price, hosting, maint_rate, ops, retention = b
     r_count, r_tput, hourly, fixed, change = r
@@ -390,7 +405,9 @@ def project(scenarios: Sequence[Scenario]) -> Projection:
         & np.isfinite(build_pv)
         & np.isfinite(rent_pv)
         & np.isfinite(work)
-        & (np.isfinite(be_month) | np.isnan(be_month))
+        & ~np.isinf(build_per_hour)
+        & ~np.isinf(rent_per_hour)
+        & ~np.isinf(be_month)
     )
     if overflow.any():
         raise ProjectionOverflowError(np.flatnonzero(overflow).tolist())

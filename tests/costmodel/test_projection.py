@@ -428,32 +428,18 @@ class TestOverflow:
             project([parse_scenario(example("tidal-4060ti")), parse_scenario(data)])
         assert caught.value.indices == [1]
 
-    @pytest.mark.xfail(
-        strict=True,
-        raises=OverflowError,
-        reason="engine bug: an integer gpu_count beyond float64 (e.g. 10**400) passes "
-        "validation (no upper bound) and project() raises a bare OverflowError while "
-        "packing inputs, instead of ProjectionOverflowError",
-    )
     def test_a_gpu_count_too_large_for_float64_raises_a_projection_overflow_error(self):
-        with pytest.raises(ProjectionOverflowError):
-            project([parse_scenario(scenario(**{"build.gpu_count": 10**400}))])
+        fine = parse_scenario(example("tidal-4060ti"))
+        huge = parse_scenario(scenario(**{"build.gpu_count": 10**400}))
+        with pytest.raises(ProjectionOverflowError) as caught:
+            project([fine, huge, fine])
+        assert caught.value.indices == [1]
 
-    @pytest.mark.xfail(
-        strict=True,
-        raises=AssertionError,
-        reason="engine bug: cost_per_reference_gpu_hour is inf when work is tiny but "
-        "not zero (division overflows); project() checks sums for overflow but not "
-        "these ratios, so result() returns inf, which JSON cannot carry",
-    )
     def test_a_cost_per_gpu_hour_beyond_float64_is_reported_as_overflow(self):
         data = scenario(**{"workload.utilization": 1e-308, "build.gpu_throughput": 0.01})
-        try:
-            result = project([parse_scenario(data)]).result(0)
-        except ProjectionOverflowError:
-            return
-        for side in ("build", "rent"):
-            assert not np.isinf(result[side]["cost_per_reference_gpu_hour"])
+        with pytest.raises(ProjectionOverflowError) as caught:
+            project([parse_scenario(data)])
+        assert caught.value.indices == [0]
 
 
 def test_the_examples_are_not_modified_by_evaluation():
