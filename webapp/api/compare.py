@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
 from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
 from ninja import Router
@@ -57,27 +56,11 @@ def compare_one(request: HttpRequest) -> HttpResponse:
         scenario = parse_scenario(data)
     except ScenarioError as exc:
         raise ApiError(422, exc.errors) from None
-    if not fits_float(scenario):
-        raise ApiError(422, [overflow_error()])
     errors: dict[int, list[FieldError]] = {}
     results = _project({0: scenario}, errors, summary=False)
     if errors:
         raise ApiError(422, errors[0])
     return json_response(results[0])
-
-
-def fits_float(scenario: Scenario) -> bool:
-    """False if an integer input is too large for float64 (the engine computes in floats).
-
-    The scenario schema bounds no GPU count from above, and ``project`` raises
-    a bare ``OverflowError`` for a count like 10**400 while packing its inputs.
-    """
-    try:
-        float(scenario.build.gpu_count)
-        float(scenario.rent.gpu_count)
-    except OverflowError:
-        return False
-    return True
 
 
 MAX_FULL_MONTHS = 400_000
@@ -147,10 +130,7 @@ def compare_batch(request: HttpRequest) -> HttpResponse:
         except ScenarioError as exc:
             errors[index] = exc.errors
             continue
-        if fits_float(scenario):
-            scenarios[index] = scenario
-        else:
-            errors[index] = [overflow_error()]
+        scenarios[index] = scenario
     if detail == "full":
         months = sum(s.horizon_months + 1 for s in scenarios.values())
         if months > MAX_FULL_MONTHS:
@@ -254,29 +234,8 @@ def _project(
                 del scenarios[index]
                 errors[index] = [overflow_error()]
             continue
-        infinite = _infinite(projection)
-        for position in infinite:
-            errors[indices[position]] = [overflow_error()]
         if summary:
             rows = _summaries(projection)
-            return {i: rows[k] for k, i in enumerate(indices) if k not in infinite}
-        return {i: projection.result(k) for k, i in enumerate(indices) if k not in infinite}
+            return {i: rows[k] for k, i in enumerate(indices)}
+        return {i: projection.result(k) for k, i in enumerate(indices)}
     return {}
-
-
-def _infinite(projection: Projection) -> set[int]:
-    """Positions whose headline figures are infinite (JSON cannot carry them).
-
-    ``project`` checks its sums for overflow but not the ratios: a cost per
-    GPU-hour over a vanishingly small amount of work can still be infinite.
-    """
-    p = projection
-    figures = (
-        p.build_cost_per_reference_gpu_hour,
-        p.rent_cost_per_reference_gpu_hour,
-        p.break_even_month,
-        p.break_even_utilization,
-        p.build_total_net,
-        p.resale_value,
-    )
-    return set(np.flatnonzero(np.logical_or.reduce([np.isinf(a) for a in figures])).tolist())

@@ -83,9 +83,6 @@ def read_json(request: HttpRequest, *, for_database: bool = False) -> object:
         data = load_json(body)
     except ScenarioError as exc:
         raise ApiError(400, exc.errors) from None
-    except ValueError:
-        # json.loads raises a plain ValueError for integers of more than 4300 digits.
-        raise error(400, "(body)", _("contains a number too long to read")) from None
     if for_database and b"\\u0000" in body:
         # PostgreSQL can store no NUL character, in text or in jsonb: refuse it here.
         where = _nul_path(data, [])

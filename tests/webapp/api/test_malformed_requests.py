@@ -87,7 +87,7 @@ def test_it_refuses_malformed_json(client, url, body):
 def test_it_refuses_a_number_too_long_to_read(client):
     response = post_json(client, "/api/v1/compare", '{"horizon_months": ' + "9" * 5000 + "}")
 
-    assert "too long" in assert_error(response, 400, "(body)")
+    assert "too long" in assert_error(response, 400, "(input)")
 
 
 @pytest.mark.parametrize("url", POST_URLS)
