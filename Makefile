@@ -46,9 +46,8 @@ serve: install
 	$(PY) manage.py check --deploy --fail-level WARNING
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py collectstatic --noinput --verbosity 0
-	$(PY) manage.py load_catalog
-	$(VENV)/bin/gunicorn webapp.wsgi --bind $(HOST):$(PORT) \
-	  --workers $${WEB_CONCURRENCY:-$$(( 2 * $$(nproc) ))} --access-logfile - --timeout 60
+	$(PY) manage.py load_catalog --keep-existing
+	$(VENV)/bin/gunicorn webapp.wsgi --bind $(HOST):$(PORT) --access-logfile -
 
 debian-test-deps:
 	@missing=""; \

@@ -88,13 +88,33 @@ def fixture_paths(directory: Path = FIXTURES_DIR) -> list[Path]:
     return [directory / name for name in FIXTURE_FILES if (directory / name).exists()]
 
 
-def load_catalog(directory: Path = FIXTURES_DIR) -> int:
+def load_catalog(directory: Path = FIXTURES_DIR, *, keep_existing: bool = False) -> int:
     """Load the fixture files in one transaction; return how many files were loaded.
 
     Idempotent: rows are matched by natural key and updated in place, never duplicated.
+    With ``keep_existing`` a row whose natural key is already in the database is left
+    exactly as it is (an admin's edit survives a restart); only new rows are added.
     """
     files = fixture_paths(directory)
-    if files:
-        with transaction.atomic():
+    if not files:
+        return 0
+    with transaction.atomic():
+        if not keep_existing:
             call_command("loaddata", *[str(f) for f in files], verbosity=0)
+            return len(files)
+        deferred = []
+        for path in files:
+            with path.open(encoding="utf-8") as handle:
+                for item in serializers.deserialize("json", handle, handle_forward_references=True):
+                    # The deserializer fills in the primary key of a row it found by
+                    # natural key; no key means the row is new.
+                    if item.object.pk is not None and (
+                        type(item.object).objects.filter(pk=item.object.pk).exists()
+                    ):
+                        continue
+                    item.save()
+                    if item.deferred_fields:
+                        deferred.append(item)
+        for item in deferred:
+            item.save_deferred_fields()
     return len(files)

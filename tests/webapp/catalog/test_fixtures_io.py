@@ -42,6 +42,38 @@ def test_loading_again_restores_an_edited_row_in_place(shipped):
     assert price.amount == 18000
 
 
+def test_keeping_existing_rows_leaves_an_admin_edit_alone(shipped):
+    price = PartPrice.objects.get(part__slug="gpu-rtx-4090", effective_date="2025-01-01")
+    price.amount = Decimal(17500)
+    price.save()
+    before = counts()
+    load_catalog(keep_existing=True)
+    price.refresh_from_db()
+    assert price.amount == 17500
+    assert counts() == before
+
+
+def test_keeping_existing_rows_still_adds_rows_that_are_missing(shipped):
+    PartPrice.objects.get(part__slug="gpu-rtx-4090", effective_date="2025-01-01").delete()
+    offering = CloudOffering.objects.order_by("slug").first()
+    offering_slug = offering.slug
+    offering.delete()  # its rates go with it
+    load_catalog(keep_existing=True)
+    assert (
+        PartPrice.objects.get(part__slug="gpu-rtx-4090", effective_date="2025-01-01").amount
+        == 18000
+    )
+    restored = CloudOffering.objects.get(slug=offering_slug)
+    assert restored.rates.exists()
+
+
+def test_keeping_existing_rows_on_an_empty_database_loads_everything(db):
+    load_catalog(keep_existing=True)
+    loaded = counts()
+    load_catalog()
+    assert counts() == loaded
+
+
 def test_an_admin_change_shows_up_as_a_small_diff(shipped, tmp_path):
     Part.objects.filter(slug="gpu-rtx-4090").update(name="RTX 4090 (edited)")
     export_catalog(tmp_path)

@@ -14,8 +14,15 @@ class Command(BaseCommand):
             _("Load every catalog fixture in fixtures/ in one transaction (safe to run twice).")
         )
 
+    def add_arguments(self, parser):
+        parser.add_argument(
+            "--keep-existing",
+            action="store_true",
+            help=str(_("Only add rows that are not in the database yet; never change a row.")),
+        )
+
     def handle(self, *args, **options):
-        count = load_catalog()
+        count = load_catalog(keep_existing=options["keep_existing"])
         if count:
             self.stdout.write(f"loaded {count} fixture files")
         else:
