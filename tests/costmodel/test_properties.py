@@ -17,6 +17,7 @@ from numpy.testing import assert_allclose
 from strategies import fractions, scenarios, steady_workloads
 
 from costmodel import compare, parse_scenario, project
+from costmodel.projection import ProjectionOverflowError
 
 EXAMPLES = settings(max_examples=150, deadline=None)
 SERIES = {
@@ -30,7 +31,13 @@ SCALARS = {
 
 
 def run(data: dict) -> dict:
-    return compare(parse_scenario(data))
+    try:
+        return compare(parse_scenario(data))
+    except ProjectionOverflowError:
+        # Work so close to zero (a utilization root near 1e-308) that the cost per
+        # reference GPU-hour leaves float64: the engine refuses it, nothing to compare.
+        assume(False)
+        raise
 
 
 def changed(data: dict, section: str, field: str, value: float) -> dict:
