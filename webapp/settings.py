@@ -57,6 +57,9 @@ if not SECRET_KEY:
         )
     SECRET_KEY = "django-insecure-development-only-key"  # debug only
 
+# Old keys still accepted for signatures (results permalinks, sessions) while rotating.
+SECRET_KEY_FALLBACKS = env_list("DJANGO_SECRET_KEY_FALLBACKS", "")
+
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", "127.0.0.1,localhost,[::1]")
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", "")
 
