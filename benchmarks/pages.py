@@ -9,6 +9,7 @@ issue 4 is results page < 3 × healthz.
 
 from __future__ import annotations
 
+import json
 import os
 import statistics
 import sys
@@ -31,33 +32,16 @@ from django.test import Client  # noqa: E402
 from costmodel import parse_scenario  # noqa: E402
 from webapp.planner.permalink import encode  # noqa: E402
 
-SCENARIO = {
-    "name": "Single RTX 4090 box vs one cloud A100 80GB, steady 80 %",
-    "currency": "CNY",
-    "horizon_months": 36,
-    "discount_rate_per_year": 0.08,
-    "workload": {"kind": "steady", "utilization": 0.8},
-    "build": {
-        "gpu_count": 1,
-        "gpu_throughput": 0.6,
-        "capex": 25000,
-        "power_load_watts": 650,
-        "power_idle_watts": 110,
-        "pue": 1.2,
-        "electricity_price_per_kwh": 0.8,
-        "hosting_monthly": 0,
-        "maintenance_rate_per_year": 0.05,
-        "ops_monthly": 0,
-        "residual_value_retention_per_year": 0.7,
-    },
-    "rent": {
-        "gpu_count": 1,
-        "gpu_throughput": 1.0,
-        "hourly_rate": 28,
-        "fixed_monthly": 30,
-        "annual_price_change": 0,
-    },
-}
+# The methodology's worked example, as shipped with the engine tests.
+SCENARIO = json.loads(
+    (
+        Path(__file__).resolve().parent.parent
+        / "tests"
+        / "costmodel"
+        / "examples"
+        / "steady-4090-vs-a100.json"
+    ).read_text()
+)
 
 
 def timings(client: Client, url: str, n: int) -> list[float]:

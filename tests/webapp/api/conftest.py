@@ -6,33 +6,7 @@ import pytest
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "costmodel" / "examples"
 
-WORKED_EXAMPLE = {
-    "name": "Single RTX 4090 box vs one cloud A100 80GB, steady 80 %",
-    "currency": "CNY",
-    "horizon_months": 36,
-    "discount_rate_per_year": 0.08,
-    "workload": {"kind": "steady", "utilization": 0.8},
-    "build": {
-        "gpu_count": 1,
-        "gpu_throughput": 0.6,
-        "capex": 25000,
-        "power_load_watts": 650,
-        "power_idle_watts": 110,
-        "pue": 1.2,
-        "electricity_price_per_kwh": 0.8,
-        "hosting_monthly": 0,
-        "maintenance_rate_per_year": 0.05,
-        "ops_monthly": 0,
-        "residual_value_retention_per_year": 0.7,
-    },
-    "rent": {
-        "gpu_count": 1,
-        "gpu_throughput": 1.0,
-        "hourly_rate": 28,
-        "fixed_monthly": 30,
-        "annual_price_change": 0,
-    },
-}
+WORKED_EXAMPLE = json.loads((EXAMPLES / "steady-4090-vs-a100.json").read_text())
 
 
 SELECTION = {

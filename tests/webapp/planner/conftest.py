@@ -1,34 +1,14 @@
 import copy
+import json
+from pathlib import Path
 
 import pytest
 
-STEADY_4090 = {
-    "name": "Single RTX 4090 box vs one cloud A100 80GB, steady 80 %",
-    "currency": "CNY",
-    "horizon_months": 36,
-    "discount_rate_per_year": 0.08,
-    "workload": {"kind": "steady", "utilization": 0.8},
-    "build": {
-        "gpu_count": 1,
-        "gpu_throughput": 0.6,
-        "capex": 25000.0,
-        "power_load_watts": 650.0,
-        "power_idle_watts": 110.0,
-        "pue": 1.2,
-        "electricity_price_per_kwh": 0.8,
-        "hosting_monthly": 0.0,
-        "maintenance_rate_per_year": 0.05,
-        "ops_monthly": 0.0,
-        "residual_value_retention_per_year": 0.7,
-    },
-    "rent": {
-        "gpu_count": 1,
-        "gpu_throughput": 1.0,
-        "hourly_rate": 28.0,
-        "fixed_monthly": 30.0,
-        "annual_price_change": 0.0,
-    },
-}
+# The methodology's worked example, shipped with the engine tests.
+EXAMPLE = (
+    Path(__file__).resolve().parents[2] / "costmodel" / "examples" / "steady-4090-vs-a100.json"
+)
+STEADY_4090 = json.loads(EXAMPLE.read_text())
 
 
 @pytest.fixture
