@@ -242,15 +242,18 @@ class Projection:
         return [self.result(i) for i in range(len(self))]
 
 
-def break_even_month(diff: Array, in_horizon: npt.NDArray[np.bool_]) -> Array:
+def break_even_month(
+    build_cumulative: Array, rent_cumulative: Array, in_horizon: npt.NDArray[np.bool_] | None
+) -> Array:
     """First month where cumulative build cost ≤ cumulative rent cost, interpolated.
 
     Parameters
     ----------
-    diff : ndarray, shape (M, N)
-        ``build_cum − rent_cum`` per month (rows) and scenario (columns) [currency].
-    in_horizon : ndarray of bool, broadcastable to (M, N)
-        True for months ``0..H`` of each scenario.
+    build_cumulative, rent_cumulative : ndarray, shape (M, N)
+        Cumulative costs per month (rows) and scenario (columns) [currency].
+    in_horizon : ndarray of bool, broadcastable to (M, N), or None
+        True for months ``0..H`` of each scenario; None when every scenario
+        runs for all ``M − 1`` months.
 
     Returns
     -------
@@ -258,15 +261,20 @@ def break_even_month(diff: Array, in_horizon: npt.NDArray[np.bool_]) -> Array:
 
     Notes
     -----
-    ``0`` if ``diff[0] ≤ 0``; else, for the first ``m`` with ``diff[m] ≤ 0``,
-    ``(m − 1) + diff[m−1] / (diff[m−1] − diff[m])``.
+    With ``diff = build_cum − rent_cum``: ``0`` if ``diff[0] ≤ 0``; else, for the
+    first ``m`` with ``diff[m] ≤ 0``, ``(m − 1) + diff[m−1] / (diff[m−1] − diff[m])``.
+    ``diff ≤ 0`` is tested as ``build_cum ≤ rent_cum`` (the same for IEEE doubles),
+    and ``diff`` is formed only at the two months each scenario needs.
     """
-    qualifies = (diff <= 0) & in_horizon
+    qualifies = build_cumulative <= rent_cumulative
+    if in_horizon is not None:
+        qualifies &= in_horizon
     first = np.argmax(qualifies, axis=0)
-    cols = np.arange(diff.shape[1])
+    cols = np.arange(qualifies.shape[1])
     found = qualifies[first, cols]
-    before = diff[np.maximum(first - 1, 0), cols]
-    at = diff[first, cols]
+    previous = np.maximum(first - 1, 0)
+    before = build_cumulative[previous, cols] - rent_cumulative[previous, cols]
+    at = build_cumulative[first, cols] - rent_cumulative[first, cols]
     with np.errstate(divide="ignore", invalid="ignore"):
         inside = (first - 1) + before / (before - at)
     month = np.where(first == 0, 0.0, inside)
@@ -421,7 +429,9 @@ def project(scenarios: Sequence[Scenario]) -> Projection:
         build_per_hour = np.where(has_work, build_total_net / safe_work, np.nan)
         rent_per_hour = np.where(has_work, rent_total / safe_work, np.nan)
 
-        be_month = break_even_month(build_cumulative - rent_cumulative, in_horizon)
+        be_month = break_even_month(
+            build_cumulative, rent_cumulative, None if uniform_horizon else in_horizon
+        )
 
         # savings(u) = s0 + s1 × u for a steady workload u, all else unchanged.
         s0 = h * fixed - (capex + h * (fixed_build_monthly + idle_cost) - resale)
