@@ -14,8 +14,8 @@ import numpy as np
 import pytest
 from numpy.testing import assert_allclose
 
-from costmodel import compare, parse_scenario, project
-from costmodel.projection import ProjectionOverflowError
+from costmodel import SteadyWorkload, compare, parse_scenario, project
+from costmodel.projection import ProjectionOverflowError, _running_sum
 
 EXAMPLES = Path(__file__).resolve().parent / "examples"
 RTOL = 1e-12
@@ -447,3 +447,43 @@ def test_the_examples_are_not_modified_by_evaluation():
     before = copy.deepcopy(data)
     run(data)
     assert data == before
+
+
+@pytest.mark.parametrize("scenarios", [1, 63, 64, 500])
+def test_running_sums_equal_numpys_cumulative_sum_to_the_last_bit(scenarios):
+    monthly = np.random.default_rng(scenarios).normal(size=(241, scenarios)) * 1e6
+    assert np.array_equal(_running_sum(monthly), np.cumsum(monthly, axis=0))
+
+
+def test_a_wide_batch_gives_the_same_figures_as_one_scenario_at_a_time():
+    base = parse_scenario(example("steady-4090-vs-a100"))
+    scenarios = [
+        base.model_copy(
+            update={
+                "horizon_months": 12 + i % 40,
+                "workload": SteadyWorkload(kind="steady", utilization=i / 99),
+            }
+        )
+        for i in range(100)
+    ]
+    batch = project(scenarios)
+    for i in (0, 1, 37, 64, 99):
+        together, alone = batch.result(i), compare(scenarios[i])
+        # Series add in the same order: equal to the bit. Sums over months (present
+        # values, work) may be reassociated by numpy for a wide batch: equal to 1e-12.
+        for side in ("build", "rent"):
+            for name, value in alone[side].items():
+                if isinstance(value, list) or value is None:
+                    assert together[side][name] == value, (i, side, name)
+                else:
+                    assert together[side][name] == pytest.approx(value, rel=1e-12), (i, name)
+        for name in (
+            "savings",
+            "work_reference_gpu_hours",
+            "break_even_month",
+            "break_even_utilization",
+        ):
+            if alone[name] is None:
+                assert together[name] is None, (i, name)
+            else:
+                assert together[name] == pytest.approx(alone[name], rel=1e-12), (i, name)
