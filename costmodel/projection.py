@@ -378,9 +378,9 @@ def project(scenarios: Sequence[Scenario]) -> Projection:
     # contiguous rows. The Projection exposes scenario-major (N, M) views.
     m_count = int(horizon.max()) + 1
     months = np.arange(m_count, dtype=np.float64)[:, None]
-    in_horizon = months <= h
-    past_horizon = ~in_horizon
-    uniform_horizon = not past_horizon.any()
+    uniform_horizon = bool(horizon.min() == horizon.max())
+    in_horizon = None if uniform_horizon else months <= h
+    past_horizon = None if in_horizon is None else ~in_horizon
 
     busy = busy_hours(scenarios, m_count, per_month)
     if not uniform_horizon:
@@ -448,9 +448,7 @@ def project(scenarios: Sequence[Scenario]) -> Projection:
         build_per_hour = np.where(has_work, build_total_net / safe_work, np.nan)
         rent_per_hour = np.where(has_work, rent_total / safe_work, np.nan)
 
-        be_month = break_even_month(
-            build_cumulative, rent_cumulative, None if uniform_horizon else in_horizon
-        )
+        be_month = break_even_month(build_cumulative, rent_cumulative, in_horizon)
 
         # savings(u) = s0 + s1 × u for a steady workload u, all else unchanged.
         s0 = h * fixed - (capex + h * (fixed_build_monthly + idle_cost) - resale)
