@@ -98,6 +98,41 @@ def _fits_float64(s: Scenario) -> bool:
     return True
 
 
+@dataclass(frozen=True, eq=False)
+class MonthlyTotal:
+    """A monthly total: a varying component plus a fixed amount in months ``1..H``.
+
+    Month 0 holds ``first`` (the capex for the build, 0 for rent); months past
+    ``H`` hold 0. The batch turns its own copy of the totals into cumulative
+    sums in place, so each row is formed again, by the same addition, when read.
+    """
+
+    variable: Array
+    fixed: Array
+    first: Array
+    horizon: npt.NDArray[np.int64]
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        rows, months = self.variable.shape
+        return (rows, months)
+
+    def row(self, i: int) -> Array:
+        values: Array = self.variable[i] + self.fixed[i]
+        values[0] = self.first[i]
+        values[int(self.horizon[i]) + 1 :] = 0.0
+        return values
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> Array:
+        rows = np.array([self.row(i) for i in range(len(self.fixed))], dtype=dtype or np.float64)
+        return rows
+
+    def __getitem__(self, key: Any) -> Any:
+        if isinstance(key, tuple) and len(key) == 2 and isinstance(key[0], int | np.integer):
+            return self.row(int(key[0]))[key[1]]
+        return np.asarray(self)[key]
+
+
 def _monthly_hours(w: Workload) -> float:
     """Busy hours of every month for steady and tidal work; −1 marks a profile."""
     kind = type(w)
@@ -173,11 +208,11 @@ class Projection:
     build_hosting: ConstantSeries
     build_maintenance: ConstantSeries
     build_ops: ConstantSeries
-    build_monthly: Array
+    build_monthly: MonthlyTotal
     build_cumulative: Array
     rent_compute: Array
     rent_fixed: ConstantSeries
-    rent_monthly: Array
+    rent_monthly: MonthlyTotal
     rent_cumulative: Array
     build_total: Array
     resale_value: Array
@@ -200,7 +235,7 @@ class Projection:
         h = int(self.horizon[i])
         cut = slice(0, h + 1)
 
-        def series(a: Array | ConstantSeries) -> list[float]:
+        def series(a: Array | ConstantSeries | MonthlyTotal) -> list[float]:
             return a[i, cut].tolist()  # type: ignore[no-any-return]
 
         def scalar(a: Array) -> float | None:
@@ -245,16 +280,18 @@ class Projection:
 _ROW_LOOP_MIN_SCENARIOS = 64
 
 
-def _running_sum(monthly: Array) -> Array:
+def _running_sum(monthly: Array, out: Array | None = None) -> Array:
     """Cumulative sum over months (axis 0), ``out[m] = out[m − 1] + monthly[m]``.
 
     ``np.cumsum`` along axis 0 walks each column with a large stride; for a wide
     batch adding whole month rows is several times faster. The additions happen
     in the same order either way, so the results are identical to the last bit.
+    ``out`` may be ``monthly`` itself.
     """
     if monthly.shape[1] < _ROW_LOOP_MIN_SCENARIOS:
-        return np.cumsum(monthly, axis=0)
-    out = np.empty_like(monthly)
+        return np.cumsum(monthly, axis=0, out=out)
+    if out is None:
+        out = np.empty_like(monthly)
     out[0] = monthly[0]
     for m in range(1, monthly.shape[0]):
         np.add(out[m - 1], monthly[m], out=out[m])
@@ -423,13 +460,7 @@ def project(scenarios: Sequence[Scenario]) -> Projection:
         if not uniform_horizon:
             rent_monthly[past_horizon] = 0.0
 
-        build_cumulative = _running_sum(build_monthly)
-        rent_cumulative = _running_sum(rent_monthly)
-        build_total = build_cumulative[horizon, cols]
-        rent_total = rent_cumulative[horizon, cols]
         resale = capex * retention ** (h / 12.0)
-        build_total_net = build_total - resale
-        savings = rent_total - build_total_net
 
         # Present values: f[m] = (1 + d)^(−m/12); one column when d is shared.
         if (discount == discount[0]).all():
@@ -441,6 +472,14 @@ def project(scenarios: Sequence[Scenario]) -> Projection:
             np.exp(factor, out=factor)
             build_pv = np.einsum("mn,mn->n", build_monthly, factor) - resale * factor[horizon, cols]
             rent_pv = np.einsum("mn,mn->n", rent_monthly, factor)
+
+        # The monthly totals are not kept: their buffers become the running sums.
+        build_cumulative = _running_sum(build_monthly, out=build_monthly)
+        rent_cumulative = _running_sum(rent_monthly, out=rent_monthly)
+        build_total = build_cumulative[horizon, cols]
+        rent_total = rent_cumulative[horizon, cols]
+        build_total_net = build_total - resale
+        savings = rent_total - build_total_net
 
         work = busy.sum(axis=0) * b_count * b_tput
         has_work = work > 0
@@ -479,11 +518,11 @@ def project(scenarios: Sequence[Scenario]) -> Projection:
         build_hosting=ConstantSeries(hosting, horizon, m_count),
         build_maintenance=ConstantSeries(maintenance, horizon, m_count),
         build_ops=ConstantSeries(ops, horizon, m_count),
-        build_monthly=build_monthly.T,
+        build_monthly=MonthlyTotal(build_energy.T, fixed_build_monthly, capex, horizon),
         build_cumulative=build_cumulative.T,
         rent_compute=rent_compute.T,
         rent_fixed=ConstantSeries(fixed, horizon, m_count),
-        rent_monthly=rent_monthly.T,
+        rent_monthly=MonthlyTotal(rent_compute.T, fixed, np.zeros(n), horizon),
         rent_cumulative=rent_cumulative.T,
         build_total=build_total,
         resale_value=resale,
