@@ -33,13 +33,21 @@ Rules (see ``docs/catalog.md``)
 from __future__ import annotations
 
 import datetime
+import re
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Annotated, Any, Literal, Self
 
 from django.db.models import Q
 from django.utils.translation import gettext, gettext_noop
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    ValidationError,
+    model_validator,
+)
 
 from costmodel import FieldError, Scenario, ScenarioError, Workload, field_errors, parse_scenario
 from costmodel.scenario import MAX_HORIZON_MONTHS
@@ -75,6 +83,21 @@ class PartLine(BaseModel):
     quantity: Annotated[int, Field(ge=1, le=1000)] = 1
 
 
+_ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+
+
+def _iso_date_only(value: object) -> object:
+    """JSON has no date type: take a date or a ``YYYY-MM-DD`` string, nothing else.
+
+    (Lax date parsing would also read the number 0 or "1700000000" as a date.)
+    """
+    if value is None or isinstance(value, datetime.date):
+        return value
+    if isinstance(value, str) and _ISO_DATE.match(value):
+        return value
+    raise ValueError(gettext("must be a date written as YYYY-MM-DD"))
+
+
 class Selection(BaseModel):
     """What the user picked, by catalog slug; the resolver's input."""
 
@@ -93,7 +116,9 @@ class Selection(BaseModel):
     horizon_months: Annotated[int, Field(ge=1, le=MAX_HORIZON_MONTHS)]
     currency: Literal["CNY", "USD"]
     discount_rate_per_year: Annotated[float, Field(ge=0, le=1)] = 0.0
-    as_of: Annotated[datetime.date | None, Field(strict=False)] = None
+    as_of: Annotated[datetime.date, Field(strict=False), BeforeValidator(_iso_date_only)] | None = (
+        None
+    )
 
     @model_validator(mode="after")
     def _preset_or_custom_box(self) -> Self:

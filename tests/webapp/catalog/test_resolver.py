@@ -273,3 +273,25 @@ def test_every_shipped_preset_against_every_a100_offering_gives_a_valid_scenario
         again = parse_scenario(scenario.model_dump(mode="json"))
         assert again == scenario
         assert compare(again)["scenario"]["currency"] == currency
+
+
+@pytest.mark.parametrize("as_of", [0, True, "1700000000", "1 March 2026", 20260301])
+def test_it_takes_the_as_of_date_only_as_a_date_written_yyyy_mm_dd(as_of):
+    from webapp.catalog.resolver import parse_selection
+
+    data = {
+        "preset": "entry-rtx4090",
+        "cloud_offering": "any",
+        "tariff": "any",
+        "hosting": "any",
+        "benchmark": "resnet50-fp16",
+        "workload": {"kind": "steady", "utilization": 0.5},
+        "horizon_months": 12,
+        "currency": "CNY",
+        "as_of": as_of,
+    }
+    with pytest.raises(ScenarioError) as caught:
+        parse_selection(data)
+    assert [e.field for e in caught.value.errors] == ["as_of"]
+    data["as_of"] = "2026-03-01"
+    assert str(parse_selection(data).as_of) == "2026-03-01"
