@@ -136,6 +136,15 @@ class Selection(BaseModel):
         return self
 
 
+def _per_gpu_throughput(relative: Decimal, gpu_count: int, scaling_efficiency: Decimal) -> float:
+    """Throughput of one GPU of a box or instance, reference = 1.0.
+
+    The multi-GPU scaling efficiency applies only where there are 2 or more GPUs:
+    a single GPU runs at its benchmark figure.
+    """
+    return float(relative * (scaling_efficiency if gpu_count > 1 else Decimal(1)))
+
+
 def parse_selection(data: object) -> Selection:
     """Validate decoded JSON as a :class:`Selection` or raise :class:`ScenarioError`."""
     if not isinstance(data, dict):
@@ -484,9 +493,10 @@ def resolve(selection: Selection) -> Resolution:
         )
     )
     build_tp = attempt(_throughput, box.gpu, benchmark, "benchmark")
-    efficiency = box.scaling_efficiency if box.gpu_count > 1 else Decimal(1)
     if build_tp is not None:
-        build["gpu_throughput"] = float(build_tp.relative_throughput * efficiency)
+        build["gpu_throughput"] = _per_gpu_throughput(
+            build_tp.relative_throughput, box.gpu_count, box.scaling_efficiency
+        )
         provenance.append(
             _item(
                 gettext_noop("build throughput"),
@@ -497,7 +507,7 @@ def resolve(selection: Selection) -> Resolution:
                 amount=build_tp.relative_throughput,
                 source=build_tp.source,
                 estimate=build_tp.estimate,
-                note=f"× scaling efficiency {efficiency} for {box.gpu_count} GPUs"
+                note=f"× scaling efficiency {box.scaling_efficiency} for {box.gpu_count} GPUs"
                 if box.gpu_count > 1
                 else build_tp.note,
             )
@@ -608,9 +618,10 @@ def resolve(selection: Selection) -> Resolution:
                 )
             )
     rent_tp = attempt(_throughput, offering.gpu_model, benchmark, "benchmark")
-    rent_efficiency = offering.scaling_efficiency if offering.gpu_count > 1 else Decimal(1)
     if rent_tp is not None:
-        rent["gpu_throughput"] = float(rent_tp.relative_throughput * rent_efficiency)
+        rent["gpu_throughput"] = _per_gpu_throughput(
+            rent_tp.relative_throughput, offering.gpu_count, offering.scaling_efficiency
+        )
         provenance.append(
             _item(
                 gettext_noop("rent throughput"),
@@ -622,7 +633,10 @@ def resolve(selection: Selection) -> Resolution:
                 amount=rent_tp.relative_throughput,
                 source=rent_tp.source,
                 estimate=rent_tp.estimate,
-                note=f"× scaling efficiency {rent_efficiency} for {offering.gpu_count} GPUs"
+                note=(
+                    f"× scaling efficiency {offering.scaling_efficiency} "
+                    f"for {offering.gpu_count} GPUs"
+                )
                 if offering.gpu_count > 1
                 else rent_tp.note,
             )
