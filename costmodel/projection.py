@@ -1,32 +1,33 @@
 """Month-by-month projection of build and rent costs for a batch of scenarios.
 
 One code path serves one scenario and many: inputs are packed into arrays of
-shape ``(N,)`` and every series is an array of shape ``(N, M)`` with
-``M = max(horizon_months) + 1`` (months ``0..H``). Months past a scenario's own
-horizon hold zeros and are cut off when its result is read.
+shape ``(N,)`` and the monthly arithmetic runs on arrays of shape ``(M, N)``
+with ``M = max(horizon_months) + 1`` (months ``0..H``). Months past a
+scenario's own horizon hold zeros and are cut off when its result is read.
+
+The ``(M, N)`` arrays are scratch space: the batch keeps from them only the
+headline figures of shape ``(N,)``. The monthly series of a result
+(:class:`LazySeries`) are formed again, row by row, when read, from the same
+inputs by the same arithmetic, so they hold exactly the numbers the batch
+added up.
 """
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import chain
-from operator import itemgetter
+from operator import attrgetter, itemgetter
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from costmodel.scenario import (
-    HOURS_PER_MONTH,
-    ProfileWorkload,
-    Scenario,
-    SteadyWorkload,
-    TidalWorkload,
-    Workload,
-)
+from costmodel.scenario import HOURS_PER_MONTH, Scenario
 
 Array = npt.NDArray[np.float64]
+Index = npt.NDArray[np.intp]
 
 
 class ProjectionOverflowError(ArithmeticError):
@@ -37,40 +38,237 @@ class ProjectionOverflowError(ArithmeticError):
         super().__init__(f"results of scenarios {indices} overflow: inputs too large")
 
 
-@dataclass(frozen=True, eq=False)
-class ConstantSeries:
-    """A monthly series equal to ``value`` in months ``1..H`` and 0 in month 0 and past ``H``.
+# --------------------------------------------------------------------------
+# Scratch space
+# --------------------------------------------------------------------------
 
-    Fixed fees need no ``(N, M)`` array until someone reads them: a batch of
-    10 000 scenarios only materialises the rows it reports.
+_WORKSPACE_MIN_BYTES = 1 << 18
+"""Arrays smaller than this (256 KiB) are allocated afresh: small allocations are cheap."""
+
+_WORKSPACE_KEEP_BYTES = 1 << 23
+"""Largest scratch array (8 MiB, e.g. 10 000 scenarios × 104 months) kept for the next batch."""
+
+
+class _Workspace(threading.local):
+    """Scratch arrays reused by successive batches in one thread.
+
+    A fresh multi-megabyte array is memory the kernel must map and zero page
+    by page; for a batch of 10 000 scenarios that costs more than the
+    arithmetic done in it. Reusing the previous batch's scratch arrays avoids
+    it. At most seven arrays of up to ``_WORKSPACE_KEEP_BYTES`` each are kept
+    per thread (in practice about 30 MiB for 10 000 five-year scenarios); bigger
+    batches allocate and free their own. Nothing handed out here outlives the
+    :func:`project` call that asked for it.
     """
 
-    value: Array
+    def __init__(self) -> None:
+        self.buffers: dict[str, npt.NDArray[Any]] = {}
+
+    def array(self, name: str, shape: tuple[int, int], dtype: type = np.float64) -> Any:
+        size = shape[0] * shape[1]
+        nbytes = size * np.dtype(dtype).itemsize
+        if nbytes < _WORKSPACE_MIN_BYTES:
+            return np.empty(shape, dtype)
+        buffer = self.buffers.get(name)
+        if buffer is None or buffer.size < size:
+            buffer = np.empty(size, dtype)
+            if nbytes <= _WORKSPACE_KEEP_BYTES:
+                self.buffers[name] = buffer
+        return buffer[:size].reshape(shape)
+
+
+_workspace = _Workspace()
+
+
+# --------------------------------------------------------------------------
+# Monthly series, formed per row when read
+# --------------------------------------------------------------------------
+
+
+class LazySeries:
+    """A monthly series of shape ``(N, M)`` whose rows are formed when read.
+
+    ``row(i)`` gives months ``0..M−1`` of scenario ``i`` (zero past its
+    horizon); ``series[i, cols]`` slices one row; ``np.asarray(series)``
+    forms every row. The last row formed is kept, read-only, because a result
+    reads the same row through several series.
+    """
+
     horizon: npt.NDArray[np.int64]
     months: int
 
     @property
     def shape(self) -> tuple[int, int]:
-        return (len(self.value), self.months)
+        return (len(self.horizon), self.months)
+
+    def _form(self, i: int) -> Array:
+        raise NotImplementedError
+
+    def row(self, i: int) -> Array:
+        """Months ``0..M−1`` of scenario ``i`` (a read-only array)."""
+        last: tuple[int, Array] | None = self.__dict__.get("_last")
+        if last is not None and last[0] == i:
+            return last[1]
+        values = self._form(i)
+        values[int(self.horizon[i]) + 1 :] = 0.0
+        values.flags.writeable = False
+        self.__dict__["_last"] = (i, values)
+        return values
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> Array:
-        m = np.arange(self.months)
-        running = (m[None, :] >= 1) & (m[None, :] <= self.horizon[:, None])
-        return np.where(running, self.value[:, None], 0.0).astype(dtype or np.float64)
+        rows = [self.row(i) for i in range(len(self.horizon))]
+        return np.array(rows, dtype=dtype or np.float64).reshape(self.shape)
 
     def __getitem__(self, key: Any) -> Any:
         if isinstance(key, tuple) and len(key) == 2 and isinstance(key[0], int | np.integer):
-            i, cols = key
-            row = np.full(self.months, self.value[i])
-            row[0] = 0.0
-            row[int(self.horizon[i]) + 1 :] = 0.0
-            return row[cols]
+            return self.row(int(key[0]))[key[1]]
         return np.asarray(self)[key]
 
 
-# Inputs are read straight from each model's ``__dict__`` in one pass: for a
-# batch of 10 000 this Python-level packing costs more than all the arithmetic.
-_TOP_FIELDS = itemgetter("horizon_months", "discount_rate_per_year", "build", "rent", "workload")
+@dataclass(frozen=True, eq=False)
+class ConstantSeries(LazySeries):
+    """``value`` in months ``1..H``; 0 in month 0 and past ``H`` (fixed fees)."""
+
+    value: Array
+    horizon: npt.NDArray[np.int64]
+    months: int
+
+    def _form(self, i: int) -> Array:
+        values = np.full(self.months, self.value[i])
+        values[0] = 0.0
+        return values
+
+
+@dataclass(frozen=True, eq=False)
+class BusyHours(LazySeries):
+    """Busy hours of each build in each month [h].
+
+    steady: ``busy = u × 730``; tidal: ``busy = min(d × h, 730)`` (both in
+    ``per_month``); profile: ``busy[m] = u[(m − 1) mod len(u)] × 730``, the
+    tables of the profile scenarios laid end to end in ``flat``. Month 0 is
+    never busy.
+    """
+
+    per_month: Array
+    """Busy hours of every month for steady and tidal work, shape (N,); 0 for profiles."""
+    profiles: Index
+    """Indices of the scenarios with a profile, shape (P,)."""
+    slot: Index
+    """Position of each scenario in ``profiles``, −1 if it has none, shape (N,)."""
+    starts: Index
+    lengths: Index
+    flat: Array
+    horizon: npt.NDArray[np.int64]
+    months: int
+
+    def _form(self, i: int) -> Array:
+        k = int(self.slot[i])
+        if k < 0:
+            values = np.full(self.months, self.per_month[i])
+        else:
+            position = np.arange(-1, self.months - 1) % self.lengths[k] + self.starts[k]
+            values = HOURS_PER_MONTH * self.flat[position]
+        values[0] = 0.0
+        return values
+
+    def fill(self, out: Array) -> Array:
+        """Write every scenario's busy hours, month-major, into ``out`` of shape (M, N)."""
+        out[:] = self.per_month
+        if self.profiles.size:
+            # position[m, L − 1] = (m − 1) mod L for every length L present: a
+            # small table, then one gather per cell instead of a division.
+            lengths = np.arange(1, int(self.lengths.max()) + 1)
+            position = np.arange(-1, self.months - 1)[:, None] % lengths
+            shape = (self.months, len(self.profiles))
+            cells = np.take(
+                position, self.lengths - 1, axis=1, out=_workspace.array("cells", shape, np.intp)
+            )
+            cells += self.starts
+            values = np.take(self.flat, cells, out=_workspace.array("profile", shape))
+            values *= HOURS_PER_MONTH
+            out[:, self.profiles] = values
+        out[0] = 0.0
+        return out
+
+
+@dataclass(frozen=True, eq=False)
+class BusySeries(LazySeries):
+    """A cost driven by busy hours: ``busy[m] × per_hour × growth[m] + offset``, months ``1..H``.
+
+    ``growth[m] = exp((m − 1) / 12 × growth_log)`` when ``growth_log`` is given
+    (the cloud price path), else 1; ``offset`` (the idle draw's cost) is added
+    when given. Month 0 holds 0.
+    """
+
+    busy: BusyHours
+    per_hour: Array
+    growth_log: Array | None
+    offset: Array | None
+    horizon: npt.NDArray[np.int64]
+    months: int
+
+    def _form(self, i: int) -> Array:
+        values: Array = self.busy.row(i) * self.per_hour[i]
+        if self.growth_log is not None:
+            values *= np.exp(_years_since_month_1(self.months) * self.growth_log[i])
+        if self.offset is not None:
+            values += self.offset[i]
+        values[0] = 0.0
+        return values
+
+
+@dataclass(frozen=True, eq=False)
+class MonthlyTotal(LazySeries):
+    """A monthly total: a cost driven by busy hours plus a fixed amount in months ``1..H``.
+
+    Month 0 holds ``first`` (the capex for the build, 0 for rent).
+    """
+
+    variable: BusySeries
+    fixed: Array
+    first: Array
+    horizon: npt.NDArray[np.int64]
+    months: int
+
+    def _form(self, i: int) -> Array:
+        values: Array = self.variable.row(i) + self.fixed[i]
+        values[0] = self.first[i]
+        return values
+
+
+@dataclass(frozen=True, eq=False)
+class CumulativeSeries(LazySeries):
+    """Running sum of a monthly total: ``cum[m] = cum[m − 1] + monthly[m]``.
+
+    Added month by month in the same order as the batch adds them, so a row's
+    month ``H`` is bit for bit the batch's total.
+    """
+
+    monthly: MonthlyTotal
+    horizon: npt.NDArray[np.int64]
+    months: int
+
+    def _form(self, i: int) -> Array:
+        return np.cumsum(self.monthly.row(i))
+
+
+def _years_since_month_1(months: int) -> Array:
+    """``(m − 1) / 12`` for months ``m = 0..months−1`` [years]: the exponent of price change."""
+    return (np.arange(months, dtype=np.float64) - 1.0) / 12.0
+
+
+# --------------------------------------------------------------------------
+# Reading the scenarios
+# --------------------------------------------------------------------------
+
+# Inputs are read from the models' ``__dict__`` by C-level iterators (``map``
+# over ``attrgetter`` and ``itemgetter``) straight into one float array: for a
+# batch of 10 000 this reading costs more than all the arithmetic, and no Python
+# frame runs per scenario.
+_TOP_FIELDS = attrgetter("horizon_months", "discount_rate_per_year")
+_BUILD_DICT = attrgetter("build.__dict__")
+_RENT_DICT = attrgetter("rent.__dict__")
+_WORKLOAD_DICT = attrgetter("workload.__dict__")
 _BUILD_FIELDS = itemgetter(
     "gpu_count",
     "gpu_throughput",
@@ -87,6 +285,15 @@ _BUILD_FIELDS = itemgetter(
 _RENT_FIELDS = itemgetter(
     "gpu_count", "gpu_throughput", "hourly_rate", "fixed_monthly", "annual_price_change"
 )
+_WIDTHS = (2, 11, 5)
+"""Numbers per scenario read by ``_TOP_FIELDS``, ``_BUILD_FIELDS`` and ``_RENT_FIELDS``."""
+
+_KIND = itemgetter("kind")
+_STEADY, _TIDAL, _PROFILE = range(3)
+_KIND_CODE = {"steady": _STEADY, "tidal": _TIDAL, "profile": _PROFILE}
+_UTILIZATION = itemgetter("utilization")
+_TIDAL_FIELDS = itemgetter("active_days_per_month", "hours_per_active_day")
+_MONTHLY_UTILIZATION = itemgetter("monthly_utilization")
 
 
 def _fits_float64(s: Scenario) -> bool:
@@ -98,122 +305,147 @@ def _fits_float64(s: Scenario) -> bool:
     return True
 
 
-@dataclass(frozen=True, eq=False)
-class MonthlyTotal:
-    """A monthly total: a varying component plus a fixed amount in months ``1..H``.
+_Workloads = tuple[Array, Index, Index, Array]
+"""``per_month``, ``profiles``, ``lengths``, ``flat``: see :func:`_read_workloads`."""
 
-    Month 0 holds ``first`` (the capex for the build, 0 for rent); months past
-    ``H`` hold 0. The batch turns its own copy of the totals into cumulative
-    sums in place, so each row is formed again, by the same addition, when read.
+_CHUNK = 512
+"""Scenarios read together: a chunk's model objects stay in cache across the
+passes that read them (numbers, then workloads). Reading 10 000 scenarios in
+one pass per field would fetch every object from memory several times."""
+
+
+def _read_numbers(chunk: Sequence[Scenario]) -> tuple[Array, Array, Array]:
+    """The numeric inputs of a chunk of scenarios, read by C-level iterators.
+
+    Returns arrays of shape ``(c, 2)`` (``horizon_months``,
+    ``discount_rate_per_year``), ``(c, 11)`` (``_BUILD_FIELDS``) and ``(c, 5)``
+    (``_RENT_FIELDS``). Raises ``OverflowError`` for an integer (a GPU count)
+    beyond float64.
     """
-
-    variable: Array
-    fixed: Array
-    first: Array
-    horizon: npt.NDArray[np.int64]
-
-    @property
-    def shape(self) -> tuple[int, int]:
-        rows, months = self.variable.shape
-        return (rows, months)
-
-    def row(self, i: int) -> Array:
-        values: Array = self.variable[i] + self.fixed[i]
-        values[0] = self.first[i]
-        values[int(self.horizon[i]) + 1 :] = 0.0
-        return values
-
-    def __array__(self, dtype: Any = None, copy: Any = None) -> Array:
-        rows = np.array([self.row(i) for i in range(len(self.fixed))], dtype=dtype or np.float64)
-        return rows
-
-    def __getitem__(self, key: Any) -> Any:
-        if isinstance(key, tuple) and len(key) == 2 and isinstance(key[0], int | np.integer):
-            return self.row(int(key[0]))[key[1]]
-        return np.asarray(self)[key]
-
-
-def _monthly_hours(w: Workload) -> float:
-    """Busy hours of every month for steady and tidal work; −1 marks a profile."""
-    kind = type(w)
-    if kind is SteadyWorkload:
-        return w.utilization * HOURS_PER_MONTH  # type: ignore[union-attr]
-    if kind is TidalWorkload:
-        return min(w.active_days_per_month * w.hours_per_active_day, HOURS_PER_MONTH)  # type: ignore[union-attr]
-    return -1.0
-
-
-def _pack(scenarios: Sequence[Scenario]) -> Array:
-    """Every numeric input of every scenario, one row per scenario, in one pass."""
-    return np.array(
-        [
-            (h, d, *_BUILD_FIELDS(vars(b)), *_RENT_FIELDS(vars(r)), _monthly_hours(w))
-            for h, d, b, r, w in map(_TOP_FIELDS, map(vars, scenarios))
-        ],
-        dtype=np.float64,
+    c = len(chunk)
+    numbers = np.fromiter(
+        chain(
+            chain.from_iterable(map(_TOP_FIELDS, chunk)),
+            chain.from_iterable(map(_BUILD_FIELDS, map(_BUILD_DICT, chunk))),
+            chain.from_iterable(map(_RENT_FIELDS, map(_RENT_DICT, chunk))),
+        ),
+        np.float64,
+        count=sum(_WIDTHS) * c,
+    )
+    top_end, build_end = _WIDTHS[0] * c, (_WIDTHS[0] + _WIDTHS[1]) * c
+    return (
+        numbers[:top_end].reshape(c, _WIDTHS[0]),
+        numbers[top_end:build_end].reshape(c, _WIDTHS[1]),
+        numbers[build_end:].reshape(c, _WIDTHS[2]),
     )
 
 
-def busy_hours(scenarios: Sequence[Scenario], months: int, per_month: Array) -> Array:
-    """Busy hours of each build in each month, month-major.
-
-    Parameters
-    ----------
-    scenarios : sequence of Scenario
-    months : int
-        Number of months ``M``; row ``m`` is month ``m`` (month 0 is never busy).
-    per_month : ndarray, shape (N,) [h]
-        Busy hours of every month for steady and tidal work, negative for a profile.
+def _read_workloads(chunk: Sequence[Scenario]) -> _Workloads:
+    """The workloads of a chunk of scenarios.
 
     Returns
     -------
-    busy : ndarray, shape (M, N) [h]
-
-    Notes
-    -----
-    steady: ``busy = u × 730``; tidal: ``busy = min(d × h, 730)``;
-    profile: ``busy[m] = u[(m − 1) mod len(u)] × 730`` for ``m ≥ 1``.
+    per_month : ndarray, shape (c,) [h]
+        Busy hours of every month for steady (``u × 730``) and tidal
+        (``min(d × h, 730)``) work; 0 for a profile.
+    profiles : ndarray of int, shape (p,)
+        Positions in the chunk of the scenarios with a profile.
+    lengths : ndarray of int, shape (p,)
+        Length of each profile.
+    flat : ndarray, shape (Σ lengths,)
+        The profiles' monthly utilizations, end to end.
     """
-    busy = np.empty((months, len(scenarios)))
-    busy[:] = per_month
-    profile = np.flatnonzero(per_month < 0)
-    if profile.size:
-        tables = [
-            w.monthly_utilization
-            for i in profile.tolist()
-            if isinstance(w := scenarios[i].workload, ProfileWorkload)
-        ]
-        lengths = np.fromiter(map(len, tables), np.int64, count=len(tables))
-        flat = np.fromiter(chain.from_iterable(tables), np.float64, count=int(lengths.sum()))
-        starts = np.cumsum(lengths) - lengths
-        cyclic = (np.arange(months)[:, None] - 1) % lengths[None, :]
-        busy[:, profile] = HOURS_PER_MONTH * flat[starts[None, :] + cyclic]
-    busy[0] = 0.0
-    return busy
+    c = len(chunk)
+    workloads = list(map(_WORKLOAD_DICT, chunk))
+    kind = np.fromiter(map(_KIND_CODE.__getitem__, map(_KIND, workloads)), np.intp, count=c)
+    counts = np.bincount(kind, minlength=len(_KIND_CODE)).tolist()
+
+    def of_kind(code: int) -> tuple[Index, list[dict[str, Any]]]:
+        if counts[code] == c:
+            return np.arange(c), workloads
+        where = np.flatnonzero(kind == code)
+        return where, list(map(workloads.__getitem__, where.tolist()))
+
+    per_month = np.zeros(c)
+    if counts[_STEADY]:
+        where, chosen = of_kind(_STEADY)
+        utilization = np.fromiter(map(_UTILIZATION, chosen), np.float64, count=len(chosen))
+        per_month[where] = utilization * HOURS_PER_MONTH
+    if counts[_TIDAL]:
+        where, chosen = of_kind(_TIDAL)
+        days_hours = np.fromiter(
+            chain.from_iterable(map(_TIDAL_FIELDS, chosen)), np.float64, count=2 * len(chosen)
+        )
+        per_month[where] = np.minimum(days_hours[0::2] * days_hours[1::2], HOURS_PER_MONTH)
+    if not counts[_PROFILE]:
+        return per_month, np.zeros(0, np.intp), np.zeros(0, np.intp), np.zeros(0)
+    profiles, chosen = of_kind(_PROFILE)
+    tables = list(map(_MONTHLY_UTILIZATION, chosen))
+    lengths = np.fromiter(map(len, tables), np.intp, count=len(tables))
+    flat = np.fromiter(chain.from_iterable(tables), np.float64, count=int(lengths.sum()))
+    return per_month, profiles, lengths, flat
+
+
+def _read(
+    scenarios: Sequence[Scenario],
+) -> tuple[Array, Array, Array, tuple[Array, Index, Index, Array]]:
+    """Every input of every scenario, chunk by chunk.
+
+    Returns the columns ``top`` (2, N), ``build`` (11, N) and ``rent`` (5, N)
+    of :func:`_read_numbers`, and the workloads of :func:`_read_workloads`
+    with ``profiles`` as indices into ``scenarios``.
+
+    Raises
+    ------
+    OverflowError
+        If an integer (a GPU count) is beyond float64.
+    """
+    numbers: list[tuple[Array, Array, Array]] = []
+    workloads: list[_Workloads] = []
+    for start in range(0, len(scenarios), _CHUNK):
+        chunk = scenarios[start : start + _CHUNK]
+        numbers.append(_read_numbers(chunk))
+        per_month, profiles, lengths, flat = _read_workloads(chunk)
+        workloads.append((per_month, profiles + start, lengths, flat))
+    if len(numbers) == 1:  # one chunk: nothing to join
+        (top, build, rent), read = numbers[0], workloads[0]
+        return top.T, build.T, rent.T, read
+    top, build, rent = (np.concatenate(parts).T for parts in zip(*numbers, strict=True))
+    per_month, profiles, lengths, flat = (
+        np.concatenate(parts) for parts in zip(*workloads, strict=True)
+    )
+    return top, build, rent, (per_month, profiles, lengths, flat)
+
+
+# --------------------------------------------------------------------------
+# The projection
+# --------------------------------------------------------------------------
 
 
 @dataclass(frozen=True, eq=False)
 class Projection:
-    """Results of :func:`project` for ``N`` scenarios, as arrays.
+    """Results of :func:`project` for ``N`` scenarios.
 
-    Series have shape ``(N, M)`` and amounts are in each scenario's currency;
-    scalar results have shape ``(N,)`` with ``NaN`` where the methodology says
-    ``null``. :meth:`result` gives one scenario's methodology JSON.
+    Monthly series have shape ``(N, M)`` (:class:`LazySeries`; index one row
+    with ``series[i, cols]`` or form them all with ``np.asarray``). Headline
+    figures are arrays of shape ``(N,)`` with ``NaN`` where the methodology
+    says ``null``; amounts are in each scenario's currency. :meth:`result`
+    gives one scenario's methodology JSON.
     """
 
     scenarios: tuple[Scenario, ...]
     horizon: npt.NDArray[np.int64]
-    busy: Array
-    build_energy: Array
+    busy: BusyHours
+    build_energy: BusySeries
     build_hosting: ConstantSeries
     build_maintenance: ConstantSeries
     build_ops: ConstantSeries
     build_monthly: MonthlyTotal
-    build_cumulative: Array
-    rent_compute: Array
+    build_cumulative: CumulativeSeries
+    rent_compute: BusySeries
     rent_fixed: ConstantSeries
     rent_monthly: MonthlyTotal
-    rent_cumulative: Array
+    rent_cumulative: CumulativeSeries
     build_total: Array
     resale_value: Array
     build_total_net: Array
@@ -235,8 +467,8 @@ class Projection:
         h = int(self.horizon[i])
         cut = slice(0, h + 1)
 
-        def series(a: Array | ConstantSeries | MonthlyTotal) -> list[float]:
-            return a[i, cut].tolist()  # type: ignore[no-any-return]
+        def series(a: LazySeries) -> list[float]:
+            return a.row(i)[cut].tolist()  # type: ignore[no-any-return]
 
         def scalar(a: Array) -> float | None:
             value = float(a[i])
@@ -322,7 +554,11 @@ def break_even_month(
     ``diff ≤ 0`` is tested as ``build_cum ≤ rent_cum`` (the same for IEEE doubles),
     and ``diff`` is formed only at the two months each scenario needs.
     """
-    qualifies = build_cumulative <= rent_cumulative
+    qualifies = np.less_equal(
+        build_cumulative,
+        rent_cumulative,
+        out=_workspace.array("qualifies", build_cumulative.shape, np.bool_),
+    )
     if in_horizon is not None:
         qualifies &= in_horizon
     first = np.argmax(qualifies, axis=0)
@@ -381,15 +617,14 @@ def project(scenarios: Sequence[Scenario]) -> Projection:
     scenarios = tuple(scenarios)
     n = len(scenarios)
     try:
-        packed = _pack(scenarios).T
+        top, build, rent, (per_month, profiles, lengths, flat) = _read(scenarios)
     except OverflowError:
         # An integer (a GPU count) beyond float64: name the scenarios that hold one.
         raise ProjectionOverflowError(
             [i for i, s in enumerate(scenarios) if not _fits_float64(s)]
         ) from None
+    h, discount = top
     (
-        h,
-        discount,
         b_count,
         b_tput,
         capex,
@@ -401,79 +636,84 @@ def project(scenarios: Sequence[Scenario]) -> Projection:
         maint_rate,
         ops,
         retention,
-        r_count,
-        r_tput,
-        hourly,
-        fixed,
-        change,
-        per_month,
-    ) = packed
+    ) = build
+    r_count, r_tput, hourly, fixed, change = rent
     horizon = h.astype(np.int64)
     cols = np.arange(n)
 
-    # Internally month-major (M, N): cumulative sums and masks run along
-    # contiguous rows. The Projection exposes scenario-major (N, M) views.
+    # Month-major (M, N) scratch arrays: cumulative sums and masks run along
+    # contiguous rows. Only (N,) figures leave this function; the monthly
+    # series are re-formed per row when read (LazySeries).
     m_count = int(horizon.max()) + 1
+    shape = (m_count, n)
     months = np.arange(m_count, dtype=np.float64)[:, None]
     uniform_horizon = bool(horizon.min() == horizon.max())
     in_horizon = None if uniform_horizon else months <= h
     past_horizon = None if in_horizon is None else ~in_horizon
 
-    busy = busy_hours(scenarios, m_count, per_month)
-    if not uniform_horizon:
+    slot = np.full(n, -1, dtype=np.intp)
+    slot[profiles] = np.arange(len(profiles))
+    starts = np.cumsum(lengths) - lengths
+    hours = BusyHours(per_month, profiles, slot, starts, lengths, flat, horizon, m_count)
+    busy = hours.fill(_workspace.array("busy", shape))
+    if past_horizon is not None:
         busy[past_horizon] = 0.0
 
     with np.errstate(over="ignore", invalid="ignore"):
         # Energy cost is affine in busy hours: the idle draw all month plus the
-        # load-over-idle draw while busy. Large (M, N) arrays are updated in
-        # place: a batch is bound by memory traffic, not arithmetic.
+        # load-over-idle draw while busy.
         cost_per_kwh = pue / 1000.0 * kwh_price
         idle_cost = p_idle * HOURS_PER_MONTH * cost_per_kwh
         busy_cost_per_hour = (p_load - p_idle) * cost_per_kwh
-        build_energy = np.multiply(busy, busy_cost_per_hour)
-        build_energy += idle_cost
-        build_energy[0] = 0.0
         maintenance = capex * maint_rate / 12.0
         fixed_build_monthly = hosting + maintenance + ops
-        build_monthly = build_energy + fixed_build_monthly
+        build_monthly = np.multiply(busy, busy_cost_per_hour, out=_workspace.array("build", shape))
+        build_monthly += idle_cost  # the energy cost
+        build_monthly += fixed_build_monthly
         build_monthly[0] = capex
-        if not uniform_horizon:
-            build_energy[past_horizon] = 0.0
+        if past_horizon is not None:
             build_monthly[past_horizon] = 0.0
 
         capacity_ratio = (b_count * b_tput) / (r_count * r_tput)
-        rent_compute = np.multiply(busy, capacity_ratio * hourly)
-        month_index = months[:, 0]
+        rent_per_busy_hour = capacity_ratio * hourly
+        rent_monthly = np.multiply(busy, rent_per_busy_hour, out=_workspace.array("rent", shape))
+        growth_log: Array | None = None
         if (change != 0.0).any():
             # rate[m] / hourly_rate = (1 + g)^((m − 1) / 12), as exp for speed.
-            growth = np.multiply.outer((month_index - 1.0) / 12.0, np.log1p(change))
+            growth_log = np.log1p(change)
+            growth = np.multiply.outer(
+                _years_since_month_1(m_count), growth_log, out=_workspace.array("scratch", shape)
+            )
             np.exp(growth, out=growth)
-            rent_compute *= growth
+            rent_monthly *= growth  # the compute cost
             growth[0] = 0.0
-            if not uniform_horizon:
+            if past_horizon is not None:
                 growth[past_horizon] = 0.0
             rate_sum = hourly * growth.sum(axis=0)
         else:
             rate_sum = hourly * h
-        rent_monthly = rent_compute + fixed
+        rent_monthly += fixed
         rent_monthly[0] = 0.0
-        if not uniform_horizon:
+        if past_horizon is not None:
             rent_monthly[past_horizon] = 0.0
 
         resale = capex * retention ** (h / 12.0)
 
         # Present values: f[m] = (1 + d)^(−m/12); one column when d is shared.
+        month_index = months[:, 0]
         if (discount == discount[0]).all():
             factor_1d = (1.0 + discount[0]) ** (-month_index / 12.0)
             build_pv = factor_1d @ build_monthly - resale * factor_1d[horizon]
             rent_pv = factor_1d @ rent_monthly
         else:
-            factor = np.multiply.outer(-month_index / 12.0, np.log1p(discount))
+            factor = np.multiply.outer(
+                -month_index / 12.0, np.log1p(discount), out=_workspace.array("scratch", shape)
+            )
             np.exp(factor, out=factor)
             build_pv = np.einsum("mn,mn->n", build_monthly, factor) - resale * factor[horizon, cols]
             rent_pv = np.einsum("mn,mn->n", rent_monthly, factor)
 
-        # The monthly totals are not kept: their buffers become the running sums.
+        # The monthly totals' buffers become the running sums.
         build_cumulative = _running_sum(build_monthly, out=build_monthly)
         rent_cumulative = _running_sum(rent_monthly, out=rent_monthly)
         build_total = build_cumulative[horizon, cols]
@@ -496,34 +736,30 @@ def project(scenarios: Sequence[Scenario]) -> Projection:
         u_star = np.where(depends, -s0 / np.where(depends, s1, 1.0), np.nan)
         be_util = np.where((u_star >= 0) & (u_star <= 1), u_star, np.nan)
 
-    overflow = ~(
-        np.isfinite(build_total)
-        & np.isfinite(rent_total)
-        & np.isfinite(savings)
-        & np.isfinite(build_pv)
-        & np.isfinite(rent_pv)
-        & np.isfinite(work)
-        & ~np.isinf(build_per_hour)
-        & ~np.isinf(rent_per_hour)
-        & ~np.isinf(be_month)
-    )
+    finite = np.isfinite(np.array((build_total, rent_total, savings, build_pv, rent_pv, work)))
+    infinite = np.isinf(np.array((build_per_hour, rent_per_hour, be_month)))
+    overflow = ~finite.all(axis=0) | infinite.any(axis=0)
     if overflow.any():
         raise ProjectionOverflowError(np.flatnonzero(overflow).tolist())
 
+    build_energy = BusySeries(hours, busy_cost_per_hour, None, idle_cost, horizon, m_count)
+    rent_compute = BusySeries(hours, rent_per_busy_hour, growth_log, None, horizon, m_count)
+    build_monthly_series = MonthlyTotal(build_energy, fixed_build_monthly, capex, horizon, m_count)
+    rent_monthly_series = MonthlyTotal(rent_compute, fixed, np.zeros(n), horizon, m_count)
     return Projection(
         scenarios=scenarios,
         horizon=horizon,
-        busy=busy.T,
-        build_energy=build_energy.T,
+        busy=hours,
+        build_energy=build_energy,
         build_hosting=ConstantSeries(hosting, horizon, m_count),
         build_maintenance=ConstantSeries(maintenance, horizon, m_count),
         build_ops=ConstantSeries(ops, horizon, m_count),
-        build_monthly=MonthlyTotal(build_energy.T, fixed_build_monthly, capex, horizon),
-        build_cumulative=build_cumulative.T,
-        rent_compute=rent_compute.T,
+        build_monthly=build_monthly_series,
+        build_cumulative=CumulativeSeries(build_monthly_series, horizon, m_count),
+        rent_compute=rent_compute,
         rent_fixed=ConstantSeries(fixed, horizon, m_count),
-        rent_monthly=MonthlyTotal(rent_compute.T, fixed, np.zeros(n), horizon),
-        rent_cumulative=rent_cumulative.T,
+        rent_monthly=rent_monthly_series,
+        rent_cumulative=CumulativeSeries(rent_monthly_series, horizon, m_count),
         build_total=build_total,
         resale_value=resale,
         build_total_net=build_total_net,

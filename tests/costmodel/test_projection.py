@@ -487,3 +487,118 @@ def test_a_wide_batch_gives_the_same_figures_as_one_scenario_at_a_time():
                 assert together[name] is None, (i, name)
             else:
                 assert together[name] == pytest.approx(alone[name], rel=1e-12), (i, name)
+
+
+def mixed_scenarios(count: int, seed: int) -> list:
+    """Valid scenarios of every workload kind, horizon, price path and discount rate."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for i in range(count):
+        kind = ("steady", "tidal", "profile")[int(rng.integers(3))]
+        if kind == "steady":
+            workload: dict = {"kind": "steady", "utilization": float(rng.uniform(0, 1))}
+        elif kind == "tidal":
+            workload = {
+                "kind": "tidal",
+                "active_days_per_month": float(rng.uniform(0, 31)),
+                "hours_per_active_day": float(rng.uniform(1, 24)),
+            }
+        else:
+            table = rng.uniform(0, 1, int(rng.integers(1, 30))).tolist()
+            workload = {"kind": "profile", "monthly_utilization": table}
+        out.append(
+            parse_scenario(
+                scenario(
+                    **{
+                        "horizon_months": int(rng.integers(1, 121)),
+                        "discount_rate_per_year": float(rng.uniform(0, 0.2)),
+                        "workload": workload,
+                        "build.capex": float(rng.uniform(0, 500_000)),
+                        "build.gpu_count": int(rng.integers(1, 9)),
+                        "rent.hourly_rate": float(rng.uniform(0, 100)),
+                        "rent.annual_price_change": float(rng.uniform(-0.3, 0.3)) * (i % 2),
+                    }
+                )
+            )
+        )
+    return out
+
+
+def assert_same_result(together: dict, alone: dict, rtol: float = RTOL) -> None:
+    for side in ("build", "rent"):
+        for name, value in alone[side].items():
+            if value is None:
+                assert together[side][name] is None, (side, name)
+            else:
+                assert_allclose(together[side][name], value, rtol=rtol, atol=0, err_msg=name)
+    for name in ("savings", "work_reference_gpu_hours", "break_even_month"):
+        if alone[name] is None:
+            assert together[name] is None, name
+        else:
+            assert together[name] == pytest.approx(alone[name], rel=rtol), name
+
+
+def test_a_batch_read_in_several_chunks_matches_one_scenario_at_a_time():
+    # More scenarios than one reading chunk (512), profiles on both sides of
+    # every chunk boundary, mixed horizons.
+    scenarios = mixed_scenarios(1300, seed=7)
+    batch = project(scenarios)
+    for i in (*range(0, 1300, 97), 511, 512, 513, 1023, 1024, 1299):
+        assert_same_result(batch.result(i), compare(scenarios[i]))
+
+
+def test_monthly_series_hold_exactly_the_numbers_the_batch_added_up():
+    scenarios = mixed_scenarios(700, seed=11)
+    p = project(scenarios)
+    build_cumulative = np.asarray(p.build_cumulative)
+    rent_cumulative = np.asarray(p.rent_cumulative)
+    cols = np.arange(len(scenarios))
+    # Totals are read off the batch's running sums; the series are formed again
+    # from the inputs when read. They agree to the bit.
+    assert np.array_equal(build_cumulative[cols, p.horizon], p.build_total)
+    assert np.array_equal(rent_cumulative[cols, p.horizon], p.rent_total)
+    in_horizon = np.arange(build_cumulative.shape[1]) <= p.horizon[:, None]
+    running = np.cumsum(np.asarray(p.build_monthly), axis=1)
+    assert np.array_equal(running[in_horizon], build_cumulative[in_horizon])
+    assert not build_cumulative[~in_horizon].any()  # every series is 0 past its horizon
+    components = (
+        np.asarray(p.build_energy)
+        + np.asarray(p.build_hosting)
+        + np.asarray(p.build_maintenance)
+        + np.asarray(p.build_ops)
+    )
+    assert_allclose(components[:, 1:], np.asarray(p.build_monthly)[:, 1:], rtol=1e-12)
+    assert_allclose(
+        np.asarray(p.rent_compute) + np.asarray(p.rent_fixed), np.asarray(p.rent_monthly)
+    )
+
+
+def test_series_rows_are_read_only():
+    p = project([parse_scenario(scenario())])
+    row = p.build_cumulative.row(0)
+    with pytest.raises(ValueError):
+        row[1] = 0.0
+
+
+def test_a_later_batch_leaves_an_earlier_projection_unchanged():
+    # Big enough for the engine to reuse its scratch arrays between batches.
+    first_scenarios = mixed_scenarios(2000, seed=1)
+    first = project(first_scenarios)
+    before = [first.result(i) for i in (0, 999, 1999)]
+    headline = first.savings.copy(), first.break_even_month.copy()
+    project(mixed_scenarios(2000, seed=2))
+    assert [first.result(i) for i in (0, 999, 1999)] == before
+    assert np.array_equal(first.savings, headline[0])
+    assert np.array_equal(first.break_even_month, headline[1], equal_nan=True)
+
+
+def test_batches_in_concurrent_threads_do_not_disturb_each_other():
+    from concurrent.futures import ThreadPoolExecutor
+
+    batches = [mixed_scenarios(1500, seed=s) for s in range(4)]
+    expected = [project(b).savings for b in batches]
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        for _ in range(3):
+            got = list(pool.map(lambda b: project(b).savings, batches))
+            for e, g in zip(expected, got, strict=True):
+                assert np.array_equal(e, g)
