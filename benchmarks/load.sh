@@ -6,6 +6,7 @@
 #
 #   benchmarks/load.sh            # 20 s per route, ~2 minutes in all
 #   DURATION=5 benchmarks/load.sh # a quick look
+#   ROUTES="health compare" benchmarks/load.sh   # some routes only (health first)
 #
 # The server gets a throwaway SQLite database with the shipped catalog, the
 # production settings of docs/production.md (DEBUG off, HTTPS hardening on,
@@ -111,7 +112,7 @@ results_path=$(cat "$work/results.path")
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 base="http://127.0.0.1:$port"
 # batch-1000x1: one connection, so its latency is the time to answer one batch.
-declare -a names=(health results-page compare batch-1000 batch-1000x1)
+read -r -a names <<<"${ROUTES:-health results-page compare batch-1000 batch-1000x1}"
 declare -A urls=([health]="/healthz" [results-page]="$results_path" [compare]="/api/v1/compare"
   [batch-1000]="/api/v1/compare/batch" [batch-1000x1]="/api/v1/compare/batch")
 declare -A bodies=([health]="" [results-page]="" [compare]="$work/compare.json"

@@ -14,6 +14,7 @@ added up.
 
 from __future__ import annotations
 
+import math
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -42,8 +43,8 @@ class ProjectionOverflowError(ArithmeticError):
 # Scratch space
 # --------------------------------------------------------------------------
 
-_WORKSPACE_MIN_BYTES = 1 << 18
-"""Arrays smaller than this (256 KiB) are allocated afresh: small allocations are cheap."""
+_WORKSPACE_MIN_ITEMS = 1 << 15
+"""Arrays of fewer items (256 KiB of float64) are allocated afresh: small allocations are cheap."""
 
 _WORKSPACE_KEEP_BYTES = 1 << 23
 """Largest scratch array (8 MiB, e.g. 10 000 scenarios × 104 months) kept for the next batch."""
@@ -66,9 +67,9 @@ class _Workspace(threading.local):
 
     def array(self, name: str, shape: tuple[int, int], dtype: type = np.float64) -> Any:
         size = shape[0] * shape[1]
-        nbytes = size * np.dtype(dtype).itemsize
-        if nbytes < _WORKSPACE_MIN_BYTES:
+        if size < _WORKSPACE_MIN_ITEMS:
             return np.empty(shape, dtype)
+        nbytes = size * np.dtype(dtype).itemsize
         buffer = self.buffers.get(name)
         if buffer is None or buffer.size < size:
             buffer = np.empty(size, dtype)
@@ -89,9 +90,8 @@ class LazySeries:
     """A monthly series of shape ``(N, M)`` whose rows are formed when read.
 
     ``row(i)`` gives months ``0..M−1`` of scenario ``i`` (zero past its
-    horizon); ``series[i, cols]`` slices one row; ``np.asarray(series)``
-    forms every row. The last row formed is kept, read-only, because a result
-    reads the same row through several series.
+    horizon, read-only); ``series[i, cols]`` slices one row;
+    ``np.asarray(series)`` forms every row.
     """
 
     horizon: npt.NDArray[np.int64]
@@ -101,19 +101,9 @@ class LazySeries:
     def shape(self) -> tuple[int, int]:
         return (len(self.horizon), self.months)
 
-    def _form(self, i: int) -> Array:
-        raise NotImplementedError
-
     def row(self, i: int) -> Array:
         """Months ``0..M−1`` of scenario ``i`` (a read-only array)."""
-        last: tuple[int, Array] | None = self.__dict__.get("_last")
-        if last is not None and last[0] == i:
-            return last[1]
-        values = self._form(i)
-        values[int(self.horizon[i]) + 1 :] = 0.0
-        values.flags.writeable = False
-        self.__dict__["_last"] = (i, values)
-        return values
+        raise NotImplementedError
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> Array:
         rows = [self.row(i) for i in range(len(self.horizon))]
@@ -123,20 +113,6 @@ class LazySeries:
         if isinstance(key, tuple) and len(key) == 2 and isinstance(key[0], int | np.integer):
             return self.row(int(key[0]))[key[1]]
         return np.asarray(self)[key]
-
-
-@dataclass(frozen=True, eq=False)
-class ConstantSeries(LazySeries):
-    """``value`` in months ``1..H``; 0 in month 0 and past ``H`` (fixed fees)."""
-
-    value: Array
-    horizon: npt.NDArray[np.int64]
-    months: int
-
-    def _form(self, i: int) -> Array:
-        values = np.full(self.months, self.value[i])
-        values[0] = 0.0
-        return values
 
 
 @dataclass(frozen=True, eq=False)
@@ -153,22 +129,24 @@ class BusyHours(LazySeries):
     """Busy hours of every month for steady and tidal work, shape (N,); 0 for profiles."""
     profiles: Index
     """Indices of the scenarios with a profile, shape (P,)."""
-    slot: Index
-    """Position of each scenario in ``profiles``, −1 if it has none, shape (N,)."""
+    slot: Index | None
+    """Position of each scenario in ``profiles``, −1 if it has none, shape (N,); None if P = 0."""
     starts: Index
     lengths: Index
     flat: Array
     horizon: npt.NDArray[np.int64]
     months: int
 
-    def _form(self, i: int) -> Array:
-        k = int(self.slot[i])
+    def row(self, i: int) -> Array:
+        k = -1 if self.slot is None else int(self.slot[i])
         if k < 0:
             values = np.full(self.months, self.per_month[i])
         else:
             position = np.arange(-1, self.months - 1) % self.lengths[k] + self.starts[k]
             values = HOURS_PER_MONTH * self.flat[position]
         values[0] = 0.0
+        values[int(self.horizon[i]) + 1 :] = 0.0
+        values.flags.writeable = False
         return values
 
     def fill(self, out: Array) -> Array:
@@ -180,9 +158,8 @@ class BusyHours(LazySeries):
             lengths = np.arange(1, int(self.lengths.max()) + 1)
             position = np.arange(-1, self.months - 1)[:, None] % lengths
             shape = (self.months, len(self.profiles))
-            cells = np.take(
-                position, self.lengths - 1, axis=1, out=_workspace.array("cells", shape, np.intp)
-            )
+            cells = _workspace.array("cells", shape, np.intp)
+            np.take(position, self.lengths - 1, axis=1, out=cells)
             cells += self.starts
             values = np.take(self.flat, cells, out=_workspace.array("profile", shape))
             values *= HOURS_PER_MONTH
@@ -191,65 +168,95 @@ class BusyHours(LazySeries):
         return out
 
 
-@dataclass(frozen=True, eq=False)
-class BusySeries(LazySeries):
-    """A cost driven by busy hours: ``busy[m] × per_hour × growth[m] + offset``, months ``1..H``.
+SERIES = (
+    "build_energy",
+    "build_hosting",
+    "build_maintenance",
+    "build_ops",
+    "build_monthly",
+    "build_cumulative",
+    "rent_compute",
+    "rent_fixed",
+    "rent_monthly",
+    "rent_cumulative",
+)
+"""The monthly series of a projection, in the order :meth:`MonthlyRows.form` lays them out."""
 
-    ``growth[m] = exp((m − 1) / 12 × growth_log)`` when ``growth_log`` is given
-    (the cloud price path), else 1; ``offset`` (the idle draw's cost) is added
-    when given. Month 0 holds 0.
+
+@dataclass(frozen=True, eq=False)
+class MonthlyRows:
+    """Every monthly series of one scenario, formed from the batch's per-scenario inputs.
+
+    :meth:`form` repeats, for one scenario, the arithmetic :func:`project`
+    does for the whole batch, operation for operation, so the series hold
+    exactly the numbers the batch added up (its totals are these rows'
+    month ``H``, to the bit). Amounts in the scenario currency.
     """
 
     busy: BusyHours
-    per_hour: Array
+    busy_cost_per_hour: Array
+    idle_cost: Array
+    rent_per_busy_hour: Array
     growth_log: Array | None
-    offset: Array | None
+    hosting: Array
+    maintenance: Array
+    ops: Array
+    fixed_build_monthly: Array
+    rent_fixed: Array
+    capex: Array
     horizon: npt.NDArray[np.int64]
     months: int
 
-    def _form(self, i: int) -> Array:
-        values: Array = self.busy.row(i) * self.per_hour[i]
+    def form(self, i: int) -> Array:
+        """The series of scenario ``i``, shape (10, M), rows in the order of :data:`SERIES`.
+
+        The last scenario formed is kept: a result reads all ten rows of one
+        scenario through ten series. The array is read-only.
+        """
+        last: tuple[int, Array] | None = self.__dict__.get("_last")
+        if last is not None and last[0] == i:
+            return last[1]
+        table = np.empty((len(SERIES), self.months))
+        energy, compute = table[0], table[6]
+        busy = self.busy.row(i)
+        np.multiply(busy, self.busy_cost_per_hour[i], out=energy)
+        energy += self.idle_cost[i]
+        np.multiply(busy, self.rent_per_busy_hour[i], out=compute)
         if self.growth_log is not None:
-            values *= np.exp(_years_since_month_1(self.months) * self.growth_log[i])
-        if self.offset is not None:
-            values += self.offset[i]
-        values[0] = 0.0
-        return values
+            compute *= np.exp(_years_since_month_1(self.months) * self.growth_log[i])
+        np.add(energy, self.fixed_build_monthly[i], out=table[4])
+        np.add(compute, self.rent_fixed[i], out=table[8])
+        table[_FIXED_ROWS] = np.array(
+            (self.hosting[i], self.maintenance[i], self.ops[i], self.rent_fixed[i])
+        )[:, None]
+        table[:, 0] = 0.0
+        table[4, 0] = self.capex[i]
+        end = int(self.horizon[i]) + 1
+        table[:, end:] = 0.0
+        np.cumsum(table[4, :end], out=table[5, :end])
+        np.cumsum(table[8, :end], out=table[9, :end])
+        table.flags.writeable = False
+        self.__dict__["_last"] = (i, table)
+        return table
+
+
+_FIXED_ROWS = [
+    SERIES.index(name) for name in ("build_hosting", "build_maintenance", "build_ops", "rent_fixed")
+]
 
 
 @dataclass(frozen=True, eq=False)
-class MonthlyTotal(LazySeries):
-    """A monthly total: a cost driven by busy hours plus a fixed amount in months ``1..H``.
+class Series(LazySeries):
+    """One monthly series of a projection (a row of :meth:`MonthlyRows.form` per scenario)."""
 
-    Month 0 holds ``first`` (the capex for the build, 0 for rent).
-    """
-
-    variable: BusySeries
-    fixed: Array
-    first: Array
+    rows: MonthlyRows
+    index: int
     horizon: npt.NDArray[np.int64]
     months: int
 
-    def _form(self, i: int) -> Array:
-        values: Array = self.variable.row(i) + self.fixed[i]
-        values[0] = self.first[i]
+    def row(self, i: int) -> Array:
+        values: Array = self.rows.form(i)[self.index]
         return values
-
-
-@dataclass(frozen=True, eq=False)
-class CumulativeSeries(LazySeries):
-    """Running sum of a monthly total: ``cum[m] = cum[m − 1] + monthly[m]``.
-
-    Added month by month in the same order as the batch adds them, so a row's
-    month ``H`` is bit for bit the batch's total.
-    """
-
-    monthly: MonthlyTotal
-    horizon: npt.NDArray[np.int64]
-    months: int
-
-    def _form(self, i: int) -> Array:
-        return np.cumsum(self.monthly.row(i))
 
 
 def _years_since_month_1(months: int) -> Array:
@@ -308,6 +315,12 @@ def _fits_float64(s: Scenario) -> bool:
 _Workloads = tuple[Array, Index, Index, Array]
 """``per_month``, ``profiles``, ``lengths``, ``flat``: see :func:`_read_workloads`."""
 
+_ALL = slice(None)
+_NO_INDEX: Index = np.zeros(0, np.intp)
+_NO_INDEX.flags.writeable = False
+_NO_VALUES: Array = np.zeros(0)
+_NO_VALUES.flags.writeable = False
+
 _CHUNK = 512
 """Scenarios read together: a chunk's model objects stay in cache across the
 passes that read them (numbers, then workloads). Reading 10 000 scenarios in
@@ -360,9 +373,9 @@ def _read_workloads(chunk: Sequence[Scenario]) -> _Workloads:
     kind = np.fromiter(map(_KIND_CODE.__getitem__, map(_KIND, workloads)), np.intp, count=c)
     counts = np.bincount(kind, minlength=len(_KIND_CODE)).tolist()
 
-    def of_kind(code: int) -> tuple[Index, list[dict[str, Any]]]:
+    def of_kind(code: int) -> tuple[slice | Index, list[dict[str, Any]]]:
         if counts[code] == c:
-            return np.arange(c), workloads
+            return _ALL, workloads
         where = np.flatnonzero(kind == code)
         return where, list(map(workloads.__getitem__, where.tolist()))
 
@@ -378,8 +391,9 @@ def _read_workloads(chunk: Sequence[Scenario]) -> _Workloads:
         )
         per_month[where] = np.minimum(days_hours[0::2] * days_hours[1::2], HOURS_PER_MONTH)
     if not counts[_PROFILE]:
-        return per_month, np.zeros(0, np.intp), np.zeros(0, np.intp), np.zeros(0)
-    profiles, chosen = of_kind(_PROFILE)
+        return per_month, _NO_INDEX, _NO_INDEX, _NO_VALUES
+    where, chosen = of_kind(_PROFILE)
+    profiles = np.arange(c) if isinstance(where, slice) else where
     tables = list(map(_MONTHLY_UTILIZATION, chosen))
     lengths = np.fromiter(map(len, tables), np.intp, count=len(tables))
     flat = np.fromiter(chain.from_iterable(tables), np.float64, count=int(lengths.sum()))
@@ -406,7 +420,7 @@ def _read(
         chunk = scenarios[start : start + _CHUNK]
         numbers.append(_read_numbers(chunk))
         per_month, profiles, lengths, flat = _read_workloads(chunk)
-        workloads.append((per_month, profiles + start, lengths, flat))
+        workloads.append((per_month, profiles + start if start else profiles, lengths, flat))
     if len(numbers) == 1:  # one chunk: nothing to join
         (top, build, rent), read = numbers[0], workloads[0]
         return top.T, build.T, rent.T, read
@@ -436,16 +450,7 @@ class Projection:
     scenarios: tuple[Scenario, ...]
     horizon: npt.NDArray[np.int64]
     busy: BusyHours
-    build_energy: BusySeries
-    build_hosting: ConstantSeries
-    build_maintenance: ConstantSeries
-    build_ops: ConstantSeries
-    build_monthly: MonthlyTotal
-    build_cumulative: CumulativeSeries
-    rent_compute: BusySeries
-    rent_fixed: ConstantSeries
-    rent_monthly: MonthlyTotal
-    rent_cumulative: CumulativeSeries
+    monthly_rows: MonthlyRows
     build_total: Array
     resale_value: Array
     build_total_net: Array
@@ -462,28 +467,90 @@ class Projection:
     def __len__(self) -> int:
         return len(self.scenarios)
 
+    def _series(self, name: str) -> Series:
+        rows = self.monthly_rows
+        return Series(rows, SERIES.index(name), rows.horizon, rows.months)
+
+    @property
+    def build_energy(self) -> Series:
+        """Energy cost [currency/month]: ``(P_load·busy + P_idle·idle) / 1000 × pue × price``."""
+        return self._series("build_energy")
+
+    @property
+    def build_hosting(self) -> Series:
+        """Hosting fee [currency/month]."""
+        return self._series("build_hosting")
+
+    @property
+    def build_maintenance(self) -> Series:
+        """Maintenance [currency/month]: ``capex × rate / 12``."""
+        return self._series("build_maintenance")
+
+    @property
+    def build_ops(self) -> Series:
+        """Operations [currency/month]."""
+        return self._series("build_ops")
+
+    @property
+    def build_monthly(self) -> Series:
+        """Build cost per month [currency]; month 0 is the capex."""
+        return self._series("build_monthly")
+
+    @property
+    def build_cumulative(self) -> Series:
+        """Running sum of :attr:`build_monthly` [currency]."""
+        return self._series("build_cumulative")
+
+    @property
+    def rent_compute(self) -> Series:
+        """Instance-hours × rate [currency/month]."""
+        return self._series("rent_compute")
+
+    @property
+    def rent_fixed(self) -> Series:
+        """Fixed cloud fees [currency/month]."""
+        return self._series("rent_fixed")
+
+    @property
+    def rent_monthly(self) -> Series:
+        """Rent cost per month [currency]; month 0 is 0."""
+        return self._series("rent_monthly")
+
+    @property
+    def rent_cumulative(self) -> Series:
+        """Running sum of :attr:`rent_monthly` [currency]."""
+        return self._series("rent_cumulative")
+
     def result(self, i: int) -> dict[str, Any]:
         """The methodology's "Required JSON output" for scenario ``i`` (JSON-ready types)."""
         h = int(self.horizon[i])
-        cut = slice(0, h + 1)
-
-        def series(a: LazySeries) -> list[float]:
-            return a.row(i)[cut].tolist()  # type: ignore[no-any-return]
+        (
+            build_energy,
+            build_hosting,
+            build_maintenance,
+            build_ops,
+            build_monthly,
+            build_cumulative,
+            rent_compute,
+            rent_fixed,
+            rent_monthly,
+            rent_cumulative,
+        ) = self.monthly_rows.form(i)[:, : h + 1].tolist()
 
         def scalar(a: Array) -> float | None:
             value = float(a[i])
-            return None if np.isnan(value) else value
+            return None if math.isnan(value) else value
 
         return {
             "scenario": self.scenarios[i].model_dump(mode="json"),
             "months": list(range(h + 1)),
             "build": {
-                "monthly": series(self.build_monthly),
-                "cumulative": series(self.build_cumulative),
-                "energy": series(self.build_energy),
-                "hosting": series(self.build_hosting),
-                "maintenance": series(self.build_maintenance),
-                "ops": series(self.build_ops),
+                "monthly": build_monthly,
+                "cumulative": build_cumulative,
+                "energy": build_energy,
+                "hosting": build_hosting,
+                "maintenance": build_maintenance,
+                "ops": build_ops,
                 "total": scalar(self.build_total),
                 "resale_value": scalar(self.resale_value),
                 "total_net": scalar(self.build_total_net),
@@ -491,10 +558,10 @@ class Projection:
                 "cost_per_reference_gpu_hour": scalar(self.build_cost_per_reference_gpu_hour),
             },
             "rent": {
-                "monthly": series(self.rent_monthly),
-                "cumulative": series(self.rent_cumulative),
-                "compute": series(self.rent_compute),
-                "fixed": series(self.rent_fixed),
+                "monthly": rent_monthly,
+                "cumulative": rent_cumulative,
+                "compute": rent_compute,
+                "fixed": rent_fixed,
                 "total": scalar(self.rent_total),
                 "present_value": scalar(self.rent_present_value),
                 "cost_per_reference_gpu_hour": scalar(self.rent_cost_per_reference_gpu_hour),
@@ -552,7 +619,8 @@ def break_even_month(
     With ``diff = build_cum − rent_cum``: ``0`` if ``diff[0] ≤ 0``; else, for the
     first ``m`` with ``diff[m] ≤ 0``, ``(m − 1) + diff[m−1] / (diff[m−1] − diff[m])``.
     ``diff ≤ 0`` is tested as ``build_cum ≤ rent_cum`` (the same for IEEE doubles),
-    and ``diff`` is formed only at the two months each scenario needs.
+    and ``diff`` is formed only at the two months each scenario needs. Call it
+    under ``np.errstate(divide="ignore", invalid="ignore")``, as :func:`project` does.
     """
     qualifies = np.less_equal(
         build_cumulative,
@@ -567,8 +635,7 @@ def break_even_month(
     previous = np.maximum(first - 1, 0)
     before = build_cumulative[previous, cols] - rent_cumulative[previous, cols]
     at = build_cumulative[first, cols] - rent_cumulative[first, cols]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        inside = (first - 1) + before / (before - at)
+    inside = (first - 1) + before / (before - at)  # the caller ignores divide-by-zero
     month = np.where(first == 0, 0.0, inside)
     return np.where(found, month, np.nan)
 
@@ -644,22 +711,27 @@ def project(scenarios: Sequence[Scenario]) -> Projection:
     # Month-major (M, N) scratch arrays: cumulative sums and masks run along
     # contiguous rows. Only (N,) figures leave this function; the monthly
     # series are re-formed per row when read (LazySeries).
-    m_count = int(horizon.max()) + 1
+    longest, shortest = horizon.max(), horizon.min()
+    m_count = int(longest) + 1
     shape = (m_count, n)
     months = np.arange(m_count, dtype=np.float64)[:, None]
-    uniform_horizon = bool(horizon.min() == horizon.max())
+    uniform_horizon = bool(shortest == longest)
     in_horizon = None if uniform_horizon else months <= h
     past_horizon = None if in_horizon is None else ~in_horizon
 
-    slot = np.full(n, -1, dtype=np.intp)
-    slot[profiles] = np.arange(len(profiles))
-    starts = np.cumsum(lengths) - lengths
+    slot = None
+    starts = lengths
+    if profiles.size:
+        slot = np.full(n, -1, dtype=np.intp)
+        slot[profiles] = np.arange(len(profiles))
+        starts = np.cumsum(lengths) - lengths
     hours = BusyHours(per_month, profiles, slot, starts, lengths, flat, horizon, m_count)
     busy = hours.fill(_workspace.array("busy", shape))
     if past_horizon is not None:
         busy[past_horizon] = 0.0
 
-    with np.errstate(over="ignore", invalid="ignore"):
+    # Overflow and 0/0 are let through as inf/NaN and refused or read below.
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
         # Energy cost is affine in busy hours: the idle draw all month plus the
         # load-over-idle draw while busy.
         cost_per_kwh = pue / 1000.0 * kwh_price
@@ -742,24 +814,26 @@ def project(scenarios: Sequence[Scenario]) -> Projection:
     if overflow.any():
         raise ProjectionOverflowError(np.flatnonzero(overflow).tolist())
 
-    build_energy = BusySeries(hours, busy_cost_per_hour, None, idle_cost, horizon, m_count)
-    rent_compute = BusySeries(hours, rent_per_busy_hour, growth_log, None, horizon, m_count)
-    build_monthly_series = MonthlyTotal(build_energy, fixed_build_monthly, capex, horizon, m_count)
-    rent_monthly_series = MonthlyTotal(rent_compute, fixed, np.zeros(n), horizon, m_count)
+    monthly_rows = MonthlyRows(
+        busy=hours,
+        busy_cost_per_hour=busy_cost_per_hour,
+        idle_cost=idle_cost,
+        rent_per_busy_hour=rent_per_busy_hour,
+        growth_log=growth_log,
+        hosting=hosting,
+        maintenance=maintenance,
+        ops=ops,
+        fixed_build_monthly=fixed_build_monthly,
+        rent_fixed=fixed,
+        capex=capex,
+        horizon=horizon,
+        months=m_count,
+    )
     return Projection(
         scenarios=scenarios,
         horizon=horizon,
         busy=hours,
-        build_energy=build_energy,
-        build_hosting=ConstantSeries(hosting, horizon, m_count),
-        build_maintenance=ConstantSeries(maintenance, horizon, m_count),
-        build_ops=ConstantSeries(ops, horizon, m_count),
-        build_monthly=build_monthly_series,
-        build_cumulative=CumulativeSeries(build_monthly_series, horizon, m_count),
-        rent_compute=rent_compute,
-        rent_fixed=ConstantSeries(fixed, horizon, m_count),
-        rent_monthly=rent_monthly_series,
-        rent_cumulative=CumulativeSeries(rent_monthly_series, horizon, m_count),
+        monthly_rows=monthly_rows,
         build_total=build_total,
         resale_value=resale,
         build_total_net=build_total_net,
