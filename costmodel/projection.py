@@ -14,7 +14,7 @@ added up.
 
 from __future__ import annotations
 
-import math
+import functools
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -240,6 +240,25 @@ class MonthlyRows:
         return table
 
 
+HEADLINE = (
+    "build_total",
+    "rent_total",
+    "savings",
+    "build_present_value",
+    "rent_present_value",
+    "work_reference_gpu_hours",
+    "build_cost_per_reference_gpu_hour",
+    "rent_cost_per_reference_gpu_hour",
+    "break_even_month",
+    "resale_value",
+    "build_total_net",
+    "break_even_utilization",
+)
+"""The headline figures of a projection, in the order of :attr:`Projection.headline`."""
+
+_MUST_BE_FINITE = HEADLINE.index("build_cost_per_reference_gpu_hour")
+"""Headline rows before this one are never null: they must be finite numbers."""
+
 _FIXED_ROWS = [
     SERIES.index(name) for name in ("build_hosting", "build_maintenance", "build_ops", "rent_fixed")
 ]
@@ -259,9 +278,31 @@ class Series(LazySeries):
         return values
 
 
+@functools.lru_cache(maxsize=256)
 def _years_since_month_1(months: int) -> Array:
-    """``(m − 1) / 12`` for months ``m = 0..months−1`` [years]: the exponent of price change."""
-    return (np.arange(months, dtype=np.float64) - 1.0) / 12.0
+    """``(m − 1) / 12`` for months ``m = 0..months−1`` [years]: the exponent of price change.
+
+    Read-only and cached: every scenario with the same number of months shares it.
+    """
+    years = (np.arange(months, dtype=np.float64) - 1.0) / 12.0
+    years.flags.writeable = False
+    return years
+
+
+@functools.lru_cache(maxsize=256)
+def _month_column(months: int) -> Array:
+    """Months ``0..months−1`` as a float column, shape (months, 1); read-only and cached."""
+    column = np.arange(months, dtype=np.float64)[:, None]
+    column.flags.writeable = False
+    return column
+
+
+@functools.lru_cache(maxsize=1024)
+def _discount_factors(rate: float, months: int) -> Array:
+    """``(1 + d)^(−m/12)`` for months ``m = 0..months−1``; read-only and cached."""
+    factors = (1.0 + rate) ** (_month_column(months)[:, 0] / -12.0)
+    factors.flags.writeable = False
+    return factors
 
 
 # --------------------------------------------------------------------------
@@ -451,18 +492,68 @@ class Projection:
     horizon: npt.NDArray[np.int64]
     busy: BusyHours
     monthly_rows: MonthlyRows
-    build_total: Array
-    resale_value: Array
-    build_total_net: Array
-    build_present_value: Array
-    rent_total: Array
-    rent_present_value: Array
-    savings: Array
-    work_reference_gpu_hours: Array
-    build_cost_per_reference_gpu_hour: Array
-    rent_cost_per_reference_gpu_hour: Array
-    break_even_month: Array
-    break_even_utilization: Array
+    headline: Array
+    """The headline figures, shape (12, N), rows in the order of :data:`HEADLINE`."""
+
+    @property
+    def build_total(self) -> Array:
+        """Build cost over the horizon, capex included [currency]."""
+        return self.headline[0]  # type: ignore[no-any-return]
+
+    @property
+    def rent_total(self) -> Array:
+        """Rent cost over the horizon [currency]."""
+        return self.headline[1]  # type: ignore[no-any-return]
+
+    @property
+    def savings(self) -> Array:
+        """``rent_total − build_total_net`` [currency]; positive when building is cheaper."""
+        return self.headline[2]  # type: ignore[no-any-return]
+
+    @property
+    def build_present_value(self) -> Array:
+        """Build cost discounted to month 0, resale deducted [currency]."""
+        return self.headline[3]  # type: ignore[no-any-return]
+
+    @property
+    def rent_present_value(self) -> Array:
+        """Rent cost discounted to month 0 [currency]."""
+        return self.headline[4]  # type: ignore[no-any-return]
+
+    @property
+    def work_reference_gpu_hours(self) -> Array:
+        """``Σ busy × n_b × t_b`` [reference GPU-hours]."""
+        return self.headline[5]  # type: ignore[no-any-return]
+
+    @property
+    def build_cost_per_reference_gpu_hour(self) -> Array:
+        """``build_total_net / work`` [currency/reference GPU-hour]; NaN without work."""
+        return self.headline[6]  # type: ignore[no-any-return]
+
+    @property
+    def rent_cost_per_reference_gpu_hour(self) -> Array:
+        """``rent_total / work`` [currency/reference GPU-hour]; NaN without work."""
+        return self.headline[7]  # type: ignore[no-any-return]
+
+    @property
+    def break_even_month(self) -> Array:
+        """First month, interpolated, where building has cost no more [months]; NaN if never."""
+        return self.headline[8]  # type: ignore[no-any-return]
+
+    @property
+    def resale_value(self) -> Array:
+        """``capex × retention^(H/12)`` [currency]."""
+        return self.headline[9]  # type: ignore[no-any-return]
+
+    @property
+    def build_total_net(self) -> Array:
+        """``build_total − resale_value`` [currency]."""
+        return self.headline[10]  # type: ignore[no-any-return]
+
+    @property
+    def break_even_utilization(self) -> Array:
+        """Steady utilization at which savings are 0; NaN outside [0, 1]."""
+        return self.headline[11]  # type: ignore[no-any-return]
 
     def __len__(self) -> int:
         return len(self.scenarios)
@@ -537,9 +628,20 @@ class Projection:
             rent_cumulative,
         ) = self.monthly_rows.form(i)[:, : h + 1].tolist()
 
-        def scalar(a: Array) -> float | None:
-            value = float(a[i])
-            return None if math.isnan(value) else value
+        (
+            build_total,
+            rent_total,
+            savings,
+            build_pv,
+            rent_pv,
+            work,
+            build_per_hour,
+            rent_per_hour,
+            be_month,
+            resale,
+            build_total_net,
+            be_util,
+        ) = (v if v == v else None for v in self.headline[:, i].tolist())  # NaN → null
 
         return {
             "scenario": self.scenarios[i].model_dump(mode="json"),
@@ -551,25 +653,25 @@ class Projection:
                 "hosting": build_hosting,
                 "maintenance": build_maintenance,
                 "ops": build_ops,
-                "total": scalar(self.build_total),
-                "resale_value": scalar(self.resale_value),
-                "total_net": scalar(self.build_total_net),
-                "present_value": scalar(self.build_present_value),
-                "cost_per_reference_gpu_hour": scalar(self.build_cost_per_reference_gpu_hour),
+                "total": build_total,
+                "resale_value": resale,
+                "total_net": build_total_net,
+                "present_value": build_pv,
+                "cost_per_reference_gpu_hour": build_per_hour,
             },
             "rent": {
                 "monthly": rent_monthly,
                 "cumulative": rent_cumulative,
                 "compute": rent_compute,
                 "fixed": rent_fixed,
-                "total": scalar(self.rent_total),
-                "present_value": scalar(self.rent_present_value),
-                "cost_per_reference_gpu_hour": scalar(self.rent_cost_per_reference_gpu_hour),
+                "total": rent_total,
+                "present_value": rent_pv,
+                "cost_per_reference_gpu_hour": rent_per_hour,
             },
-            "break_even_month": scalar(self.break_even_month),
-            "break_even_utilization": scalar(self.break_even_utilization),
-            "savings": scalar(self.savings),
-            "work_reference_gpu_hours": scalar(self.work_reference_gpu_hours),
+            "break_even_month": be_month,
+            "break_even_utilization": be_util,
+            "savings": savings,
+            "work_reference_gpu_hours": work,
         }
 
     def results(self) -> list[dict[str, Any]]:
@@ -597,15 +699,13 @@ def _running_sum(monthly: Array, out: Array | None = None) -> Array:
     return out
 
 
-def break_even_month(
-    build_cumulative: Array, rent_cumulative: Array, in_horizon: npt.NDArray[np.bool_] | None
-) -> Array:
+def break_even_month(difference: Array, in_horizon: npt.NDArray[np.bool_] | None) -> Array:
     """First month where cumulative build cost ≤ cumulative rent cost, interpolated.
 
     Parameters
     ----------
-    build_cumulative, rent_cumulative : ndarray, shape (M, N)
-        Cumulative costs per month (rows) and scenario (columns) [currency].
+    difference : ndarray, shape (M, N)
+        ``build_cum − rent_cum`` per month (rows) and scenario (columns) [currency].
     in_horizon : ndarray of bool, broadcastable to (M, N), or None
         True for months ``0..H`` of each scenario; None when every scenario
         runs for all ``M − 1`` months.
@@ -618,26 +718,23 @@ def break_even_month(
     -----
     With ``diff = build_cum − rent_cum``: ``0`` if ``diff[0] ≤ 0``; else, for the
     first ``m`` with ``diff[m] ≤ 0``, ``(m − 1) + diff[m−1] / (diff[m−1] − diff[m])``.
-    ``diff ≤ 0`` is tested as ``build_cum ≤ rent_cum`` (the same for IEEE doubles),
-    and ``diff`` is formed only at the two months each scenario needs. Call it
-    under ``np.errstate(divide="ignore", invalid="ignore")``, as :func:`project` does.
+    Call it under ``np.errstate(divide="ignore", invalid="ignore")``, as
+    :func:`project` does.
     """
+    months, n = difference.shape
     qualifies = np.less_equal(
-        build_cumulative,
-        rent_cumulative,
-        out=_workspace.array("qualifies", build_cumulative.shape, np.bool_),
+        difference, 0.0, out=_workspace.array("qualifies", (months, n), np.bool_)
     )
     if in_horizon is not None:
         qualifies &= in_horizon
-    first = np.argmax(qualifies, axis=0)
-    cols = np.arange(qualifies.shape[1])
-    found = qualifies[first, cols]
-    previous = np.maximum(first - 1, 0)
-    before = build_cumulative[previous, cols] - rent_cumulative[previous, cols]
-    at = build_cumulative[first, cols] - rent_cumulative[first, cols]
-    inside = (first - 1) + before / (before - at)  # the caller ignores divide-by-zero
-    month = np.where(first == 0, 0.0, inside)
-    return np.where(found, month, np.nan)
+    first = qualifies.argmax(axis=0)
+    cols = np.arange(n)
+    at = first * n + cols  # flat positions of (first, column) in the (M, N) arrays
+    found = qualifies.take(at)
+    at_diff = difference.take(at)
+    before = difference.take(np.maximum(at - n, cols))  # month first − 1 (month 0 if first = 0)
+    inside = (first - 1) + before / (before - at_diff)
+    return np.where(found, np.where(first == 0, 0.0, inside), np.nan)
 
 
 def project(scenarios: Sequence[Scenario]) -> Projection:
@@ -706,17 +803,15 @@ def project(scenarios: Sequence[Scenario]) -> Projection:
     ) = build
     r_count, r_tput, hourly, fixed, change = rent
     horizon = h.astype(np.int64)
-    cols = np.arange(n)
 
     # Month-major (M, N) scratch arrays: cumulative sums and masks run along
     # contiguous rows. Only (N,) figures leave this function; the monthly
-    # series are re-formed per row when read (LazySeries).
-    longest, shortest = horizon.max(), horizon.min()
+    # series are formed again per scenario when read (MonthlyRows).
+    longest, shortest = np.maximum.reduce(horizon), np.minimum.reduce(horizon)
     m_count = int(longest) + 1
     shape = (m_count, n)
-    months = np.arange(m_count, dtype=np.float64)[:, None]
     uniform_horizon = bool(shortest == longest)
-    in_horizon = None if uniform_horizon else months <= h
+    in_horizon = None if uniform_horizon else _month_column(m_count) <= h
     past_horizon = None if in_horizon is None else ~in_horizon
 
     slot = None
@@ -746,11 +841,12 @@ def project(scenarios: Sequence[Scenario]) -> Projection:
         if past_horizon is not None:
             build_monthly[past_horizon] = 0.0
 
-        capacity_ratio = (b_count * b_tput) / (r_count * r_tput)
+        build_capacity = b_count * b_tput
+        capacity_ratio = build_capacity / (r_count * r_tput)
         rent_per_busy_hour = capacity_ratio * hourly
         rent_monthly = np.multiply(busy, rent_per_busy_hour, out=_workspace.array("rent", shape))
         growth_log: Array | None = None
-        if (change != 0.0).any():
+        if np.logical_or.reduce(change != 0.0):
             # rate[m] / hourly_rate = (1 + g)^((m − 1) / 12), as exp for speed.
             growth_log = np.log1p(change)
             growth = np.multiply.outer(
@@ -761,7 +857,7 @@ def project(scenarios: Sequence[Scenario]) -> Projection:
             growth[0] = 0.0
             if past_horizon is not None:
                 growth[past_horizon] = 0.0
-            rate_sum = hourly * growth.sum(axis=0)
+            rate_sum = hourly * np.add.reduce(growth, axis=0)
         else:
             rate_sum = hourly * h
         rent_monthly += fixed
@@ -772,46 +868,69 @@ def project(scenarios: Sequence[Scenario]) -> Projection:
         resale = capex * retention ** (h / 12.0)
 
         # Present values: f[m] = (1 + d)^(−m/12); one column when d is shared.
-        month_index = months[:, 0]
-        if (discount == discount[0]).all():
-            factor_1d = (1.0 + discount[0]) ** (-month_index / 12.0)
+        if np.logical_and.reduce(discount == discount[0]):
+            factor_1d = _discount_factors(float(discount[0]), m_count)
             build_pv = factor_1d @ build_monthly - resale * factor_1d[horizon]
             rent_pv = factor_1d @ rent_monthly
         else:
             factor = np.multiply.outer(
-                -month_index / 12.0, np.log1p(discount), out=_workspace.array("scratch", shape)
+                _month_column(m_count)[:, 0] / -12.0,
+                np.log1p(discount),
+                out=_workspace.array("scratch", shape),
             )
             np.exp(factor, out=factor)
+            cols = np.arange(n)
             build_pv = np.einsum("mn,mn->n", build_monthly, factor) - resale * factor[horizon, cols]
             rent_pv = np.einsum("mn,mn->n", rent_monthly, factor)
 
-        # The monthly totals' buffers become the running sums.
+        # The monthly totals' buffers become the running sums, then their difference.
         build_cumulative = _running_sum(build_monthly, out=build_monthly)
         rent_cumulative = _running_sum(rent_monthly, out=rent_monthly)
-        build_total = build_cumulative[horizon, cols]
-        rent_total = rent_cumulative[horizon, cols]
+        if uniform_horizon:
+            build_total = build_cumulative[-1].copy()
+            rent_total = rent_cumulative[-1].copy()
+        else:
+            last = horizon * n + np.arange(n)
+            build_total = build_cumulative.take(last)
+            rent_total = rent_cumulative.take(last)
         build_total_net = build_total - resale
         savings = rent_total - build_total_net
+        difference = np.subtract(build_cumulative, rent_cumulative, out=build_cumulative)
+        be_month = break_even_month(difference, in_horizon)
 
-        work = busy.sum(axis=0) * b_count * b_tput
+        work = np.add.reduce(busy, axis=0) * build_capacity
         has_work = work > 0
-        safe_work = np.where(has_work, work, 1.0)
-        build_per_hour = np.where(has_work, build_total_net / safe_work, np.nan)
-        rent_per_hour = np.where(has_work, rent_total / safe_work, np.nan)
+        build_per_hour = np.where(has_work, build_total_net / work, np.nan)
+        rent_per_hour = np.where(has_work, rent_total / work, np.nan)
 
-        be_month = break_even_month(build_cumulative, rent_cumulative, in_horizon)
-
-        # savings(u) = s0 + s1 × u for a steady workload u, all else unchanged.
+        # savings(u) = s0 + s1 × u for a steady workload u, all else unchanged;
+        # s1 = 0 gives ±inf or NaN, outside [0, 1], so null.
         s0 = h * fixed - (capex + h * (fixed_build_monthly + idle_cost) - resale)
         s1 = HOURS_PER_MONTH * (capacity_ratio * rate_sum - h * busy_cost_per_hour)
-        depends = s1 != 0
-        u_star = np.where(depends, -s0 / np.where(depends, s1, 1.0), np.nan)
+        u_star = -s0 / s1
         be_util = np.where((u_star >= 0) & (u_star <= 1), u_star, np.nan)
 
-    finite = np.isfinite(np.array((build_total, rent_total, savings, build_pv, rent_pv, work)))
-    infinite = np.isinf(np.array((build_per_hour, rent_per_hour, be_month)))
-    overflow = ~finite.all(axis=0) | infinite.any(axis=0)
-    if overflow.any():
+        headline = np.array(
+            (
+                build_total,
+                rent_total,
+                savings,
+                build_pv,
+                rent_pv,
+                work,
+                build_per_hour,
+                rent_per_hour,
+                be_month,
+                resale,
+                build_total_net,
+                be_util,
+            )
+        )
+        # Totals, savings, present values and work must be finite; the figures
+        # that may be null (NaN) must not be infinite.
+        overflow = np.logical_or.reduce(np.isinf(headline), axis=0)
+        overflow |= np.logical_or.reduce(np.isnan(headline[:_MUST_BE_FINITE]), axis=0)
+    if np.logical_or.reduce(overflow):
         raise ProjectionOverflowError(np.flatnonzero(overflow).tolist())
 
     monthly_rows = MonthlyRows(
@@ -834,18 +953,7 @@ def project(scenarios: Sequence[Scenario]) -> Projection:
         horizon=horizon,
         busy=hours,
         monthly_rows=monthly_rows,
-        build_total=build_total,
-        resale_value=resale,
-        build_total_net=build_total_net,
-        build_present_value=build_pv,
-        rent_total=rent_total,
-        rent_present_value=rent_pv,
-        savings=savings,
-        work_reference_gpu_hours=work,
-        build_cost_per_reference_gpu_hour=build_per_hour,
-        rent_cost_per_reference_gpu_hour=rent_per_hour,
-        break_even_month=be_month,
-        break_even_utilization=be_util,
+        headline=headline,
     )
 
 
