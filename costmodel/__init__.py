@@ -6,7 +6,14 @@ Pure numpy + pydantic; never imports Django. See ``docs/methodology.md``.
 >>> result = project([Scenario.model_validate(data)]).result(0)  # doctest: +SKIP
 """
 
-from costmodel.errors import FieldError, ScenarioError, field_errors, parse_scenario
+from costmodel.errors import (
+    FieldError,
+    ScenarioError,
+    UnreadableInput,
+    field_errors,
+    parse_scenario,
+    parse_scenario_json,
+)
 from costmodel.projection import Projection, compare, project
 from costmodel.scenario import (
     HOURS_PER_MONTH,
@@ -30,9 +37,11 @@ __all__ = [
     "ScenarioError",
     "SteadyWorkload",
     "TidalWorkload",
+    "UnreadableInput",
     "Workload",
     "compare",
     "field_errors",
     "parse_scenario",
+    "parse_scenario_json",
     "project",
 ]

@@ -17,7 +17,7 @@ import tempfile
 from pathlib import Path
 from typing import Any, BinaryIO, Literal
 
-from costmodel.errors import FieldError, ScenarioError, load_json, parse_scenario
+from costmodel.errors import FieldError, ScenarioError, parse_scenario_json
 from costmodel.projection import ProjectionOverflowError, compare
 from costmodel.tables import monthly_table
 
@@ -58,7 +58,7 @@ def evaluate(text: bytes | str) -> dict[str, Any]:
     ScenarioError
         For every way the text can fail to be a computable scenario.
     """
-    scenario = parse_scenario(load_json(text))
+    scenario = parse_scenario_json(text)
     try:
         return compare(scenario)
     except ProjectionOverflowError:

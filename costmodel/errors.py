@@ -39,6 +39,10 @@ class ScenarioError(ValueError):
         super().__init__("; ".join(str(e) for e in errors))
 
 
+class UnreadableInput(ScenarioError):
+    """Raised when the input is not a JSON document at all (its one error names ``(input)``)."""
+
+
 def _path(loc: tuple[int | str, ...]) -> list[str]:
     parts = [str(p) for p in loc]
     # Pydantic puts the discriminator's tag into the location of a tagged-union
@@ -100,18 +104,35 @@ def parse_scenario(data: object) -> Scenario:
 
 
 def load_json(text: str | bytes) -> object:
-    """Decode JSON text, turning every decoding failure into a :class:`ScenarioError`."""
+    """Decode JSON text, turning every decoding failure into :class:`UnreadableInput`."""
     try:
         return json.loads(text)
     except UnicodeDecodeError:
-        raise ScenarioError([FieldError("(input)", "is not UTF-8 text")]) from None
+        raise UnreadableInput([FieldError("(input)", "is not UTF-8 text")]) from None
     except json.JSONDecodeError as exc:
         detail = f"{exc.msg} at line {exc.lineno} column {exc.colno}"
-        raise ScenarioError([FieldError("(input)", f"is not valid JSON: {detail}")]) from None
+        raise UnreadableInput([FieldError("(input)", f"is not valid JSON: {detail}")]) from None
     except RecursionError:
-        raise ScenarioError([FieldError("(input)", "is nested too deeply")]) from None
+        raise UnreadableInput([FieldError("(input)", "is nested too deeply")]) from None
     except ValueError:
         # json raises a plain ValueError for an integer beyond Python's 4300-digit limit.
-        raise ScenarioError(
+        raise UnreadableInput(
             [FieldError("(input)", "holds a number too long to read (over 4300 digits)")]
         ) from None
+
+
+def parse_scenario_json(text: str | bytes) -> Scenario:
+    """Decode and validate JSON text as a :class:`Scenario`, or raise :class:`ScenarioError`.
+
+    A valid document is validated by pydantic-core in one pass over the text
+    (no intermediate Python objects). Anything that pass refuses is decoded
+    and validated again by :func:`load_json` and :func:`parse_scenario`, so the
+    errors (and :class:`UnreadableInput` for text that is not JSON) are exactly
+    those of every other edge. Both passes apply the same strict rules; a test
+    checks that they accept the same documents and build equal scenarios.
+    """
+    try:
+        return Scenario.model_validate_json(text)
+    except ValidationError:
+        pass
+    return parse_scenario(load_json(text))

@@ -2,10 +2,23 @@
 
 from __future__ import annotations
 
-import pytest
-from pydantic import BaseModel, ConfigDict, ValidationError
+import json
 
-from costmodel import FieldError, ScenarioError, field_errors, parse_scenario
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from pydantic import BaseModel, ConfigDict, ValidationError
+from strategies import scenarios
+
+from costmodel import (
+    FieldError,
+    Scenario,
+    ScenarioError,
+    UnreadableInput,
+    field_errors,
+    parse_scenario,
+    parse_scenario_json,
+)
 from costmodel.errors import load_json
 
 
@@ -101,3 +114,69 @@ class TestLoadJson:
         with pytest.raises(ScenarioError) as caught:
             parse_scenario(data)
         assert "horizon_months: must be a valid integer" in [str(e) for e in caught.value.errors]
+
+
+# --- one-pass JSON validation against decode-then-validate ---------------------
+
+
+def both_paths(text: str | bytes) -> tuple[object, object]:
+    """What pydantic-core's JSON validation and load_json + parse_scenario make of ``text``."""
+
+    def run(function):
+        try:
+            return function(text)
+        except (ValidationError, ScenarioError) as exc:
+            return type(exc)
+
+    return run(Scenario.model_validate_json), run(lambda t: parse_scenario(load_json(t)))
+
+
+def mutations() -> st.SearchStrategy:
+    """JSON spellings that one decoder might read differently from the other."""
+    return st.sampled_from(
+        [
+            lambda t: t,
+            lambda t: t.replace('"horizon_months": ', '"horizon_months": 1.0E0 * 0 + '),
+            lambda t: t.replace('"horizon_months": ', '"horizon_months": ""+'),
+            lambda t: t.replace('"currency": ', '"currency": "XXX", "currency": '),
+            lambda t: t.replace("}", ', "x": 1}', 1),
+            lambda t: t.replace(": 0.0", ": -0.0"),
+            lambda t: t.replace(": 1", ": 1e0"),
+            lambda t: t.replace(": 1", ": 10000000000000000000000"),
+            lambda t: t.replace('"build": {', '"build": {"gpu_count": 2, '),
+            lambda t: t.replace(": 0", ": NaN", 1),
+            lambda t: t.replace(": 0", ": 1e400", 1),
+            lambda t: t.replace('"CNY"', '"\\u0043NY"'),
+            lambda t: t.replace('"USD"', '"\\ud800SD"'),
+            lambda t: t.replace('"currency"', '"name": "\\u0000", "currency"'),
+            lambda t: t.replace("true", "1"),
+            lambda t: " \n" + t + "\n ",
+            lambda t: t[:-1],
+            lambda t: "[" + t + "]",
+        ]
+    )
+
+
+@given(scenarios(), mutations(), st.booleans())
+@settings(max_examples=400, deadline=None)
+def test_one_pass_validation_accepts_exactly_what_decode_then_validate_accepts(
+    data, mutate, as_bytes
+):
+    text = mutate(json.dumps(data))
+    fast, slow = both_paths(text.encode("utf-8", "surrogatepass") if as_bytes else text)
+    if isinstance(fast, type) or isinstance(slow, type):
+        # Refused by one path: refused by both (the errors then come from the slow path).
+        assert isinstance(fast, type) and isinstance(slow, type), (text, fast, slow)
+    else:
+        assert fast == slow
+        assert fast.model_dump_json() == slow.model_dump_json()
+
+
+def test_parse_scenario_json_reports_the_decoders_errors():
+    with pytest.raises(UnreadableInput) as caught:
+        parse_scenario_json('{"currency": ')
+    assert [e.field for e in caught.value.errors] == ["(input)"]
+    with pytest.raises(ScenarioError) as caught:
+        parse_scenario_json('{"currency": "CNY"}')
+    assert not isinstance(caught.value, UnreadableInput)
+    assert "horizon_months" in [e.field for e in caught.value.errors]

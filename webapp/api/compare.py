@@ -13,9 +13,17 @@ from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
 from ninja import Router
 
-from costmodel import FieldError, Scenario, ScenarioError, parse_scenario, project
+from costmodel import (
+    FieldError,
+    Scenario,
+    ScenarioError,
+    UnreadableInput,
+    parse_scenario,
+    parse_scenario_json,
+    project,
+)
 from costmodel.projection import Projection, ProjectionOverflowError
-from webapp.api.errors import ApiError, error, json_response, read_json
+from webapp.api.errors import ApiError, error, json_response, read_body, read_json
 from webapp.api.schemas import BatchOut, CompareOut, ErrorsOut
 
 router = Router(tags=["compare"])
@@ -51,9 +59,10 @@ def compare_one(request: HttpRequest) -> HttpResponse:
     422 lists every invalid field (`build.capex`, `workload.utilization`, …);
     400 means the body is not a JSON document of content type application/json.
     """
-    data = read_json(request)
     try:
-        scenario = parse_scenario(data)
+        scenario = parse_scenario_json(read_body(request))
+    except UnreadableInput as exc:
+        raise ApiError(400, exc.errors) from None
     except ScenarioError as exc:
         raise ApiError(422, exc.errors) from None
     errors: dict[int, list[FieldError]] = {}

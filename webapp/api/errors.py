@@ -53,11 +53,12 @@ def errors_response(status: int, errors: Iterable[FieldError]) -> HttpResponse:
     return json_response({"errors": [e.as_dict() for e in errors]}, status=status)
 
 
-def read_json(request: HttpRequest, *, for_database: bool = False) -> object:
-    """Decode the request body as JSON or raise :class:`ApiError` (400, 413, 422).
+def read_body(request: HttpRequest) -> bytes:
+    """The request body, or :class:`ApiError` (400, 411, 413) when there is none to read.
 
-    ``for_database``: the data will be looked up in or stored into the database,
-    so strings holding NUL characters (which PostgreSQL refuses) are a 422.
+    Checks the content type (``application/json``), the size limit, chunked
+    transfer (which Django reads as nothing) and emptiness; decoding is the
+    caller's.
     """
     if request.content_type != JSON_CONTENT_TYPE:
         raise error(
@@ -79,6 +80,16 @@ def read_json(request: HttpRequest, *, for_database: bool = False) -> object:
         raise error(411, "(request)", _("send the body with a Content-Length header, not chunked"))
     if not body.strip():
         raise error(400, "(body)", _("is empty; send a JSON object"))
+    return body
+
+
+def read_json(request: HttpRequest, *, for_database: bool = False) -> object:
+    """Decode the request body as JSON or raise :class:`ApiError` (400, 411, 413, 422).
+
+    ``for_database``: the data will be looked up in or stored into the database,
+    so strings holding NUL characters (which PostgreSQL refuses) are a 422.
+    """
+    body = read_body(request)
     try:
         data = load_json(body)
     except ScenarioError as exc:
