@@ -57,7 +57,7 @@ class _Workspace(threading.local):
     by page; for a batch of 10 000 scenarios that costs more than the
     arithmetic done in it. Reusing the previous batch's scratch arrays avoids
     it. At most seven arrays of up to ``_WORKSPACE_KEEP_BYTES`` each are kept
-    per thread (in practice about 30 MiB for 10 000 five-year scenarios); bigger
+    per thread (in practice about 22 MiB for 10 000 five-year scenarios); bigger
     batches allocate and free their own. Nothing handed out here outlives the
     :func:`project` call that asked for it.
     """
