@@ -140,7 +140,8 @@ class BusyHours(LazySeries):
     def row(self, i: int) -> Array:
         k = -1 if self.slot is None else int(self.slot[i])
         if k < 0:
-            values = np.full(self.months, self.per_month[i])
+            values = np.empty(self.months)
+            values.fill(self.per_month[i])
         else:
             position = np.arange(-1, self.months - 1) % self.lengths[k] + self.starts[k]
             values = HOURS_PER_MONTH * self.flat[position]
@@ -181,6 +182,18 @@ SERIES = (
     "rent_cumulative",
 )
 """The monthly series of a projection, in the order :meth:`MonthlyRows.form` lays them out."""
+(
+    _ENERGY,
+    _HOSTING,
+    _MAINTENANCE,
+    _OPS,
+    _BUILD_MONTHLY,
+    _BUILD_CUMULATIVE,
+    _COMPUTE,
+    _RENT_FIXED,
+    _RENT_MONTHLY,
+    _RENT_CUMULATIVE,
+) = range(len(SERIES))
 
 
 @dataclass(frozen=True, eq=False)
@@ -217,24 +230,25 @@ class MonthlyRows:
         if last is not None and last[0] == i:
             return last[1]
         table = np.empty((len(SERIES), self.months))
-        energy, compute = table[0], table[6]
+        energy, compute = table[_ENERGY], table[_COMPUTE]
         busy = self.busy.row(i)
         np.multiply(busy, self.busy_cost_per_hour[i], out=energy)
         energy += self.idle_cost[i]
         np.multiply(busy, self.rent_per_busy_hour[i], out=compute)
         if self.growth_log is not None:
             compute *= np.exp(_years_since_month_1(self.months) * self.growth_log[i])
-        np.add(energy, self.fixed_build_monthly[i], out=table[4])
-        np.add(compute, self.rent_fixed[i], out=table[8])
-        table[_FIXED_ROWS] = np.array(
-            (self.hosting[i], self.maintenance[i], self.ops[i], self.rent_fixed[i])
-        )[:, None]
+        np.add(energy, self.fixed_build_monthly[i], out=table[_BUILD_MONTHLY])
+        np.add(compute, self.rent_fixed[i], out=table[_RENT_MONTHLY])
+        table[_HOSTING] = self.hosting[i]
+        table[_MAINTENANCE] = self.maintenance[i]
+        table[_OPS] = self.ops[i]
+        table[_RENT_FIXED] = self.rent_fixed[i]
         table[:, 0] = 0.0
-        table[4, 0] = self.capex[i]
+        table[_BUILD_MONTHLY, 0] = self.capex[i]
         end = int(self.horizon[i]) + 1
         table[:, end:] = 0.0
-        np.cumsum(table[4, :end], out=table[5, :end])
-        np.cumsum(table[8, :end], out=table[9, :end])
+        np.cumsum(table[_BUILD_MONTHLY, :end], out=table[_BUILD_CUMULATIVE, :end])
+        np.cumsum(table[_RENT_MONTHLY, :end], out=table[_RENT_CUMULATIVE, :end])
         table.flags.writeable = False
         self.__dict__["_last"] = (i, table)
         return table
@@ -258,10 +272,6 @@ HEADLINE = (
 
 _MUST_BE_FINITE = HEADLINE.index("build_cost_per_reference_gpu_hour")
 """Headline rows before this one are never null: they must be finite numbers."""
-
-_FIXED_ROWS = [
-    SERIES.index(name) for name in ("build_hosting", "build_maintenance", "build_ops", "rent_fixed")
-]
 
 
 @dataclass(frozen=True, eq=False)
