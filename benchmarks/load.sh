@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Load benchmark: gunicorn started as `make serve` starts it, driven by wrk on
-# loopback for DURATION seconds per route (default 20). Prints requests/s,
-# latency percentiles, non-2xx responses and each route's median latency as a
-# multiple of the health view's.
+# loopback for DURATION seconds per route (default 20, in ROUNDS turns of
+# DURATION/ROUNDS seconds, default 4). Prints requests/s, latency percentiles
+# (medians over the rounds), non-2xx responses and each route's median latency
+# as a multiple of the health view's (the median of the rounds' ratios).
 #
-#   benchmarks/load.sh            # 20 s per route, ~2 minutes in all
+#   benchmarks/load.sh            # 20 s per route (+ 4 s warm-up), ~2.5 minutes
 #   DURATION=5 benchmarks/load.sh # a quick look
 #   ROUTES="health compare" benchmarks/load.sh   # some routes only (health first)
 #
@@ -17,6 +18,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 DURATION=${DURATION:-20}
+ROUNDS=${ROUNDS:-4}
 CONNECTIONS=${CONNECTIONS:-8}
 THREADS=${THREADS:-2}
 PY=.venv/bin/python
@@ -113,13 +115,13 @@ load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 base="http://127.0.0.1:$port"
 # batch-1000x1: one connection, so its latency is the time to answer one batch.
 read -r -a names <<<"${ROUTES:-health results-page compare batch-1000 batch-1000x1}"
+[ "${names[0]}" = health ] || { echo "load.sh: ROUTES must start with health (the baseline)" >&2; exit 2; }
 declare -A urls=([health]="/healthz" [results-page]="$results_path" [compare]="/api/v1/compare"
   [batch-1000]="/api/v1/compare/batch" [batch-1000x1]="/api/v1/compare/batch")
 declare -A bodies=([health]="" [results-page]="" [compare]="$work/compare.json"
   [batch-1000]="$work/batch.json" [batch-1000x1]="$work/batch.json")
 declare -A connections=([health]=$CONNECTIONS [results-page]=$CONNECTIONS [compare]=$CONNECTIONS
   [batch-1000]=$CONNECTIONS [batch-1000x1]=1)
-declare -A lines
 
 request() {  # status code of one request to route $1
   local name=$1
@@ -140,22 +142,61 @@ for name in "${names[@]}"; do
   done
 done
 
-for name in "${names[@]}"; do
-  echo "load.sh: $name for ${DURATION}s ..."
-  threads=$THREADS
-  [ "${connections[$name]}" -lt "$threads" ] && threads=${connections[$name]}
-  lines[$name]=$(WRK_BODY="${bodies[$name]}" wrk -t "$threads" -c "${connections[$name]}" \
-    -d "${DURATION}s" --timeout 10s -H 'X-Forwarded-Proto: https' -s "$work/report.lua" \
-    "$base${urls[$name]}" | grep '^RESULT')
+# Routes take turns: ROUNDS rounds, each running every route for DURATION/ROUNDS
+# seconds. A shared machine speeds up and slows down over minutes; taking turns
+# exposes every route to the same conditions, and each round's ratio compares
+# a route with the health view measured moments before. Each turn starts with
+# an unmeasured second, so no route inherits the previous route's warm state.
+round_seconds=$(( DURATION / ROUNDS ))
+[ "$round_seconds" -ge 1 ] || round_seconds=1
+: >"$work/results.txt"
+for round in $(seq "$ROUNDS"); do
+  for name in "${names[@]}"; do
+    echo "load.sh: round $round/$ROUNDS, $name for ${round_seconds}s ..."
+    threads=$THREADS
+    [ "${connections[$name]}" -lt "$threads" ] && threads=${connections[$name]}
+    # One unmeasured second first, so that no route is timed while the workers
+    # are still warm from the previous one.
+    WRK_BODY="${bodies[$name]}" wrk -t "$threads" -c "${connections[$name]}" -d 1s \
+      --timeout 10s -H 'X-Forwarded-Proto: https' -s "$work/report.lua" "$base${urls[$name]}" >/dev/null
+    line=$(WRK_BODY="${bodies[$name]}" wrk -t "$threads" -c "${connections[$name]}" \
+      -d "${round_seconds}s" --timeout 10s -H 'X-Forwarded-Proto: https' -s "$work/report.lua" \
+      "$base${urls[$name]}" | grep '^RESULT')
+    echo "$round $name $round_seconds ${line#RESULT }" >>"$work/results.txt"
+  done
 done
 
 echo
 echo "gunicorn: $workers workers; wrk: $THREADS threads, $CONNECTIONS connections (batch-1000x1: 1)," \
-  "${DURATION}s per route; $(nproc) cores, load average before: $load_before"
-health_p50=$(echo "${lines[health]}" | awk '{print $4}')
-printf '%-14s %10s %9s %9s %9s %9s %9s %8s %12s\n' route requests "req/s" "p50 ms" "p90 ms" "p99 ms" "max ms" non-2xx "p50/health"
-for name in "${names[@]}"; do
-  read -r _ requests rps p50 p90 p99 max bad socket_errors <<<"${lines[$name]}"
-  ratio=$(awk -v a="$p50" -v b="$health_p50" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')
-  printf '%-14s %10s %9s %9s %9s %9s %9s %8s %12s\n' "$name" "$requests" "$rps" "$p50" "$p90" "$p99" "$max" "$((bad + socket_errors))" "$ratio"
-done
+  "$ROUNDS rounds x ${round_seconds}s per route; $(nproc) cores, load average before: $load_before"
+$PY - "$work/results.txt" "${names[@]}" <<'PY'
+"""One row per route: totals over the rounds, medians of the per-round percentiles,
+and the median over rounds of (route p50 / health p50 of the same round)."""
+import statistics
+import sys
+
+path, *names = sys.argv[1:]
+rounds: dict[str, list[list[float]]] = {}
+for line in open(path):
+    _, name, seconds, *fields = line.split()
+    rounds.setdefault(name, []).append([float(seconds), *map(float, fields)])
+health = [r[3] for r in rounds["health"]]
+header = ("route", "requests", "req/s", "p50 ms", "p90 ms", "p99 ms", "max ms", "non-2xx", "p50/health")
+print("%-14s %10s %9s %9s %9s %9s %9s %8s %12s" % header)
+for name in names:
+    rs = rounds[name]
+    requests = sum(r[1] for r in rs)
+    seconds = sum(r[0] for r in rs)
+    p50, p90, p99 = (statistics.median(r[k] for r in rs) for k in (3, 4, 5))
+    worst = max(r[6] for r in rs)
+    bad = int(sum(r[7] + r[8] for r in rs))
+    ratio = statistics.median(r[3] / h for r, h in zip(rs, health) if h > 0)
+    print(
+        "%-14s %10d %9.1f %9.2f %9.2f %9.2f %9.2f %8d %12.2f"
+        % (name, requests, requests / seconds, p50, p90, p99, worst, bad, ratio)
+    )
+print("per round, p50 / health: " + "; ".join(
+    name + " " + ", ".join(f"{r[3] / h:.2f}" for r, h in zip(rounds[name], health))
+    for name in names if name != "health"
+))
+PY
