@@ -487,6 +487,34 @@ def _read(
 # --------------------------------------------------------------------------
 
 
+class _HeadlineRow:
+    """A headline figure of :class:`Projection`: its row of ``headline``, shape (N,)."""
+
+    def __init__(self, doc: str) -> None:
+        self.__doc__ = doc
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.index = HEADLINE.index(name)
+
+    def __get__(self, projection: Projection, owner: type | None = None) -> Array:
+        row: Array = projection.headline[self.index]
+        return row
+
+
+class _SeriesView:
+    """A monthly series of :class:`Projection`, shape (N, M), formed per row when read."""
+
+    def __init__(self, doc: str) -> None:
+        self.__doc__ = doc
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.index = SERIES.index(name)
+
+    def __get__(self, projection: Projection, owner: type | None = None) -> Series:
+        rows = projection.monthly_rows
+        return Series(rows, self.index, rows.horizon, rows.months)
+
+
 @dataclass(frozen=True, eq=False)
 class Projection:
     """Results of :func:`project` for ``N`` scenarios.
@@ -505,122 +533,45 @@ class Projection:
     headline: Array
     """The headline figures, shape (12, N), rows in the order of :data:`HEADLINE`."""
 
-    @property
-    def build_total(self) -> Array:
-        """Build cost over the horizon, capex included [currency]."""
-        return self.headline[0]  # type: ignore[no-any-return]
-
-    @property
-    def rent_total(self) -> Array:
-        """Rent cost over the horizon [currency]."""
-        return self.headline[1]  # type: ignore[no-any-return]
-
-    @property
-    def savings(self) -> Array:
-        """``rent_total − build_total_net`` [currency]; positive when building is cheaper."""
-        return self.headline[2]  # type: ignore[no-any-return]
-
-    @property
-    def build_present_value(self) -> Array:
-        """Build cost discounted to month 0, resale deducted [currency]."""
-        return self.headline[3]  # type: ignore[no-any-return]
-
-    @property
-    def rent_present_value(self) -> Array:
-        """Rent cost discounted to month 0 [currency]."""
-        return self.headline[4]  # type: ignore[no-any-return]
-
-    @property
-    def work_reference_gpu_hours(self) -> Array:
-        """``Σ busy × n_b × t_b`` [reference GPU-hours]."""
-        return self.headline[5]  # type: ignore[no-any-return]
-
-    @property
-    def build_cost_per_reference_gpu_hour(self) -> Array:
-        """``build_total_net / work`` [currency/reference GPU-hour]; NaN without work."""
-        return self.headline[6]  # type: ignore[no-any-return]
-
-    @property
-    def rent_cost_per_reference_gpu_hour(self) -> Array:
-        """``rent_total / work`` [currency/reference GPU-hour]; NaN without work."""
-        return self.headline[7]  # type: ignore[no-any-return]
-
-    @property
-    def break_even_month(self) -> Array:
-        """First month, interpolated, where building has cost no more [months]; NaN if never."""
-        return self.headline[8]  # type: ignore[no-any-return]
-
-    @property
-    def resale_value(self) -> Array:
-        """``capex × retention^(H/12)`` [currency]."""
-        return self.headline[9]  # type: ignore[no-any-return]
-
-    @property
-    def build_total_net(self) -> Array:
-        """``build_total − resale_value`` [currency]."""
-        return self.headline[10]  # type: ignore[no-any-return]
-
-    @property
-    def break_even_utilization(self) -> Array:
-        """Steady utilization at which savings are 0; NaN outside [0, 1]."""
-        return self.headline[11]  # type: ignore[no-any-return]
+    build_total = _HeadlineRow("Build cost over the horizon, capex included [currency].")
+    rent_total = _HeadlineRow("Rent cost over the horizon [currency].")
+    savings = _HeadlineRow(
+        "``rent_total − build_total_net`` [currency]; positive when building is cheaper."
+    )
+    build_present_value = _HeadlineRow(
+        "Build cost discounted to month 0, resale deducted [currency]."
+    )
+    rent_present_value = _HeadlineRow("Rent cost discounted to month 0 [currency].")
+    work_reference_gpu_hours = _HeadlineRow("``Σ busy × n_b × t_b`` [reference GPU-hours].")
+    build_cost_per_reference_gpu_hour = _HeadlineRow(
+        "``build_total_net / work`` [currency/reference GPU-hour]; NaN without work."
+    )
+    rent_cost_per_reference_gpu_hour = _HeadlineRow(
+        "``rent_total / work`` [currency/reference GPU-hour]; NaN without work."
+    )
+    break_even_month = _HeadlineRow(
+        "First month, interpolated, where building has cost no more [months]; NaN if never."
+    )
+    resale_value = _HeadlineRow("``capex × retention^(H/12)`` [currency].")
+    build_total_net = _HeadlineRow("``build_total − resale_value`` [currency].")
+    break_even_utilization = _HeadlineRow(
+        "Steady utilization at which savings are 0; NaN outside [0, 1]."
+    )
+    build_energy = _SeriesView(
+        "Energy cost [currency/month]: ``(P_load·busy + P_idle·idle) / 1000 × pue × price``."
+    )
+    build_hosting = _SeriesView("Hosting fee [currency/month].")
+    build_maintenance = _SeriesView("Maintenance [currency/month]: ``capex × rate / 12``.")
+    build_ops = _SeriesView("Operations [currency/month].")
+    build_monthly = _SeriesView("Build cost per month [currency]; month 0 is the capex.")
+    build_cumulative = _SeriesView("Running sum of :attr:`build_monthly` [currency].")
+    rent_compute = _SeriesView("Instance-hours × rate [currency/month].")
+    rent_fixed = _SeriesView("Fixed cloud fees [currency/month].")
+    rent_monthly = _SeriesView("Rent cost per month [currency]; month 0 is 0.")
+    rent_cumulative = _SeriesView("Running sum of :attr:`rent_monthly` [currency].")
 
     def __len__(self) -> int:
         return len(self.scenarios)
-
-    def _series(self, name: str) -> Series:
-        rows = self.monthly_rows
-        return Series(rows, SERIES.index(name), rows.horizon, rows.months)
-
-    @property
-    def build_energy(self) -> Series:
-        """Energy cost [currency/month]: ``(P_load·busy + P_idle·idle) / 1000 × pue × price``."""
-        return self._series("build_energy")
-
-    @property
-    def build_hosting(self) -> Series:
-        """Hosting fee [currency/month]."""
-        return self._series("build_hosting")
-
-    @property
-    def build_maintenance(self) -> Series:
-        """Maintenance [currency/month]: ``capex × rate / 12``."""
-        return self._series("build_maintenance")
-
-    @property
-    def build_ops(self) -> Series:
-        """Operations [currency/month]."""
-        return self._series("build_ops")
-
-    @property
-    def build_monthly(self) -> Series:
-        """Build cost per month [currency]; month 0 is the capex."""
-        return self._series("build_monthly")
-
-    @property
-    def build_cumulative(self) -> Series:
-        """Running sum of :attr:`build_monthly` [currency]."""
-        return self._series("build_cumulative")
-
-    @property
-    def rent_compute(self) -> Series:
-        """Instance-hours × rate [currency/month]."""
-        return self._series("rent_compute")
-
-    @property
-    def rent_fixed(self) -> Series:
-        """Fixed cloud fees [currency/month]."""
-        return self._series("rent_fixed")
-
-    @property
-    def rent_monthly(self) -> Series:
-        """Rent cost per month [currency]; month 0 is 0."""
-        return self._series("rent_monthly")
-
-    @property
-    def rent_cumulative(self) -> Series:
-        """Running sum of :attr:`rent_monthly` [currency]."""
-        return self._series("rent_cumulative")
 
     def result(self, i: int) -> dict[str, Any]:
         """The methodology's "Required JSON output" for scenario ``i`` (JSON-ready types)."""
@@ -638,20 +589,10 @@ class Projection:
             rent_cumulative,
         ) = self.monthly_rows.form(i)[:, : h + 1].tolist()
 
-        (
-            build_total,
-            rent_total,
-            savings,
-            build_pv,
-            rent_pv,
-            work,
-            build_per_hour,
-            rent_per_hour,
-            be_month,
-            resale,
-            build_total_net,
-            be_util,
-        ) = (v if v == v else None for v in self.headline[:, i].tolist())  # NaN → null
+        values = self.headline[:, i].tolist()
+        figure = dict(
+            zip(HEADLINE, (v if v == v else None for v in values), strict=True)
+        )  # NaN: null
 
         return {
             "scenario": self.scenarios[i].model_dump(mode="json"),
@@ -663,25 +604,25 @@ class Projection:
                 "hosting": build_hosting,
                 "maintenance": build_maintenance,
                 "ops": build_ops,
-                "total": build_total,
-                "resale_value": resale,
-                "total_net": build_total_net,
-                "present_value": build_pv,
-                "cost_per_reference_gpu_hour": build_per_hour,
+                "total": figure["build_total"],
+                "resale_value": figure["resale_value"],
+                "total_net": figure["build_total_net"],
+                "present_value": figure["build_present_value"],
+                "cost_per_reference_gpu_hour": figure["build_cost_per_reference_gpu_hour"],
             },
             "rent": {
                 "monthly": rent_monthly,
                 "cumulative": rent_cumulative,
                 "compute": rent_compute,
                 "fixed": rent_fixed,
-                "total": rent_total,
-                "present_value": rent_pv,
-                "cost_per_reference_gpu_hour": rent_per_hour,
+                "total": figure["rent_total"],
+                "present_value": figure["rent_present_value"],
+                "cost_per_reference_gpu_hour": figure["rent_cost_per_reference_gpu_hour"],
             },
-            "break_even_month": be_month,
-            "break_even_utilization": be_util,
-            "savings": savings,
-            "work_reference_gpu_hours": work,
+            "break_even_month": figure["break_even_month"],
+            "break_even_utilization": figure["break_even_utilization"],
+            "savings": figure["savings"],
+            "work_reference_gpu_hours": figure["work_reference_gpu_hours"],
         }
 
     def results(self) -> list[dict[str, Any]]:
@@ -920,22 +861,21 @@ def project(scenarios: Sequence[Scenario]) -> Projection:
         u_star = -s0 / s1
         be_util = np.where((u_star >= 0) & (u_star <= 1), u_star, np.nan)
 
-        headline = np.array(
-            (
-                build_total,
-                rent_total,
-                savings,
-                build_pv,
-                rent_pv,
-                work,
-                build_per_hour,
-                rent_per_hour,
-                be_month,
-                resale,
-                build_total_net,
-                be_util,
-            )
-        )
+        figures = {
+            "build_total": build_total,
+            "rent_total": rent_total,
+            "savings": savings,
+            "build_present_value": build_pv,
+            "rent_present_value": rent_pv,
+            "work_reference_gpu_hours": work,
+            "build_cost_per_reference_gpu_hour": build_per_hour,
+            "rent_cost_per_reference_gpu_hour": rent_per_hour,
+            "break_even_month": be_month,
+            "resale_value": resale,
+            "build_total_net": build_total_net,
+            "break_even_utilization": be_util,
+        }
+        headline = np.array([figures[name] for name in HEADLINE])
         # Totals, savings, present values and work must be finite; the figures
         # that may be null (NaN) must not be infinite.
         overflow = np.logical_or.reduce(np.isinf(headline), axis=0)

@@ -11,38 +11,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-MONTHLY_COLUMNS: tuple[str, ...] = (
-    "month",
-    "build_energy",
-    "build_hosting",
-    "build_maintenance",
-    "build_ops",
-    "build_monthly",
-    "build_cumulative",
-    "rent_compute",
-    "rent_fixed",
-    "rent_monthly",
-    "rent_cumulative",
-    "cumulative_difference",
-)
+from costmodel.projection import SERIES
+
+MONTHLY_COLUMNS: tuple[str, ...] = ("month", *SERIES, "cumulative_difference")
 """Column names of :func:`monthly_table`, in order.
 
 ``cumulative_difference`` is ``build_cumulative − rent_cumulative`` [currency]:
 positive while building has cost more cash so far, ≤ 0 from break-even on.
 """
 
-_SERIES: tuple[tuple[str, str], ...] = (
-    ("build", "energy"),
-    ("build", "hosting"),
-    ("build", "maintenance"),
-    ("build", "ops"),
-    ("build", "monthly"),
-    ("build", "cumulative"),
-    ("rent", "compute"),
-    ("rent", "fixed"),
-    ("rent", "monthly"),
-    ("rent", "cumulative"),
-)
+_SERIES: tuple[tuple[str, ...], ...] = tuple(tuple(name.split("_", 1)) for name in SERIES)
+"""``("build", "energy")`` for ``build_energy``: where each series sits in a result."""
 
 
 def monthly_table(result: Mapping[str, Any]) -> tuple[list[str], list[list[float | int]]]:
