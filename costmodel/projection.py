@@ -323,11 +323,8 @@ def _discount_factors(rate: float, months: int) -> Array:
 # over ``attrgetter`` and ``itemgetter``) straight into one float array: for a
 # batch of 10 000 this reading costs more than all the arithmetic, and no Python
 # frame runs per scenario.
-_TOP_FIELDS = attrgetter("horizon_months", "discount_rate_per_year")
-_BUILD_DICT = attrgetter("build.__dict__")
-_RENT_DICT = attrgetter("rent.__dict__")
-_WORKLOAD_DICT = attrgetter("workload.__dict__")
-_BUILD_FIELDS = itemgetter(
+_TOP_NAMES = ("horizon_months", "discount_rate_per_year")
+_BUILD_NAMES = (
     "gpu_count",
     "gpu_throughput",
     "capex",
@@ -340,11 +337,17 @@ _BUILD_FIELDS = itemgetter(
     "ops_monthly",
     "residual_value_retention_per_year",
 )
-_RENT_FIELDS = itemgetter(
-    "gpu_count", "gpu_throughput", "hourly_rate", "fixed_monthly", "annual_price_change"
-)
-_WIDTHS = (2, 11, 5)
-"""Numbers per scenario read by ``_TOP_FIELDS``, ``_BUILD_FIELDS`` and ``_RENT_FIELDS``."""
+_RENT_NAMES = ("gpu_count", "gpu_throughput", "hourly_rate", "fixed_monthly", "annual_price_change")
+_TOP_FIELDS = attrgetter(*_TOP_NAMES)
+_BUILD_DICT = attrgetter("build.__dict__")
+_RENT_DICT = attrgetter("rent.__dict__")
+_WORKLOAD_DICT = attrgetter("workload.__dict__")
+_BUILD_FIELDS = itemgetter(*_BUILD_NAMES)
+_RENT_FIELDS = itemgetter(*_RENT_NAMES)
+_BUILD_START = len(_TOP_NAMES)
+_RENT_START = _BUILD_START + len(_BUILD_NAMES)
+_WIDTH = _RENT_START + len(_RENT_NAMES)
+"""Numbers per scenario: the scenario's, the build's and the rent's, in the orders above."""
 
 _KIND = itemgetter("kind")
 _STEADY, _TIDAL, _PROFILE = range(3)
@@ -378,30 +381,29 @@ passes that read them (numbers, then workloads). Reading 10 000 scenarios in
 one pass per field would fetch every object from memory several times."""
 
 
-def _read_numbers(chunk: Sequence[Scenario]) -> tuple[Array, Array, Array]:
+def _read_numbers(chunk: Sequence[Scenario]) -> Array:
     """The numeric inputs of a chunk of scenarios, read by C-level iterators.
 
-    Returns arrays of shape ``(c, 2)`` (``horizon_months``,
-    ``discount_rate_per_year``), ``(c, 11)`` (``_BUILD_FIELDS``) and ``(c, 5)``
-    (``_RENT_FIELDS``). Raises ``OverflowError`` for an integer (a GPU count)
-    beyond float64.
+    Returns an array of shape ``(c, 18)``: per scenario ``horizon_months``,
+    ``discount_rate_per_year``, the ``_BUILD_FIELDS`` and the ``_RENT_FIELDS``.
+    Each scenario's numbers are read together, in the order validation made
+    them, which keeps the reads close in memory. Raises ``OverflowError`` for
+    an integer (a GPU count) beyond float64.
     """
     c = len(chunk)
     numbers = np.fromiter(
-        chain(
-            chain.from_iterable(map(_TOP_FIELDS, chunk)),
-            chain.from_iterable(map(_BUILD_FIELDS, map(_BUILD_DICT, chunk))),
-            chain.from_iterable(map(_RENT_FIELDS, map(_RENT_DICT, chunk))),
+        chain.from_iterable(
+            map(
+                chain,
+                map(_TOP_FIELDS, chunk),
+                map(_BUILD_FIELDS, map(_BUILD_DICT, chunk)),
+                map(_RENT_FIELDS, map(_RENT_DICT, chunk)),
+            )
         ),
         np.float64,
-        count=sum(_WIDTHS) * c,
+        count=_WIDTH * c,
     )
-    top_end, build_end = _WIDTHS[0] * c, (_WIDTHS[0] + _WIDTHS[1]) * c
-    return (
-        numbers[:top_end].reshape(c, _WIDTHS[0]),
-        numbers[top_end:build_end].reshape(c, _WIDTHS[1]),
-        numbers[build_end:].reshape(c, _WIDTHS[2]),
-    )
+    return numbers.reshape(c, _WIDTH)
 
 
 def _read_workloads(chunk: Sequence[Scenario]) -> _Workloads:
@@ -465,7 +467,7 @@ def _read(
     OverflowError
         If an integer (a GPU count) is beyond float64.
     """
-    numbers: list[tuple[Array, Array, Array]] = []
+    numbers: list[Array] = []
     workloads: list[_Workloads] = []
     for start in range(0, len(scenarios), _CHUNK):
         chunk = scenarios[start : start + _CHUNK]
@@ -473,12 +475,16 @@ def _read(
         per_month, profiles, lengths, flat = _read_workloads(chunk)
         workloads.append((per_month, profiles + start if start else profiles, lengths, flat))
     if len(numbers) == 1:  # one chunk: nothing to join
-        (top, build, rent), read = numbers[0], workloads[0]
-        return top.T, build.T, rent.T, read
-    top, build, rent = (np.concatenate(parts).T for parts in zip(*numbers, strict=True))
-    per_month, profiles, lengths, flat = (
-        np.concatenate(parts) for parts in zip(*workloads, strict=True)
-    )
+        columns, (per_month, profiles, lengths, flat) = numbers[0].T, workloads[0]
+    else:
+        # Joined column-wise: each input becomes one contiguous row of ``columns``.
+        columns = np.concatenate([part.T for part in numbers], axis=1)
+        per_month, profiles, lengths, flat = (
+            np.concatenate(parts) for parts in zip(*workloads, strict=True)
+        )
+    top = columns[:_BUILD_START]
+    build = columns[_BUILD_START:_RENT_START]
+    rent = columns[_RENT_START:]
     return top, build, rent, (per_month, profiles, lengths, flat)
 
 
