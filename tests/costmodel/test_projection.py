@@ -441,6 +441,15 @@ class TestOverflow:
             project([parse_scenario(data)])
         assert caught.value.indices == [0]
 
+    def test_an_unvalidated_model_with_text_for_a_number_raises_a_type_error(self):
+        # model_construct skips validation; the engine still refuses to guess a number.
+        fine = parse_scenario(example("tidal-4060ti"))
+        wrong = fine.model_copy(
+            update={"rent": fine.rent.model_construct(**{**fine.rent.__dict__, "hourly_rate": "2"})}
+        )
+        with pytest.raises(TypeError, match="non-number"):
+            project([fine, wrong])
+
 
 def test_the_examples_are_not_modified_by_evaluation():
     data = example("steady-4090-vs-a100")
