@@ -15,7 +15,7 @@ import pytest
 from numpy.testing import assert_allclose
 
 from costmodel import SteadyWorkload, compare, parse_scenario, project
-from costmodel.projection import ProjectionOverflowError, _running_sum
+from costmodel.projection import _CHUNK, ProjectionOverflowError, _running_sum, break_even_month
 
 EXAMPLES = Path(__file__).resolve().parent / "examples"
 RTOL = 1e-12
@@ -548,12 +548,36 @@ def assert_same_result(together: dict, alone: dict, rtol: float = RTOL) -> None:
 
 
 def test_a_batch_read_in_several_chunks_matches_one_scenario_at_a_time():
-    # More scenarios than one reading chunk (512), profiles on both sides of
-    # every chunk boundary, mixed horizons.
-    scenarios = mixed_scenarios(1300, seed=7)
+    # Two and a half reading chunks, profiles on both sides of every chunk
+    # boundary, mixed horizons.
+    n = _CHUNK * 5 // 2
+    scenarios = mixed_scenarios(n, seed=7)
     batch = project(scenarios)
-    for i in (*range(0, 1300, 97), 511, 512, 513, 1023, 1024, 1299):
+    edges = (_CHUNK - 1, _CHUNK, _CHUNK + 1, 2 * _CHUNK - 1, 2 * _CHUNK, n - 1)
+    for i in (*range(0, n, 97), *edges):
         assert_same_result(batch.result(i), compare(scenarios[i]))
+
+
+@pytest.mark.parametrize("months", [1, 2, 61, 241])
+def test_break_even_months_of_a_wide_batch_are_those_of_each_column_alone(months):
+    # A wide batch finds first months by reducing rows of bytes; a narrow one
+    # by argmax down each column. Same months, same interpolation.
+    rng = np.random.default_rng(months)
+    n = 300
+    difference = np.cumsum(rng.normal(-0.5, 3.0, (months, n)), axis=0) + rng.uniform(-2, 9, n)
+    difference[:, :20] = np.abs(difference[:, :20]) + 1.0  # never pays back
+    difference[-1, 20:40] = -1.0  # pays back in the last month only
+    difference[0, 40:50] = 0.0  # pays back at once
+    horizon = rng.integers(0, months, n)
+    in_horizon = np.arange(months)[:, None] <= horizon
+    with np.errstate(divide="ignore", invalid="ignore"):
+        for mask in (None, in_horizon):
+            wide = break_even_month(difference, mask)
+            for i in range(n):
+                column = None if mask is None else mask[:, i : i + 1]
+                alone = break_even_month(difference[:, i : i + 1].copy(), column)
+                assert np.array_equal(wide[i : i + 1], alone, equal_nan=True), i
+    assert np.isnan(wide[:20]).all()
 
 
 def test_monthly_series_hold_exactly_the_numbers_the_batch_added_up():
