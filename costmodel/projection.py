@@ -823,6 +823,7 @@ def project(scenarios: Sequence[Scenario]) -> Projection:
     busy = hours.fill(_workspace.array("busy", shape))
     if past_horizon is not None:
         busy[past_horizon] = 0.0
+    busy_hours = np.add.reduce(busy, axis=0)
 
     # Overflow and 0/0 are let through as inf/NaN and refused or read below.
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
@@ -843,7 +844,10 @@ def project(scenarios: Sequence[Scenario]) -> Projection:
         build_capacity = b_count * b_tput
         capacity_ratio = build_capacity / (r_count * r_tput)
         rent_per_busy_hour = capacity_ratio * hourly
-        rent_monthly = np.multiply(busy, rent_per_busy_hour, out=_workspace.array("rent", shape))
+        # The rent's monthly cost takes over the busy hours' buffer: three
+        # (M, N) scratch arrays instead of four leave more of the cache to
+        # the next batch's models.
+        rent_monthly = np.multiply(busy, rent_per_busy_hour, out=busy)
         growth_log: Array | None = None
         if np.logical_or.reduce(change != 0.0):
             # rate[m] / hourly_rate = (1 + g)^((m − 1) / 12), as exp for speed.
@@ -897,7 +901,7 @@ def project(scenarios: Sequence[Scenario]) -> Projection:
         difference = np.subtract(build_cumulative, rent_cumulative, out=build_cumulative)
         be_month = break_even_month(difference, in_horizon)
 
-        work = np.add.reduce(busy, axis=0) * build_capacity
+        work = busy_hours * build_capacity
         has_work = work > 0
         build_per_hour = np.where(has_work, build_total_net / work, np.nan)
         rent_per_hour = np.where(has_work, rent_total / work, np.nan)
