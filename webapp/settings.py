@@ -53,7 +53,7 @@ if not SECRET_KEY:
     if not DEBUG:
         raise ImproperlyConfigured(
             "DJANGO_SECRET_KEY must be set when DJANGO_DEBUG is not true "
-            "(for local development run `make run`, which sets DJANGO_DEBUG=true)."
+            "(for local use set DJANGO_DEBUG=true, as `make run` does)."
         )
     SECRET_KEY = "django-insecure-development-only-key"  # debug only
 

@@ -1,6 +1,7 @@
 """Settings come from the environment; the documented production environment passes
 ``manage.py check --deploy`` with nothing to report."""
 
+import json
 import os
 import re
 import secrets
@@ -94,3 +95,34 @@ def test_database_url_selects_postgresql():
     )
 
     assert result.stdout.strip() == "django.db.backends.postgresql", result.stderr
+
+
+def test_manage_py_names_a_missing_secret_key_in_one_line_without_a_traceback():
+    example = ROOT / "tests" / "costmodel" / "examples" / "steady-4090-vs-a100.json"
+
+    result = run(["manage.py", "compare", str(example)], {})
+
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert "Traceback" not in result.stderr
+    assert result.stderr.splitlines() == [
+        "manage.py: configuration error: DJANGO_SECRET_KEY must be set when DJANGO_DEBUG "
+        "is not true (for local use set DJANGO_DEBUG=true, as `make run` does)."
+    ]
+
+
+def test_manage_py_names_an_unreadable_variable():
+    result = run(["manage.py", "check"], {"DJANGO_SECRET_KEY": "x", "DJANGO_HTTPS": "maybe"})
+
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr
+    assert result.stderr.startswith("manage.py: configuration error: DJANGO_HTTPS must be")
+
+
+def test_compare_runs_in_debug_without_a_secret_key_as_the_readme_shows():
+    example = ROOT / "tests" / "costmodel" / "examples" / "steady-4090-vs-a100.json"
+
+    result = run(["manage.py", "compare", str(example)], {"DJANGO_DEBUG": "true"})
+
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["break_even_month"] == pytest.approx(2.6717394853656926)
