@@ -24,9 +24,10 @@ STEADY = EXAMPLES / "steady-4090-vs-a100.json"
 TIDAL = EXAMPLES / "tidal-4060ti.json"
 
 
-def manage(*args: str, stdin: bytes = b"") -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "DJANGO_SECRET_KEY": "test-only-not-secret"}
-    env.pop("DJANGO_DEBUG", None)
+def manage(*args: str, stdin: bytes = b"", debug: bool = False) -> subprocess.CompletedProcess[str]:
+    """Run the command as a process; *debug* runs it as the README shows, with no secret key."""
+    env = {k: v for k, v in os.environ.items() if k not in {"DJANGO_SECRET_KEY", "DJANGO_DEBUG"}}
+    env.update({"DJANGO_DEBUG": "true"} if debug else {"DJANGO_SECRET_KEY": "test-only-not-secret"})
     process = subprocess.run(
         [sys.executable, "manage.py", "compare", *args],
         input=stdin,
@@ -101,6 +102,11 @@ class TestGoodInput:
             "savings",
             "work_reference_gpu_hours",
         ]
+
+    def test_it_runs_in_debug_without_a_secret_key_as_the_readme_shows(self):
+        done = manage(str(STEADY), debug=True)
+        assert done.returncode == 0, done.stderr
+        assert json.loads(done.stdout)["break_even_month"] == pytest.approx(2.6717394853656926)
 
     def test_a_dash_reads_the_scenario_from_standard_input(self, tidal_result):
         from_stdin = manage("-", stdin=TIDAL.read_bytes())
