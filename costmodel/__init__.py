@@ -18,6 +18,7 @@ from costmodel.projection import Projection, compare, project
 from costmodel.scenario import (
     HOURS_PER_MONTH,
     Build,
+    Financing,
     ProfileWorkload,
     Rent,
     Scenario,
@@ -30,6 +31,7 @@ __all__ = [
     "HOURS_PER_MONTH",
     "Build",
     "FieldError",
+    "Financing",
     "ProfileWorkload",
     "Projection",
     "Rent",

@@ -5,6 +5,10 @@ Field names, defaults and bounds are those of the methodology
 Validation is strict: numbers must be finite, a boolean is not a number, a
 string is not a number, an integer field rejects ``2.0``, and unknown fields
 are refused.
+
+Version 2 of the methodology adds optional fields (hybrid demand above one
+box, hardware life, price trends, financing, spot rework, commitments). Each
+has a default that leaves a version-1 scenario's figures exactly as they were.
 """
 
 from __future__ import annotations
@@ -17,6 +21,9 @@ HOURS_PER_MONTH = 730.0
 """Hours in one month [h]: 8760 / 12."""
 
 MAX_HORIZON_MONTHS = 240
+
+MAX_DEMAND_MULTIPLE = 8.0
+"""Largest steady or profile utilization: work wanted, as a multiple of what one box does."""
 
 
 class _Strict(BaseModel):
@@ -31,13 +38,19 @@ class _Strict(BaseModel):
 
 NonNegative = Annotated[float, Field(ge=0)]
 Fraction = Annotated[float, Field(ge=0, le=1)]
+Demand = Annotated[float, Field(ge=0, le=MAX_DEMAND_MULTIPLE)]
+AnnualChange = Annotated[float, Field(ge=-0.9, le=1)]
 
 
 class SteadyWorkload(_Strict):
-    """The build is busy the same fraction of every month: ``busy = u × 730`` [h]."""
+    """The same work every month: ``demand = u × 730`` box-hours [h].
+
+    ``u`` above 1 is work beyond what one box does (hybrid burst): the box is
+    busy all month and the rest is rented on demand.
+    """
 
     kind: Literal["steady"]
-    utilization: Fraction
+    utilization: Demand
 
 
 class TidalWorkload(_Strict):
@@ -49,15 +62,21 @@ class TidalWorkload(_Strict):
 
 
 class ProfileWorkload(_Strict):
-    """A monthly utilization profile, applied cyclically: ``busy[m] = u[(m-1) mod n] × 730``."""
+    """A monthly profile, applied cyclically: ``demand[m] = u[(m-1) mod n] × 730`` [h]."""
 
     kind: Literal["profile"]
-    monthly_utilization: Annotated[
-        list[Fraction], Field(min_length=1, max_length=MAX_HORIZON_MONTHS)
-    ]
+    monthly_utilization: Annotated[list[Demand], Field(min_length=1, max_length=MAX_HORIZON_MONTHS)]
 
 
 Workload = Annotated[SteadyWorkload | TidalWorkload | ProfileWorkload, Field(discriminator="kind")]
+
+
+class Financing(_Strict):
+    """A loan for the box: a down payment at month 0, then level monthly payments."""
+
+    down_payment_fraction: Fraction = 0.0
+    annual_interest_rate: Fraction
+    term_months: Annotated[int, Field(ge=1, le=120)]
 
 
 class Build(_Strict):
@@ -74,6 +93,10 @@ class Build(_Strict):
     maintenance_rate_per_year: Fraction = 0.0
     ops_monthly: NonNegative = 0.0
     residual_value_retention_per_year: Fraction = 0.7
+    useful_life_months: Annotated[int, Field(ge=1, le=MAX_HORIZON_MONTHS)] | None = None
+    capex_annual_price_change: AnnualChange = 0.0
+    running_cost_annual_change: Annotated[float, Field(ge=-0.5, le=1)] = 0.0
+    financing: Financing | None = None
 
     @model_validator(mode="after")
     def _idle_not_above_load(self) -> Self:
@@ -89,7 +112,12 @@ class Rent(_Strict):
     gpu_throughput: Annotated[float, Field(gt=0)]
     hourly_rate: NonNegative
     fixed_monthly: NonNegative = 0.0
-    annual_price_change: Annotated[float, Field(ge=-0.9, le=1)] = 0.0
+    annual_price_change: AnnualChange = 0.0
+    rework_fraction: Fraction = 0.0
+    committed_instances: Annotated[int, Field(ge=0)] = 0
+    committed_hourly_rate: NonNegative = 0.0
+    commitment_term_months: Annotated[int, Field(ge=1, le=120)] = 12
+    commitment_upfront_per_instance: NonNegative = 0.0
 
 
 class Scenario(_Strict):

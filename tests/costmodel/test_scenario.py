@@ -57,7 +57,7 @@ OUT_OF_BOUNDS = [
     ("discount_rate_per_year", -0.01, "discount_rate_per_year: must be greater than or equal to 0"),
     ("discount_rate_per_year", 1.01, "discount_rate_per_year: must be less than or equal to 1"),
     ("workload.utilization", -0.01, "workload.utilization: must be greater than or equal to 0"),
-    ("workload.utilization", 1.01, "workload.utilization: must be less than or equal to 1"),
+    ("workload.utilization", 8.01, "workload.utilization: must be less than or equal to 8"),
     ("build.gpu_count", 0, "build.gpu_count: must be greater than or equal to 1"),
     ("build.gpu_throughput", 0, "build.gpu_throughput: must be greater than 0"),
     ("build.capex", -1, "build.capex: must be greater than or equal to 0"),
@@ -180,8 +180,8 @@ class TestWorkloads:
         ]
 
     def test_a_profile_names_each_bad_value_by_its_index(self):
-        assert errors_of(profile([0.5, 1.5, -0.1])) == [
-            "workload.monthly_utilization.1: must be less than or equal to 1",
+        assert errors_of(profile([0.5, 8.5, -0.1])) == [
+            "workload.monthly_utilization.1: must be less than or equal to 8",
             "workload.monthly_utilization.2: must be greater than or equal to 0",
         ]
 
