@@ -2,10 +2,16 @@
 
 Pure numpy + pydantic; never imports Django. See ``docs/methodology.md``.
 
->>> from costmodel import Scenario, project
->>> result = project([Scenario.model_validate(data)]).result(0)  # doctest: +SKIP
+>>> from costmodel import compare, parse_scenario
+>>> result = compare(parse_scenario(data))  # doctest: +SKIP
+
+Layout: ``scenario`` (the validated input), ``columns`` (N scenarios as
+arrays), ``projection`` (the methodology on columns), ``results`` (the result
+schema), ``operations`` (tornado, uncertainty, fleet), ``sensitivity`` (the
+planner's sweeps), ``sizing`` (the advisor's rules).
 """
 
+from costmodel.columns import Columns, columns_from, variants
 from costmodel.errors import (
     FieldError,
     ScenarioError,
@@ -14,7 +20,13 @@ from costmodel.errors import (
     parse_scenario,
     parse_scenario_json,
 )
-from costmodel.projection import Projection, compare, project
+from costmodel.projection import (
+    Projection,
+    ProjectionOverflowError,
+    compare,
+    project,
+    project_columns,
+)
 from costmodel.scenario import (
     HOURS_PER_MONTH,
     Build,
@@ -30,10 +42,12 @@ from costmodel.scenario import (
 __all__ = [
     "HOURS_PER_MONTH",
     "Build",
+    "Columns",
     "FieldError",
     "Financing",
     "ProfileWorkload",
     "Projection",
+    "ProjectionOverflowError",
     "Rent",
     "Scenario",
     "ScenarioError",
@@ -41,9 +55,12 @@ __all__ = [
     "TidalWorkload",
     "UnreadableInput",
     "Workload",
+    "columns_from",
     "compare",
     "field_errors",
     "parse_scenario",
     "parse_scenario_json",
     "project",
+    "project_columns",
+    "variants",
 ]

@@ -15,6 +15,11 @@ from pydantic import ValidationError
 from costmodel.scenario import Scenario
 
 _WORKLOAD_KINDS = {"steady", "tidal", "profile"}
+_DISTRIBUTION_KINDS = {"triangular", "uniform"}
+_TAGS = {
+    "workload": "'steady', 'tidal', 'profile'",
+    "distributions": "'triangular', 'uniform'",
+}
 
 
 @dataclass(frozen=True)
@@ -47,9 +52,13 @@ def _path(loc: tuple[int | str, ...]) -> list[str]:
     parts = [str(p) for p in loc]
     # Pydantic puts the discriminator's tag into the location of a tagged-union
     # member ("workload.steady.utilization"); the user wrote "workload.utilization".
-    if len(parts) >= 2 and parts[0] == "workload" and parts[1] in _WORKLOAD_KINDS:
-        del parts[1]
-    return parts
+    # The same holds for a distribution's kind in an uncertainty request.
+    return [
+        p
+        for i, p in enumerate(parts)
+        if not (i > 0 and parts[i - 1] == "workload" and p in _WORKLOAD_KINDS)
+        and not (i > 1 and parts[i - 2] == "distributions" and p in _DISTRIBUTION_KINDS)
+    ]
 
 
 def _message(error: Any) -> tuple[list[str], str]:
@@ -61,10 +70,11 @@ def _message(error: Any) -> tuple[list[str], str]:
         return parts, "is required"
     if kind == "extra_forbidden":
         return parts, "is not a known field"
+    tags = _TAGS["distributions" if "distributions" in parts[:-1] else "workload"]
     if kind == "union_tag_invalid":
-        return [*parts, "kind"], "must be one of 'steady', 'tidal', 'profile'"
+        return [*parts, "kind"], f"must be one of {tags}"
     if kind == "union_tag_not_found":
-        return [*parts, "kind"], "is required (one of 'steady', 'tidal', 'profile')"
+        return [*parts, "kind"], f"is required (one of {tags})"
     if kind == "string_pattern_mismatch" and parts[-1:] == ["currency"]:
         return parts, "must be three upper-case letters (an ISO 4217 code such as CNY or USD)"
     if kind in {"model_type", "dict_type", "model_attributes_type"}:
@@ -75,7 +85,13 @@ def _message(error: Any) -> tuple[list[str], str]:
         if sep and field.isidentifier():
             return [*parts, field], rest
         return parts, text
-    for prefix in ("Input should be", "String should", "List should", "Value should"):
+    for prefix in (
+        "Input should be",
+        "String should",
+        "List should",
+        "Dictionary should",
+        "Value should",
+    ):
         if msg.startswith(prefix):
             verb = "must be" if prefix == "Input should be" else "must"
             msg = verb + msg[len(prefix) :]

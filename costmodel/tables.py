@@ -11,7 +11,24 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from costmodel.projection import SERIES
+from costmodel.results import BUILD_SERIES, RENT_SERIES
+
+_TOTALS = ("monthly", "cumulative")
+
+
+def _side_columns(
+    side: str, series: tuple[str, ...], after_totals: tuple[str, ...] = ()
+) -> list[str]:
+    """A side's cost components, then its monthly and cumulative totals, then the rest."""
+    components = [name for name in series if name not in (*_TOTALS, *after_totals)]
+    return [f"{side}_{name}" for name in (*components, *_TOTALS, *after_totals)]
+
+
+SERIES: tuple[str, ...] = (
+    *_side_columns("build", BUILD_SERIES, after_totals=("value_if_sold",)),
+    *_side_columns("rent", RENT_SERIES),
+)
+"""The result's monthly series as columns: ``build_energy`` is ``result["build"]["energy"]``."""
 
 MONTHLY_COLUMNS: tuple[str, ...] = ("month", *SERIES, "cumulative_difference")
 """Column names of :func:`monthly_table`, in order.

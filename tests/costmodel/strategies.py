@@ -104,3 +104,85 @@ def scenarios(
             "rent": rents(),
         }
     )
+
+
+# --- version 2: every optional field, often at its default ---------------------------------
+
+
+def demands() -> st.SearchStrategy[float]:
+    """Steady or profile utilization up to 8 boxes' worth of work, bounds drawn often."""
+    return often([0.0, 1.0, 8.0], st.floats(0, 8, allow_subnormal=False), one_in=5)
+
+
+def v2_workloads() -> st.SearchStrategy[dict[str, Any]]:
+    return st.one_of(
+        st.builds(lambda u: {"kind": "steady", "utilization": u}, demands()),
+        tidal_workloads(),
+        st.builds(
+            lambda values: {"kind": "profile", "monthly_utilization": values},
+            st.lists(demands(), min_size=1, max_size=30),
+        ),
+    )
+
+
+def maybe(strategy: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
+    """``None`` (the field left out) in one draw of three."""
+    return st.one_of(st.none(), strategy, strategy)
+
+
+@st.composite
+def v2_builds(draw: st.DrawFn) -> dict[str, Any]:
+    build = draw(builds())
+    extras = {
+        "useful_life_months": draw(maybe(often([1, 12, 36], st.integers(1, 240)))),
+        "capex_annual_price_change": draw(
+            maybe(often([-0.9, 0.0, 1.0], st.floats(-0.9, 1, allow_subnormal=False)))
+        ),
+        "running_cost_annual_change": draw(
+            maybe(often([-0.5, 0.0, 1.0], st.floats(-0.5, 1, allow_subnormal=False)))
+        ),
+        "financing": draw(
+            maybe(
+                st.fixed_dictionaries(
+                    {
+                        "down_payment_fraction": fractions(),
+                        "annual_interest_rate": often([0.0], fractions()),
+                        "term_months": often([1, 120], st.integers(1, 120)),
+                    }
+                )
+            )
+        ),
+    }
+    return {**build, **{k: v for k, v in extras.items() if v is not None}}
+
+
+@st.composite
+def v2_rents(draw: st.DrawFn) -> dict[str, Any]:
+    rent = draw(rents())
+    extras = {
+        "rework_fraction": draw(maybe(fractions())),
+        "committed_instances": draw(maybe(often([0, 1], st.integers(0, 20)))),
+        "committed_hourly_rate": draw(maybe(amounts(1000))),
+        "commitment_term_months": draw(maybe(often([1, 12, 36, 120], st.integers(1, 120)))),
+        "commitment_upfront_per_instance": draw(maybe(amounts(100_000))),
+    }
+    return {**rent, **{k: v for k, v in extras.items() if v is not None}}
+
+
+def v2_scenarios(
+    workload: st.SearchStrategy[dict[str, Any]] | None = None,
+    horizon: st.SearchStrategy[int] | None = None,
+) -> st.SearchStrategy[dict[str, Any]]:
+    """Valid scenarios using any version-2 field, horizons 1..240."""
+    return st.fixed_dictionaries(
+        {
+            "currency": st.sampled_from(["CNY", "USD"]),
+            "horizon_months": (st.integers(1, 240) | st.sampled_from([1, 12, 240]))
+            if horizon is None
+            else horizon,
+            "discount_rate_per_year": fractions(),
+            "workload": v2_workloads() if workload is None else workload,
+            "build": v2_builds(),
+            "rent": v2_rents(),
+        }
+    )

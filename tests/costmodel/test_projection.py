@@ -15,7 +15,7 @@ import pytest
 from numpy.testing import assert_allclose
 
 from costmodel import SteadyWorkload, compare, parse_scenario, project
-from costmodel.projection import _CHUNK, ProjectionOverflowError, _running_sum, break_even_month
+from costmodel.projection import ProjectionOverflowError
 
 EXAMPLES = Path(__file__).resolve().parent / "examples"
 RTOL = 1e-12
@@ -458,12 +458,6 @@ def test_the_examples_are_not_modified_by_evaluation():
     assert data == before
 
 
-@pytest.mark.parametrize("scenarios", [1, 63, 64, 500])
-def test_running_sums_equal_numpys_cumulative_sum_to_the_last_bit(scenarios):
-    monthly = np.random.default_rng(scenarios).normal(size=(241, scenarios)) * 1e6
-    assert np.array_equal(_running_sum(monthly), np.cumsum(monthly, axis=0))
-
-
 def test_a_wide_batch_gives_the_same_figures_as_one_scenario_at_a_time():
     base = parse_scenario(example("steady-4090-vs-a100"))
     scenarios = [
@@ -547,70 +541,28 @@ def assert_same_result(together: dict, alone: dict, rtol: float = RTOL) -> None:
             assert together[name] == pytest.approx(alone[name], rel=rtol), name
 
 
-def test_a_batch_read_in_several_chunks_matches_one_scenario_at_a_time():
-    # Two and a half reading chunks, profiles on both sides of every chunk
-    # boundary, mixed horizons.
-    n = _CHUNK * 5 // 2
+def test_a_large_mixed_batch_matches_one_scenario_at_a_time():
+    n = 2500
     scenarios = mixed_scenarios(n, seed=7)
     batch = project(scenarios)
-    edges = (_CHUNK - 1, _CHUNK, _CHUNK + 1, 2 * _CHUNK - 1, 2 * _CHUNK, n - 1)
-    for i in (*range(0, n, 97), *edges):
+    for i in (*range(0, n, 97), n - 1):
         assert_same_result(batch.result(i), compare(scenarios[i]))
-
-
-@pytest.mark.parametrize("months", [1, 2, 61, 241])
-def test_break_even_months_of_a_wide_batch_are_those_of_each_column_alone(months):
-    # A wide batch finds first months by reducing rows of bytes; a narrow one
-    # by argmax down each column. Same months, same interpolation.
-    rng = np.random.default_rng(months)
-    n = 300
-    difference = np.cumsum(rng.normal(-0.5, 3.0, (months, n)), axis=0) + rng.uniform(-2, 9, n)
-    difference[:, :20] = np.abs(difference[:, :20]) + 1.0  # never pays back
-    difference[-1, 20:40] = -1.0  # pays back in the last month only
-    difference[0, 40:50] = 0.0  # pays back at once
-    horizon = rng.integers(0, months, n)
-    in_horizon = np.arange(months)[:, None] <= horizon
-    with np.errstate(divide="ignore", invalid="ignore"):
-        for mask in (None, in_horizon):
-            wide = break_even_month(difference, mask)
-            for i in range(n):
-                column = None if mask is None else mask[:, i : i + 1]
-                alone = break_even_month(difference[:, i : i + 1].copy(), column)
-                assert np.array_equal(wide[i : i + 1], alone, equal_nan=True), i
-    assert np.isnan(wide[:20]).all()
 
 
 def test_monthly_series_hold_exactly_the_numbers_the_batch_added_up():
     scenarios = mixed_scenarios(700, seed=11)
     p = project(scenarios)
-    build_cumulative = np.asarray(p.build_cumulative)
-    rent_cumulative = np.asarray(p.rent_cumulative)
-    cols = np.arange(len(scenarios))
-    # Totals are read off the batch's running sums; the series are formed again
-    # from the inputs when read. They agree to the bit.
-    assert np.array_equal(build_cumulative[cols, p.horizon], p.build_total)
-    assert np.array_equal(rent_cumulative[cols, p.horizon], p.rent_total)
-    in_horizon = np.arange(build_cumulative.shape[1]) <= p.horizon[:, None]
-    running = np.cumsum(np.asarray(p.build_monthly), axis=1)
+    build_cumulative, rent_cumulative = p.build.cumulative, p.rent.cumulative
+    rows = np.arange(len(scenarios))
+    assert np.array_equal(build_cumulative[rows, p.horizon_months], p.build.total)
+    assert np.array_equal(rent_cumulative[rows, p.horizon_months], p.rent.total)
+    in_horizon = np.arange(build_cumulative.shape[1]) <= p.horizon_months[:, None]
+    running = np.cumsum(p.build.monthly, axis=1)
     assert np.array_equal(running[in_horizon], build_cumulative[in_horizon])
-    assert not build_cumulative[~in_horizon].any()  # every series is 0 past its horizon
-    components = (
-        np.asarray(p.build_energy)
-        + np.asarray(p.build_hosting)
-        + np.asarray(p.build_maintenance)
-        + np.asarray(p.build_ops)
-    )
-    assert_allclose(components[:, 1:], np.asarray(p.build_monthly)[:, 1:], rtol=1e-12)
-    assert_allclose(
-        np.asarray(p.rent_compute) + np.asarray(p.rent_fixed), np.asarray(p.rent_monthly)
-    )
-
-
-def test_series_rows_are_read_only():
-    p = project([parse_scenario(scenario())])
-    row = p.build_cumulative.row(0)
-    with pytest.raises(ValueError):
-        row[1] = 0.0
+    assert not p.build.monthly[~in_horizon].any()  # every series is 0 past its horizon
+    components = p.build.energy + p.build.hosting + p.build.maintenance + p.build.ops
+    assert_allclose(components[:, 1:], p.build.monthly[:, 1:], rtol=1e-12)
+    assert_allclose(p.rent.compute + p.rent.fixed, p.rent.monthly)
 
 
 def test_a_later_batch_leaves_an_earlier_projection_unchanged():

@@ -22,9 +22,10 @@ from costmodel import (
     parse_scenario_json,
     project,
 )
-from costmodel.projection import Projection, ProjectionOverflowError
+from costmodel.projection import ProjectionOverflowError
+from costmodel.results import CompareResult
 from webapp.api.errors import ApiError, error, json_response, read_body, read_json
-from webapp.api.schemas import BatchOut, CompareOut, ErrorsOut
+from webapp.api.schemas import BatchOut, ErrorsOut
 
 router = Router(tags=["compare"])
 
@@ -44,7 +45,7 @@ def overflow_error() -> FieldError:
 
 @router.post(
     "/compare",
-    response={200: CompareOut, **ERRORS},
+    response={200: CompareResult, **ERRORS},
     summary="Compare building with renting for one explicit scenario",
     openapi_extra={
         "requestBody": {
@@ -192,43 +193,6 @@ def _batch_request(data: object) -> tuple[list[Any], str]:
     return items, detail
 
 
-def _summaries(projection: Projection) -> list[dict[str, Any]]:
-    """Headline figures of every scenario, read from the projection's arrays.
-
-    NaN (the methodology's null) is written as null by :func:`json_response`.
-    """
-    p = projection
-    columns = {
-        "break_even_month": p.break_even_month,
-        "break_even_utilization": p.break_even_utilization,
-        "savings": p.savings,
-        "work_reference_gpu_hours": p.work_reference_gpu_hours,
-    }
-    build = {
-        "total": p.build_total,
-        "resale_value": p.resale_value,
-        "total_net": p.build_total_net,
-        "present_value": p.build_present_value,
-        "cost_per_reference_gpu_hour": p.build_cost_per_reference_gpu_hour,
-    }
-    rent = {
-        "total": p.rent_total,
-        "present_value": p.rent_present_value,
-        "cost_per_reference_gpu_hour": p.rent_cost_per_reference_gpu_hour,
-    }
-    lists = {k: v.tolist() for k, v in columns.items()}
-    build_lists = {k: v.tolist() for k, v in build.items()}
-    rent_lists = {k: v.tolist() for k, v in rent.items()}
-    return [
-        {
-            **{k: v[i] for k, v in lists.items()},
-            "build": {k: v[i] for k, v in build_lists.items()},
-            "rent": {k: v[i] for k, v in rent_lists.items()},
-        }
-        for i in range(len(p))
-    ]
-
-
 def _project(
     scenarios: dict[int, Scenario], errors: dict[int, list[FieldError]], *, summary: bool
 ) -> dict[int, dict[str, Any]]:
@@ -244,7 +208,6 @@ def _project(
                 errors[index] = [overflow_error()]
             continue
         if summary:
-            rows = _summaries(projection)
-            return {i: rows[k] for k, i in enumerate(indices)}
+            return {i: projection.summary(k) for k, i in enumerate(indices)}
         return {i: projection.result(k) for k, i in enumerate(indices)}
     return {}

@@ -1,0 +1,419 @@
+"""N scenarios as columns: every input an array of shape (N,), the workload an (N, M) matrix.
+
+The projection (:mod:`costmodel.projection`) computes on these arrays, one
+row per scenario, so a batch of scenarios is one array computation. A
+validated :class:`~costmodel.scenario.Scenario` becomes columns in
+:func:`columns_from`; the operations (:mod:`costmodel.operations`,
+:mod:`costmodel.sensitivity`) build their columns by broadcasting one
+scenario's columns (:meth:`Columns.repeat`, :meth:`Columns.with_values`),
+never by creating a scenario object per draw.
+
+Column names are the scenario's field names, so ``rent.hourly_rate`` in a
+scenario is ``columns.rent.hourly_rate`` here. Two optional fields take a
+number meaning "not given": ``build.useful_life_months`` is 0 when the box
+is never replaced within the horizon, and ``build.financing.term_months`` is 0
+when the box is paid in cash (its ``down_payment_fraction`` is then 1: the
+whole capex at month 0).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import sys
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from costmodel.scenario import (
+    HOURS_PER_MONTH,
+    ProfileWorkload,
+    Scenario,
+    SteadyWorkload,
+    TidalWorkload,
+)
+
+Array = npt.NDArray[np.float64]
+
+
+class ProjectionOverflowError(ArithmeticError):
+    """Raised when finite inputs are so large that a result is not a finite number."""
+
+    def __init__(self, indices: list[int]) -> None:
+        self.indices = indices
+        super().__init__(f"results of scenarios {indices} overflow: inputs too large")
+
+
+@dataclass(frozen=True)
+class FinancingColumns:
+    down_payment_fraction: Array
+    """Share of the capex paid at month 0 [fraction]; 1 when paid in cash."""
+    annual_interest_rate: Array
+    """Loan interest per year [fraction]."""
+    term_months: Array
+    """Months of level payments [months]; 0 when paid in cash."""
+
+
+@dataclass(frozen=True)
+class BuildColumns:
+    gpu_count: Array
+    gpu_throughput: Array
+    """Throughput of one GPU, reference GPU = 1 [-]."""
+    capex: Array
+    """Purchase price of the box [currency]."""
+    power_load_watts: Array
+    power_idle_watts: Array
+    pue: Array
+    electricity_price_per_kwh: Array
+    """[currency/kWh]"""
+    hosting_monthly: Array
+    maintenance_rate_per_year: Array
+    ops_monthly: Array
+    residual_value_retention_per_year: Array
+    useful_life_months: Array
+    """Months between replacements [months]; 0 when never replaced within the horizon."""
+    capex_annual_price_change: Array
+    running_cost_annual_change: Array
+    financing: FinancingColumns
+
+
+@dataclass(frozen=True)
+class RentColumns:
+    gpu_count: Array
+    gpu_throughput: Array
+    hourly_rate: Array
+    """On-demand price of one instance-hour [currency/h]."""
+    fixed_monthly: Array
+    annual_price_change: Array
+    rework_fraction: Array
+    committed_instances: Array
+    committed_hourly_rate: Array
+    commitment_term_months: Array
+    commitment_upfront_per_instance: Array
+
+
+@dataclass(frozen=True)
+class Columns:
+    """The inputs of N scenarios (rows), as the projection reads them."""
+
+    horizon_months: npt.NDArray[np.int64]
+    """H of each scenario [months], shape (N,)."""
+    discount_rate_per_year: Array
+    demand: Array
+    """Box-hours of work wanted in month m [h], shape (N, M), M = max(H) + 1.
+
+    Month 0 and the months after a scenario's horizon hold 0.
+    """
+    build: BuildColumns
+    rent: RentColumns
+
+    def __len__(self) -> int:
+        return len(self.horizon_months)
+
+    @property
+    def months(self) -> int:
+        """M: columns of the monthly arrays (months 0..max(H))."""
+        return int(self.demand.shape[1])
+
+    def take(self, rows: npt.ArrayLike) -> Columns:
+        """The scenarios at ``rows`` (repeats allowed), e.g. ``take([0, 0, 0])``."""
+        index = np.asarray(rows, dtype=np.intp)
+        columns: Columns = _map_arrays(self, lambda values: values[index])
+        return columns
+
+    def repeat(self, times: int) -> Columns:
+        """Every scenario ``times`` times, in blocks: rows 0..N−1, then 0..N−1 again, …"""
+        return self.take(np.tile(np.arange(len(self)), times))
+
+    def with_values(self, path: str, values: npt.ArrayLike) -> Columns:
+        """These columns with the input at a dotted ``path`` (``rent.hourly_rate``) set per row.
+
+        ``values`` broadcasts against (N,). The workload and the horizon shape
+        the demand matrix: set them with :func:`variants` or :meth:`with_demand`.
+        """
+        if path == "horizon_months" or path.startswith("workload."):
+            raise ValueError(f"{path} shapes the demand matrix: use variants()")
+        *parents, leaf = path.split(".")
+        new = np.broadcast_to(np.asarray(values, dtype=np.float64), (len(self),)).copy()
+        if not parents:
+            return dataclasses.replace(self, **{leaf: new})  # type: ignore[arg-type]
+        changed = _replace_in(self, parents, leaf, new)
+        return dataclasses.replace(self, **{parents[0]: changed})
+
+    def with_demand(self, demand: Array) -> Columns:
+        """These columns with another demand matrix (same shape rules as :attr:`demand`)."""
+        return dataclasses.replace(self, demand=demand)
+
+
+def _replace_in(node: Any, parents: list[str], leaf: str, values: Array) -> Any:
+    child = getattr(node, parents[0])
+    if len(parents) == 1:
+        return dataclasses.replace(child, **{leaf: values})
+    return dataclasses.replace(child, **{parents[1]: _replace_in(child, parents[1:], leaf, values)})
+
+
+def _map_arrays(node: Any, fn: Any) -> Any:
+    return dataclasses.replace(
+        node,
+        **{
+            f.name: (
+                _map_arrays(getattr(node, f.name), fn)
+                if dataclasses.is_dataclass(getattr(node, f.name))
+                else fn(getattr(node, f.name))
+            )
+            for f in dataclasses.fields(node)
+        },
+    )
+
+
+# --------------------------------------------------------------------------
+# The workload as demand
+# --------------------------------------------------------------------------
+
+
+def running_months(horizon_months: npt.ArrayLike, months: int) -> npt.NDArray[np.bool_]:
+    """True for months ``1..H`` of each scenario, shape (N, months)."""
+    m = np.arange(months)
+    return (m >= 1) & (m <= np.asarray(horizon_months)[:, None])
+
+
+def steady_demand(utilization: npt.ArrayLike, horizon_months: npt.ArrayLike, months: int) -> Array:
+    """``demand[m] = u × 730`` [h] for months 1..H; ``u`` may exceed 1 (hybrid burst)."""
+    per_month = np.asarray(utilization, dtype=np.float64) * HOURS_PER_MONTH
+    return np.where(running_months(horizon_months, months), per_month[:, None], 0.0)
+
+
+def tidal_demand(
+    active_days_per_month: npt.ArrayLike,
+    hours_per_active_day: npt.ArrayLike,
+    horizon_months: npt.ArrayLike,
+    months: int,
+) -> Array:
+    """``demand[m] = min(d × h, 730)`` [h] for months 1..H."""
+    days = np.asarray(active_days_per_month, dtype=np.float64)
+    per_month = np.minimum(days * np.asarray(hours_per_active_day), HOURS_PER_MONTH)
+    return np.where(running_months(horizon_months, months), per_month[:, None], 0.0)
+
+
+def profile_demand(
+    monthly_utilization: npt.ArrayLike,
+    lengths: npt.ArrayLike,
+    horizon_months: npt.ArrayLike,
+    months: int,
+) -> Array:
+    """``demand[m] = u[(m − 1) mod len(u)] × 730`` [h] for months 1..H.
+
+    ``monthly_utilization`` has shape (N, L): row i holds its profile in its
+    first ``lengths[i]`` entries (the rest is padding).
+    """
+    table = np.asarray(monthly_utilization, dtype=np.float64)
+    position = (np.arange(months) - 1) % np.asarray(lengths)[:, None]
+    values = np.take_along_axis(table, position, axis=1) * HOURS_PER_MONTH
+    return np.where(running_months(horizon_months, months), values, 0.0)
+
+
+def demand_matrix(
+    workloads: Sequence[SteadyWorkload | TidalWorkload | ProfileWorkload],
+    horizon_months: npt.NDArray[np.int64],
+    months: int,
+) -> Array:
+    """The demand matrix (N, months) of N workloads of any kinds [h]."""
+    demand = np.zeros((len(workloads), months))
+    kinds = np.array([w.kind for w in workloads])
+    for kind in ("steady", "tidal", "profile"):
+        rows = np.flatnonzero(kinds == kind)
+        if not rows.size:
+            continue
+        chosen: list[Any] = [workloads[int(i)] for i in rows]
+        h = horizon_months[rows]
+        if kind == "steady":
+            demand[rows] = steady_demand([w.utilization for w in chosen], h, months)
+        elif kind == "tidal":
+            days = [w.active_days_per_month for w in chosen]
+            hours = [w.hours_per_active_day for w in chosen]
+            demand[rows] = tidal_demand(days, hours, h, months)
+        else:
+            profiles = [w.monthly_utilization for w in chosen]
+            lengths = np.array([len(p) for p in profiles])
+            table = np.zeros((len(profiles), int(lengths.max())))
+            for row, profile in enumerate(profiles):
+                table[row, : len(profile)] = profile
+            demand[rows] = profile_demand(table, lengths, h, months)
+    return demand
+
+
+# --------------------------------------------------------------------------
+# Scenario → columns
+# --------------------------------------------------------------------------
+
+
+def _column(scenarios: Sequence[Scenario], get: Any) -> Array:
+    """One input of every scenario as float64, refusing anything that is not a number.
+
+    Raises OverflowError for an integer beyond float64 (a GPU count of 10**400).
+    """
+    values = np.array([get(s) for s in scenarios])
+    if values.dtype.kind == "O" and all(
+        isinstance(v, int | float) and not isinstance(v, bool) for v in values.tolist()
+    ):
+        return values.astype(np.float64)  # integers beyond int64
+    if values.dtype.kind not in "iuf":
+        raise TypeError(f"a scenario holds a non-number where a number belongs: {values!r}")
+    return values.astype(np.float64)
+
+
+def _beyond_float64(scenario: Scenario) -> bool:
+    counts = (scenario.build.gpu_count, scenario.rent.gpu_count, scenario.rent.committed_instances)
+    return any(abs(count) > sys.float_info.max for count in counts)
+
+
+def columns_from(scenarios: Sequence[Scenario]) -> Columns:
+    """The columns of validated scenarios, in their order.
+
+    Raises
+    ------
+    ProjectionOverflowError
+        If an integer input (a GPU count) is beyond float64.
+    ValueError
+        If there is no scenario.
+    """
+    if not scenarios:
+        raise ValueError("a projection needs at least one scenario")
+    try:
+        return _columns_from(scenarios)
+    except OverflowError:
+        raise ProjectionOverflowError(
+            [i for i, s in enumerate(scenarios) if _beyond_float64(s)]
+        ) from None
+
+
+def _columns_from(scenarios: Sequence[Scenario]) -> Columns:
+    def col(get: Any) -> Array:
+        return _column(scenarios, get)
+
+    horizon = np.array([s.horizon_months for s in scenarios], dtype=np.int64)
+    months = int(horizon.max()) + 1
+    loans = [s.build.financing for s in scenarios]
+    build = BuildColumns(
+        gpu_count=col(lambda s: s.build.gpu_count),
+        gpu_throughput=col(lambda s: s.build.gpu_throughput),
+        capex=col(lambda s: s.build.capex),
+        power_load_watts=col(lambda s: s.build.power_load_watts),
+        power_idle_watts=col(lambda s: s.build.power_idle_watts),
+        pue=col(lambda s: s.build.pue),
+        electricity_price_per_kwh=col(lambda s: s.build.electricity_price_per_kwh),
+        hosting_monthly=col(lambda s: s.build.hosting_monthly),
+        maintenance_rate_per_year=col(lambda s: s.build.maintenance_rate_per_year),
+        ops_monthly=col(lambda s: s.build.ops_monthly),
+        residual_value_retention_per_year=col(lambda s: s.build.residual_value_retention_per_year),
+        useful_life_months=col(lambda s: s.build.useful_life_months or 0),
+        capex_annual_price_change=col(lambda s: s.build.capex_annual_price_change),
+        running_cost_annual_change=col(lambda s: s.build.running_cost_annual_change),
+        financing=FinancingColumns(
+            down_payment_fraction=np.array(
+                [1.0 if f is None else f.down_payment_fraction for f in loans]
+            ),
+            annual_interest_rate=np.array(
+                [0.0 if f is None else f.annual_interest_rate for f in loans]
+            ),
+            term_months=np.array([0.0 if f is None else float(f.term_months) for f in loans]),
+        ),
+    )
+    rent = RentColumns(
+        gpu_count=col(lambda s: s.rent.gpu_count),
+        gpu_throughput=col(lambda s: s.rent.gpu_throughput),
+        hourly_rate=col(lambda s: s.rent.hourly_rate),
+        fixed_monthly=col(lambda s: s.rent.fixed_monthly),
+        annual_price_change=col(lambda s: s.rent.annual_price_change),
+        rework_fraction=col(lambda s: s.rent.rework_fraction),
+        committed_instances=col(lambda s: s.rent.committed_instances),
+        committed_hourly_rate=col(lambda s: s.rent.committed_hourly_rate),
+        commitment_term_months=col(lambda s: s.rent.commitment_term_months),
+        commitment_upfront_per_instance=col(lambda s: s.rent.commitment_upfront_per_instance),
+    )
+    return Columns(
+        horizon_months=horizon,
+        discount_rate_per_year=col(lambda s: s.discount_rate_per_year),
+        demand=demand_matrix([s.workload for s in scenarios], horizon, months),
+        build=build,
+        rent=rent,
+    )
+
+
+# --------------------------------------------------------------------------
+# One scenario, many variants, by broadcasting
+# --------------------------------------------------------------------------
+
+
+def workload_demand(
+    workload: SteadyWorkload | TidalWorkload | ProfileWorkload,
+    count: int,
+    horizon_months: npt.NDArray[np.int64],
+    months: int,
+    values: Mapping[str, Array] | None = None,
+) -> Array:
+    """Demand (count, months) of ``count`` copies of one workload, some fields set per copy [h].
+
+    ``values`` maps workload paths (``workload.utilization``,
+    ``workload.active_days_per_month``, ``workload.monthly_utilization.3`` …)
+    to arrays of shape (count,).
+    """
+    values = values or {}
+
+    def field(name: str, base: float) -> Array:
+        return np.broadcast_to(values.get(f"workload.{name}", base), (count,))
+
+    if isinstance(workload, SteadyWorkload):
+        return steady_demand(field("utilization", workload.utilization), horizon_months, months)
+    if isinstance(workload, TidalWorkload):
+        days = field("active_days_per_month", workload.active_days_per_month)
+        hours = field("hours_per_active_day", workload.hours_per_active_day)
+        return tidal_demand(days, hours, horizon_months, months)
+    table = np.tile(np.asarray(workload.monthly_utilization, dtype=np.float64), (count, 1))
+    for path, column in values.items():
+        prefix, _, index = path.rpartition(".")
+        if prefix == "workload.monthly_utilization":
+            table[:, int(index)] = column
+    lengths = np.full(count, table.shape[1])
+    return profile_demand(table, lengths, horizon_months, months)
+
+
+def variants(scenario: Scenario, count: int, values: Mapping[str, npt.ArrayLike]) -> Columns:
+    """Columns of ``count`` copies of ``scenario``, each input at a path of ``values`` set per copy.
+
+    Parameters
+    ----------
+    scenario : Scenario
+    count : int
+        Rows wanted.
+    values : mapping of dotted path → array of shape (count,) (or a scalar)
+        Numeric fields of the scenario: ``rent.hourly_rate``,
+        ``build.financing.term_months``, ``horizon_months``,
+        ``workload.utilization``, ``workload.monthly_utilization.0`` …
+
+    Notes
+    -----
+    The values are taken as they are: bounds are the caller's to check (the
+    operations validate them against the scenario's schema first).
+    """
+    arrays = {
+        path: np.broadcast_to(np.asarray(v, dtype=np.float64), (count,))
+        for path, v in values.items()
+    }
+    horizon = np.broadcast_to(
+        arrays.get("horizon_months", float(scenario.horizon_months)), (count,)
+    ).astype(np.int64)
+    months = int(horizon.max()) + 1
+    workload_values = {p: v for p, v in arrays.items() if p.startswith("workload.")}
+    columns = columns_from([scenario]).take(np.zeros(count, dtype=np.intp))
+    columns = dataclasses.replace(
+        columns,
+        horizon_months=horizon,
+        demand=workload_demand(scenario.workload, count, horizon, months, workload_values),
+    )
+    for path, column in arrays.items():
+        if path != "horizon_months" and not path.startswith("workload."):
+            columns = columns.with_values(path, column)
+    return columns

@@ -1,0 +1,144 @@
+"""The result schema: every headline figure and monthly series, named once, with its unit.
+
+These are the methodology's output names (other tools read them, so they
+never change). The engine's :class:`~costmodel.projection.Projection` holds
+arrays under exactly these names; the API's OpenAPI document, the CSV
+columns, the web pages and the guide read them from here — nothing renames
+a figure on its way out.
+
+Amounts are in the scenario's currency. Every monthly series has one entry
+per month ``0..H`` (index = month); month 0 is the purchase moment.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from costmodel.scenario import Scenario
+
+Series = list[float]
+
+
+class _Schema(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class BuildSeries(_Schema):
+    """Monthly series of the build side [currency per month unless noted]."""
+
+    monthly: Series = Field(
+        description="Build cost of month m; month 0 is the capex or down payment."
+    )
+    cumulative: Series = Field(description="Running sum of `monthly` over months 0..m.")
+    energy: Series = Field(
+        description="Electricity: kWh at load and idle × PUE × tariff × escalation."
+    )
+    hosting: Series = Field(description="Colocation, rack or office fee, escalated.")
+    maintenance: Series = Field(description="Capex of the box in service × maintenance rate / 12.")
+    ops: Series = Field(description="Administration labour, escalated.")
+    burst: Series = Field(description="On-demand cloud rented for demand beyond the box (hybrid).")
+    replacement: Series = Field(
+        description="New box at the end of a useful life, minus the old one's resale value."
+    )
+    financing: Series = Field(description="Loan payments, and the balance still owed at month H.")
+    value_if_sold: Series = Field(
+        description="What the box in service would fetch if sold at the end of month m [currency]."
+    )
+
+
+class BuildFigures(_Schema):
+    """Headline figures of the build side [currency unless noted]."""
+
+    total: float = Field(description="`cumulative[H]`: everything paid for the build.")
+    resale_value: float = Field(description="`value_if_sold[H]`: the box's value at the horizon.")
+    total_net: float = Field(description="`total − resale_value`.")
+    present_value: float = Field(
+        description="Σ monthly × (1 + d)^(−m/12) − resale_value × (1 + d)^(−H/12)."
+    )
+    cost_per_reference_gpu_hour: float | None = Field(
+        description="`total_net / work_reference_gpu_hours` [currency per reference GPU-hour]; "
+        "null when no work is done."
+    )
+
+
+class RentSeries(_Schema):
+    """Monthly series of the rent side [currency per month]."""
+
+    monthly: Series = Field(description="Rent cost of month m; month 0 holds only upfront fees.")
+    cumulative: Series = Field(description="Running sum of `monthly` over months 0..m.")
+    compute: Series = Field(description="On-demand instance-hours beyond the commitment × rate.")
+    fixed: Series = Field(description="Storage, addresses, support: every month regardless of use.")
+    committed: Series = Field(
+        description="Committed instance-hours, used or not, upfront fees, and the rest of a "
+        "started term at month H."
+    )
+
+
+class RentFigures(_Schema):
+    """Headline figures of the rent side [currency unless noted]."""
+
+    total: float = Field(description="`cumulative[H]`: everything paid for renting.")
+    present_value: float = Field(description="Σ monthly × (1 + d)^(−m/12).")
+    cost_per_reference_gpu_hour: float | None = Field(
+        description="`total / work_reference_gpu_hours` [currency per reference GPU-hour]; "
+        "null when no work is done."
+    )
+
+
+class BuildResult(BuildFigures, BuildSeries):
+    """The build side of a result: its monthly series, then its figures."""
+
+
+class RentResult(RentFigures, RentSeries):
+    """The rent side of a result: its monthly series, then its figures."""
+
+
+class Headline(_Schema):
+    """The figures that compare the two sides."""
+
+    break_even_month: float | None = Field(
+        description="First month, interpolated, in which building has cost no more cash than "
+        "renting (no resale credit) [months]; null if not within the horizon."
+    )
+    break_even_utilization: float | None = Field(
+        description="Steady utilization in [0, 1] at which savings are zero, all else "
+        "unchanged [fraction]; null if none."
+    )
+    savings: float = Field(
+        description="`rent.total − build.total_net` [currency]: positive when building is "
+        "cheaper over the horizon, resale credited."
+    )
+    work_reference_gpu_hours: float = Field(
+        description="Σ demand × build GPUs × build throughput [reference GPU-hours]."
+    )
+
+
+class CompareResult(Headline):
+    """The methodology's result of one scenario (``compare``).
+
+    Its JSON lists ``scenario``, ``months``, ``build`` and ``rent`` first, then
+    the headline figures (:meth:`costmodel.projection.Projection.result`).
+    """
+
+    scenario: Scenario = Field(description="The explicit scenario, defaults filled in.")
+    months: list[int] = Field(description="0, 1, …, H.")
+    build: BuildResult
+    rent: RentResult
+
+
+class Summary(Headline):
+    """The headline figures of a result, without the scenario and the monthly series."""
+
+    build: BuildFigures
+    rent: RentFigures
+
+
+BUILD_SERIES: tuple[str, ...] = tuple(BuildSeries.model_fields)
+BUILD_FIGURES: tuple[str, ...] = tuple(BuildFigures.model_fields)
+RENT_SERIES: tuple[str, ...] = tuple(RentSeries.model_fields)
+RENT_FIGURES: tuple[str, ...] = tuple(RentFigures.model_fields)
+HEADLINE: tuple[str, ...] = tuple(Headline.model_fields)
+NULLABLE: frozenset[str] = frozenset(
+    {"break_even_month", "break_even_utilization", "cost_per_reference_gpu_hour"}
+)
+"""Figures the methodology allows to be null; every other figure is a finite number."""
