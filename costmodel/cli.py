@@ -1,4 +1,7 @@
-"""What ``manage.py compare`` does, without Django: read a scenario, evaluate it, render it.
+"""What ``manage.py compare`` and the operation commands do, without Django.
+
+``compare`` reads a scenario, evaluates it and renders it; ``tornado``,
+``uncertainty`` and ``fleet`` read an operation request and print its answer.
 
 Every failure a user can cause — an unreadable file, text that is not JSON, a
 scenario that breaks the methodology's bounds, inputs so large that a result
@@ -17,7 +20,8 @@ import tempfile
 from pathlib import Path
 from typing import Any, BinaryIO, Literal
 
-from costmodel.errors import FieldError, ScenarioError, parse_scenario_json
+from costmodel import operations
+from costmodel.errors import FieldError, ScenarioError, load_json, parse_scenario_json
 from costmodel.projection import ProjectionOverflowError, compare
 from costmodel.tables import monthly_table
 
@@ -66,7 +70,9 @@ def evaluate(text: bytes | str) -> dict[str, Any]:
 
 
 def render(result: dict[str, Any], output_format: OutputFormat, encoding: str = "utf-8") -> str:
-    """Render a result as JSON (methodology key order, ``null`` for missing) or monthly CSV.
+    """Render a result (or an operation's answer) as JSON, or a result as monthly CSV.
+
+    JSON keeps the methodology's key order and writes ``null`` for missing.
 
     The CSV has the header of :data:`costmodel.tables.MONTHLY_COLUMNS` and one row
     per month, numbers at full precision (``repr`` of the float, which reads back exactly).
@@ -129,3 +135,25 @@ def run_compare(
     ``encoding`` is that of the destination (see :func:`render`).
     """
     return render(evaluate(read_source(source, stdin)), output_format, encoding)
+
+
+OPERATIONS: dict[str, tuple[Any, Any]] = {
+    "tornado": (operations.parse_tornado, operations.tornado),
+    "uncertainty": (operations.parse_uncertainty, operations.uncertainty),
+    "fleet": (operations.parse_fleet, operations.fleet),
+}
+"""Each operation's request parser and the operation itself."""
+
+
+def run_operation(name: str, source: str, stdin: BinaryIO, encoding: str = "utf-8") -> str:
+    """Read the request at ``source`` (``-`` = ``stdin``), run operation ``name``, render JSON.
+
+    Raises
+    ------
+    ScenarioError
+        For every way the input can fail to be a valid request, naming the field
+        (``distributions.rent.hourly_rate.low: …``).
+    """
+    parse, operation = OPERATIONS[name]
+    request = parse(load_json(read_source(source, stdin)))
+    return render(operation(request), "json", encoding)

@@ -1,10 +1,11 @@
 """Sensitivity sweeps for the planner's charts: how savings move with the workload.
 
-Each sweep derives a family of scenarios from one explicit scenario, changing
-only the workload (and, for the grid, the horizon), and evaluates the whole
-family with ONE :func:`costmodel.project` batch call. Results are plain
-JSON-ready dicts of lists; ``None`` stands for the methodology's ``null``
-(e.g. a break-even month that does not occur within the horizon).
+Each sweep derives a family of variants from one explicit scenario, changing
+only the workload (and, for the grid, the horizon), as columns built by
+broadcasting (no scenario object per point), and evaluates the whole family
+as one projection. Results are plain JSON-ready dicts of lists; ``None``
+stands for the methodology's ``null`` (e.g. a break-even month that does not
+occur within the horizon).
 
 Examples
 --------
@@ -21,12 +22,12 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from costmodel.projection import project
+from costmodel.columns import Columns, steady_demand, tidal_demand, variants
+from costmodel.projection import project_columns
 from costmodel.scenario import (
     HOURS_PER_MONTH,
     MAX_HORIZON_MONTHS,
     Scenario,
-    SteadyWorkload,
     TidalWorkload,
 )
 
@@ -46,9 +47,14 @@ def _nullable(values: Array) -> list[float | None]:
     return [None if np.isnan(v) else float(v) for v in values.tolist()]
 
 
-def _steady(scenario: Scenario, utilization: float) -> Scenario:
-    workload = SteadyWorkload(kind="steady", utilization=utilization)
-    return scenario.model_copy(update={"workload": workload})
+def _steady(columns: Columns, utilization: npt.ArrayLike) -> Columns:
+    """``columns`` with each row's workload replaced by steady work at ``utilization``."""
+    demand = steady_demand(utilization, columns.horizon_months, columns.months)
+    return columns.with_demand(demand)
+
+
+def _copies(scenario: Scenario, count: int, **values: npt.ArrayLike) -> Columns:
+    return variants(scenario, count, values)
 
 
 def average_utilization(scenario: Scenario, work_reference_gpu_hours: float) -> float:
@@ -85,7 +91,8 @@ def utilization_sweep(scenario: Scenario, steps: int = UTILIZATION_STEPS) -> dic
     if steps < 2:
         raise ValueError("steps must be at least 2")
     utilization = np.linspace(0.0, 1.0, steps)
-    projection = project([_steady(scenario, float(u)) for u in utilization])
+    columns = _steady(_copies(scenario, steps), utilization)
+    projection = project_columns(columns, with_break_even_utilization=False)
     return {
         "utilization": utilization.tolist(),
         "savings": projection.savings.tolist(),
@@ -125,20 +132,14 @@ def tidal_sweep(
         w = scenario.workload
         hours_per_active_day = w.hours_per_active_day if isinstance(w, TidalWorkload) else 24.0
     h = float(hours_per_active_day)
-    tidal = [
-        scenario.model_copy(
-            update={
-                "workload": TidalWorkload(
-                    kind="tidal", active_days_per_month=float(d), hours_per_active_day=h
-                )
-            }
-        )
-        for d in days
-    ]
-    monthly_hours = np.minimum(np.asarray(days, dtype=np.float64) * h, HOURS_PER_MONTH)
-    steady = [_steady(scenario, float(u)) for u in monthly_hours / HOURS_PER_MONTH]
-    savings = project([*tidal, *steady]).savings
-    n = len(tidal)
+    n = len(days)
+    day_values = np.asarray(days, dtype=np.float64)
+    monthly_hours = np.minimum(day_values * h, HOURS_PER_MONTH)
+    both = _copies(scenario, 2 * n)
+    tidal = tidal_demand(day_values, np.full(n, h), both.horizon_months[:n], both.months)
+    steady = steady_demand(monthly_hours / HOURS_PER_MONTH, both.horizon_months[n:], both.months)
+    columns = both.with_demand(np.concatenate([tidal, steady]))
+    savings = project_columns(columns, with_break_even_utilization=False).savings
     return {
         "active_days": [int(d) for d in days],
         "hours_per_active_day": h,
@@ -184,17 +185,11 @@ def utilization_horizon_grid(
         else np.asarray(utilizations, dtype=np.float64)
     )
     hs = default_horizons(scenario) if horizons is None else [int(h) for h in horizons]
-    family = [
-        scenario.model_copy(
-            update={
-                "horizon_months": h,
-                "workload": SteadyWorkload(kind="steady", utilization=float(ui)),
-            }
-        )
-        for ui in u
-        for h in hs
-    ]
-    savings = project(family).savings.reshape(len(u), len(hs))
+    grid_u, grid_h = np.meshgrid(u, hs, indexing="ij")  # row i: utilization i, every horizon
+    columns = _copies(scenario, grid_u.size, horizon_months=grid_h.ravel())
+    columns = _steady(columns, grid_u.ravel())
+    projection = project_columns(columns, with_break_even_utilization=False)
+    savings = projection.savings.reshape(len(u), len(hs))
     return {
         "utilization": u.tolist(),
         "horizon_months": hs,
