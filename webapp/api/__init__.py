@@ -12,7 +12,8 @@ from ninja import NinjaAPI
 from ninja.openapi.schema import REF_TEMPLATE
 
 from costmodel import Scenario
-from webapp.api import catalog, compare, resolve, scenarios
+from costmodel.operations import FleetRequest, TornadoRequest, UncertaintyRequest
+from webapp.api import catalog, compare, operations, resolve, scenarios
 from webapp.api.errors import install_handlers
 from webapp.catalog.resolver import Selection
 
@@ -20,7 +21,13 @@ from webapp.catalog.resolver import Selection
 class Api(NinjaAPI):
     """NinjaAPI whose OpenAPI document also describes bodies read by hand."""
 
-    request_models: tuple[Any, ...] = (Scenario, Selection)
+    request_models: tuple[Any, ...] = (
+        Scenario,
+        Selection,
+        TornadoRequest,
+        UncertaintyRequest,
+        FleetRequest,
+    )
 
     def get_openapi_schema(self, *args: Any, **kwargs: Any) -> Any:
         schema = super().get_openapi_schema(*args, **kwargs)
@@ -43,6 +50,7 @@ api = Api(
 )
 install_handlers(api)
 api.add_router("", compare.router)
+api.add_router("", operations.router)
 api.add_router("", resolve.router)
 api.add_router("", catalog.router)
 api.add_router("", scenarios.router)

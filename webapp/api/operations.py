@@ -1,0 +1,85 @@
+"""``/tornado``, ``/uncertainty`` and ``/fleet``: operations on one explicit scenario.
+
+Views parse, call the engine's operation once, encode. Requests and answers
+are those of ``costmodel.operations`` (and of the methodology); every error
+has the API's shape, a 422 naming the field (``drivers.rent.hourly_rate.low``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse
+from ninja import Router
+
+from costmodel import ScenarioError
+from costmodel.operations import (
+    FleetAnswer,
+    TornadoAnswer,
+    UncertaintyAnswer,
+    fleet,
+    parse_fleet,
+    parse_tornado,
+    parse_uncertainty,
+    tornado,
+    uncertainty,
+)
+from webapp.api.errors import ApiError, json_response, read_json
+from webapp.api.schemas import ErrorsOut
+
+router = Router(tags=["operations"])
+
+ERRORS = {400: ErrorsOut, 411: ErrorsOut, 413: ErrorsOut, 422: ErrorsOut}
+
+
+def _body(schema: str) -> dict[str, Any]:
+    ref = {"$ref": f"#/components/schemas/{schema}"}
+    return {"requestBody": {"required": True, "content": {"application/json": {"schema": ref}}}}
+
+
+def _run(request: HttpRequest, parse: Any, operation: Any) -> HttpResponse:
+    try:
+        answer = operation(parse(read_json(request)))
+    except ScenarioError as exc:
+        raise ApiError(422, exc.errors) from None
+    return json_response(answer)
+
+
+@router.post(
+    "/tornado",
+    response={200: TornadoAnswer, **ERRORS},
+    summary="Savings with each driver at its low and its high value",
+    openapi_extra=_body("TornadoRequest"),
+)
+def tornado_view(request: HttpRequest) -> HttpResponse:
+    """For each driver (a dotted numeric field of the scenario, e.g. `rent.hourly_rate`),
+    the savings and break-even month with that field at `low` and at `high`, all else at
+    base; rows sorted by the swing of savings, largest first."""
+    return _run(request, parse_tornado, tornado)
+
+
+@router.post(
+    "/uncertainty",
+    response={200: UncertaintyAnswer, **ERRORS},
+    summary="Savings and break-even over seeded random draws of the inputs",
+    openapi_extra=_body("UncertaintyRequest"),
+)
+def uncertainty_view(request: HttpRequest) -> HttpResponse:
+    """Independent draws (triangular or uniform) of the fields named in `distributions`,
+    at most 100 000; P10/P50/P90 of savings and break-even month, the probability that
+    building is cheaper and that it pays back, and per-month bands of the cumulative
+    advantage. The same seed gives the same answer."""
+    return _run(request, parse_uncertainty, uncertainty)
+
+
+@router.post(
+    "/fleet",
+    response={200: FleetAnswer, **ERRORS},
+    summary="How many boxes to own before bursting to the cloud",
+    openapi_extra=_body("FleetRequest"),
+)
+def fleet_view(request: HttpRequest) -> HttpResponse:
+    """The scenario with 1 to `max_boxes` (at most 16) identical boxes sharing a steady or
+    profile workload; `best_boxes` has the lowest build present value, 0 when renting
+    everything is cheaper still."""
+    return _run(request, parse_fleet, fleet)
