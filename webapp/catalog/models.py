@@ -692,7 +692,7 @@ class CloudOffering(LocalizedNameMixin, SlugModel):
         blank=True,
         help_text=_(
             "Spot only: extra instance-hours lost to interruptions, as a fraction of the "
-            "work (0.10 = 10 % more hours)."
+            "work (0.10: a tenth more hours)."
         ),
     )
     rework_source = models.CharField(

@@ -111,7 +111,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='cloudoffering',
             name='rework_fraction',
-            field=models.DecimalField(blank=True, decimal_places=3, help_text='Spot only: extra instance-hours lost to interruptions, as a fraction of the work (0.10 = 10 % more hours).', max_digits=4, null=True, verbose_name='rework fraction'),
+            field=models.DecimalField(blank=True, decimal_places=3, help_text='Spot only: extra instance-hours lost to interruptions, as a fraction of the work (0.10: a tenth more hours).', max_digits=4, null=True, verbose_name='rework fraction'),
         ),
         migrations.AddField(
             model_name='cloudoffering',
