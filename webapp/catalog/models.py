@@ -720,7 +720,9 @@ class CloudOffering(LocalizedNameMixin, SlugModel):
     )
     on_demand_sibling = models.ForeignKey(
         "self",
-        on_delete=models.PROTECT,
+        # Deleting the on-demand offering leaves the commitment without a sibling
+        # (catalog_check warns), rather than blocking the deletion.
+        on_delete=models.SET_NULL,
         null=True,
         blank=True,
         related_name="commitments",

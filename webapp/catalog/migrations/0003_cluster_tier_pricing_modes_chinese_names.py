@@ -101,7 +101,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='cloudoffering',
             name='on_demand_sibling',
-            field=models.ForeignKey(blank=True, help_text="Commitments only: the same provider's on-demand offering of this instance type; its rate pays the hours beyond the committed instances.", null=True, on_delete=django.db.models.deletion.PROTECT, related_name='commitments', to='catalog.cloudoffering', verbose_name='on-demand sibling'),
+            field=models.ForeignKey(blank=True, help_text="Commitments only: the same provider's on-demand offering of this instance type; its rate pays the hours beyond the committed instances.", null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='commitments', to='catalog.cloudoffering', verbose_name='on-demand sibling'),
         ),
         migrations.AddField(
             model_name='cloudoffering',
