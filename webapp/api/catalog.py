@@ -13,24 +13,13 @@ import re
 from decimal import Decimal
 from typing import Annotated, Any, Literal
 
-from django.db.models import Prefetch, Q
 from django.http import HttpRequest
 from ninja import Query, Router, Schema
 from pydantic import BeforeValidator, Field
 
 from webapp.api.schemas import ErrorsOut
-from webapp.catalog.models import (
-    BuildPreset,
-    CloudOffering,
-    CloudRate,
-    FxRate,
-    GpuModel,
-    GpuThroughput,
-    HostingOption,
-    PartPrice,
-    PresetPart,
-    Tariff,
-)
+from webapp.catalog import selectors
+from webapp.catalog.models import FxRate
 
 router = Router(tags=["catalog"])
 
@@ -66,6 +55,7 @@ class PriceOut(Schema):
 
 class ThroughputOut(Schema):
     benchmark: str
+    benchmark_name_zh: str = Field(description="Chinese name of the benchmark; blank: English")
     relative_throughput: str = Field(description="one GPU, reference GPU = 1")
     source: str
     estimate: bool
@@ -75,6 +65,7 @@ class GpuOut(Schema):
     slug: str
     vendor: str
     name: str
+    name_zh: str = Field(description="Chinese name; blank: use the English name")
     vram_gb: int
     board_power_watts: int
     idle_power_watts: int
@@ -85,6 +76,7 @@ class GpuOut(Schema):
 class PresetPartOut(Schema):
     part: str
     name: str
+    name_zh: str
     kind: str
     quantity: int
     price: PriceOut | None = Field(description="null when no price is in effect")
@@ -93,12 +85,16 @@ class PresetPartOut(Schema):
 class PresetOut(Schema):
     slug: str
     name: str
+    name_zh: str
     tier: str
     gpu_model: str
     gpu_count: int
-    scaling_efficiency: str
+    node_count: int
+    scaling_efficiency: str = Field(description="inside one server")
+    multi_node_scaling_efficiency: str = Field(description="across servers")
     maintenance_rate_per_year: str
     residual_value_retention_per_year: str
+    useful_life_months: int | None
     parts: list[PresetPartOut]
 
 
@@ -106,11 +102,16 @@ class CloudOfferingOut(Schema):
     slug: str
     provider: str
     instance_type: str
+    name_zh: str
     region: str
     gpu_model: str
     gpu_count: int
     pricing_mode: str
     scaling_efficiency: str
+    rework_fraction: str | None = Field(description="spot: extra hours lost to interruptions")
+    commitment_term_months: int | None = Field(description="commitments: 12 or 36")
+    commitment_upfront_per_instance: str = Field(description="commitments: paid per term")
+    on_demand_sibling: str | None = Field(description="commitments: overflow hours' offering")
     hourly_rate: PriceOut | None = Field(description="null when no rate is in effect")
 
 
@@ -123,6 +124,7 @@ class TariffPeriodOut(Schema):
 class TariffOut(Schema):
     slug: str
     name: str
+    name_zh: str
     region: str
     country: str
     kind: str
@@ -133,6 +135,7 @@ class TariffOut(Schema):
 class HostingOut(Schema):
     slug: str
     name: str
+    name_zh: str
     kind: str
     region: str
     currency: str
@@ -187,13 +190,13 @@ RESPONSES = {422: ErrorsOut}
 @router.get("/catalog/gpus", response={200: list[GpuOut], **RESPONSES})
 def list_gpus(request: HttpRequest) -> list[dict[str, Any]]:
     """GPU models with their relative training throughput on each benchmark."""
-    throughputs = GpuThroughput.objects.select_related("benchmark").order_by("benchmark__slug")
-    gpus = GpuModel.objects.prefetch_related(Prefetch("throughputs", queryset=throughputs))
+    gpus = selectors.gpus_with_throughputs()
     return [
         {
             "slug": g.slug,
             "vendor": g.vendor,
             "name": g.name,
+            "name_zh": g.name_zh,
             "vram_gb": g.vram_gb,
             "board_power_watts": g.board_power_watts,
             "idle_power_watts": g.idle_power_watts,
@@ -201,6 +204,7 @@ def list_gpus(request: HttpRequest) -> list[dict[str, Any]]:
             "throughputs": [
                 {
                     "benchmark": t.benchmark.slug,
+                    "benchmark_name_zh": t.benchmark.name_zh,
                     "relative_throughput": _decimal(t.relative_throughput),
                     "source": t.source,
                     "estimate": t.estimate,
@@ -216,13 +220,7 @@ def list_gpus(request: HttpRequest) -> list[dict[str, Any]]:
 def list_presets(request: HttpRequest, filters: Query[Filters]) -> list[dict[str, Any]]:
     """Ready-made boxes with each part's unit price in effect (filter: price currency)."""
     day = _day(filters)
-    prices = PartPrice.objects.order_by("effective_date")
-    lines = PresetPart.objects.select_related("part").prefetch_related(
-        Prefetch("part__prices", queryset=prices)
-    )
-    presets = BuildPreset.objects.select_related("gpu_model").prefetch_related(
-        Prefetch("lines", queryset=lines)
-    )
+    presets = selectors.presets_with_parts_and_prices()
     out = []
     for preset in presets:
         parts = []
@@ -232,6 +230,7 @@ def list_presets(request: HttpRequest, filters: Query[Filters]) -> list[dict[str
                 {
                     "part": line.part.slug,
                     "name": line.part.name,
+                    "name_zh": line.part.name_zh,
                     "kind": line.part.kind,
                     "quantity": line.quantity,
                     "price": _price(price.amount, price) if price else None,
@@ -245,10 +244,14 @@ def list_presets(request: HttpRequest, filters: Query[Filters]) -> list[dict[str
             {
                 "slug": preset.slug,
                 "name": preset.name,
+                "name_zh": preset.name_zh,
                 "tier": preset.tier,
                 "gpu_model": preset.gpu_model.slug,
                 "gpu_count": preset.gpu_count,
+                "node_count": preset.node_count,
                 "scaling_efficiency": _decimal(preset.scaling_efficiency),
+                "multi_node_scaling_efficiency": _decimal(preset.multi_node_scaling_efficiency),
+                "useful_life_months": preset.useful_life_months,
                 "maintenance_rate_per_year": _decimal(preset.maintenance_rate_per_year),
                 "residual_value_retention_per_year": _decimal(
                     preset.residual_value_retention_per_year
@@ -265,11 +268,7 @@ def list_cloud_offerings(
 ) -> list[dict[str, Any]]:
     """Rentable instances with the hourly rate in effect (filters: provider, rate currency)."""
     day = _day(filters)
-    offerings = CloudOffering.objects.select_related("gpu_model").prefetch_related(
-        Prefetch("rates", queryset=CloudRate.objects.order_by("effective_date"))
-    )
-    if filters.provider:
-        offerings = offerings.filter(provider__iexact=filters.provider)
+    offerings = selectors.offerings_with_rates(filters.provider)
     out = []
     for o in offerings:
         rate = _latest(o.rates.all(), day)
@@ -280,11 +279,18 @@ def list_cloud_offerings(
                 "slug": o.slug,
                 "provider": o.provider,
                 "instance_type": o.instance_type,
+                "name_zh": o.name_zh,
                 "region": o.region,
                 "gpu_model": o.gpu_model.slug,
                 "gpu_count": o.gpu_count,
                 "pricing_mode": o.pricing_mode,
                 "scaling_efficiency": _decimal(o.scaling_efficiency),
+                "rework_fraction": (
+                    None if o.rework_fraction is None else _decimal(o.rework_fraction)
+                ),
+                "commitment_term_months": o.commitment_term_months,
+                "commitment_upfront_per_instance": _decimal(o.commitment_upfront_per_instance),
+                "on_demand_sibling": o.on_demand_sibling.slug if o.on_demand_sibling else None,
                 "hourly_rate": _price(rate.hourly_rate, rate) if rate else None,
             }
         )
@@ -294,13 +300,12 @@ def list_cloud_offerings(
 @router.get("/catalog/tariffs", response={200: list[TariffOut], **RESPONSES})
 def list_tariffs(request: HttpRequest, filters: Query[Filters]) -> list[dict[str, Any]]:
     """Electricity tariffs in effect on the day (filter: currency)."""
-    tariffs = Tariff.objects.prefetch_related("periods").filter(effective_date__lte=_day(filters))
-    if filters.currency:
-        tariffs = tariffs.filter(currency=filters.currency)
+    tariffs = selectors.tariffs_in_effect(_day(filters), filters.currency)
     return [
         {
             "slug": t.slug,
             "name": t.name,
+            "name_zh": t.name_zh,
             "region": t.region,
             "country": t.country,
             "kind": t.kind,
@@ -321,13 +326,12 @@ def list_tariffs(request: HttpRequest, filters: Query[Filters]) -> list[dict[str
 @router.get("/catalog/hosting", response={200: list[HostingOut], **RESPONSES})
 def list_hosting(request: HttpRequest, filters: Query[Filters]) -> list[dict[str, Any]]:
     """Where a box can run: office or colocation fees and PUE (filter: currency)."""
-    options = HostingOption.objects.filter(effective_date__lte=_day(filters))
-    if filters.currency:
-        options = options.filter(currency=filters.currency)
+    options = selectors.hosting_in_effect(_day(filters), filters.currency)
     return [
         {
             "slug": h.slug,
             "name": h.name,
+            "name_zh": h.name_zh,
             "kind": h.kind,
             "region": h.region,
             "currency": h.currency,
@@ -346,9 +350,7 @@ def list_hosting(request: HttpRequest, filters: Query[Filters]) -> list[dict[str
 @router.get("/catalog/fx-rates", response={200: list[FxRateOut], **RESPONSES})
 def list_fx_rates(request: HttpRequest, filters: Query[Filters]) -> list[dict[str, Any]]:
     """The FX rate in effect for each currency pair (filter: either side of the pair)."""
-    rates = FxRate.objects.filter(effective_date__lte=_day(filters)).order_by("effective_date")
-    if filters.currency:
-        rates = rates.filter(Q(base_currency=filters.currency) | Q(quote_currency=filters.currency))
+    rates = selectors.fx_rates_until(_day(filters), filters.currency)
     latest: dict[tuple[str, str], FxRate] = {}
     for rate in rates:
         latest[(rate.base_currency, rate.quote_currency)] = rate

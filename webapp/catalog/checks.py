@@ -2,6 +2,11 @@
 
 A problem is one line of text naming the row (model and natural key) and what
 is wrong with it. An empty list means the catalog is fit to ship.
+
+Warnings (:func:`catalog_warnings`) are what an admin should look at without
+the catalog being unusable: prices older than 12 months, commitments without
+an on-demand sibling, spot offerings without a rework fraction, presets
+without a useful life, rows without a Chinese name.
 """
 
 from __future__ import annotations
@@ -9,8 +14,13 @@ from __future__ import annotations
 import datetime
 from decimal import Decimal
 
+from django.db.models import Model
+
 from costmodel import ScenarioError
+from costmodel.sizing import check_psu
+from webapp.catalog import selectors
 from webapp.catalog.models import (
+    GPU_CARRYING_KINDS,
     Benchmark,
     BuildPreset,
     CloudOffering,
@@ -28,15 +38,15 @@ from webapp.catalog.models import (
 )
 from webapp.catalog.resolver import Selection, resolve
 
-PSU_HEADROOM = Decimal("1.3")
-"""Rated PSU output must be ≥ 30 % above the box's peak DC draw (sizing rule 3)."""
+STALE_AFTER_MONTHS = 12
+"""A price whose newest point is older than this is warned about."""
 
 CHECK_WORKLOAD = {"kind": "steady", "utilization": 1.0}
 CHECK_HORIZON_MONTHS = 36
 
 
 def _key(row) -> str:
-    return f"{row._meta.label_lower} {'/'.join(str(k) for k in row.natural_key())}"
+    return f"{row._meta.label_lower} {'/'.join(str(k) for k in _natural_key(row))}"
 
 
 def unsourced_rows() -> list[str]:
@@ -75,16 +85,44 @@ def orphan_rows() -> list[str]:
     return problems
 
 
+def preset_power(preset: BuildPreset, lines: list) -> tuple[float, float, str | None]:
+    """Peak DC draw [W], rated supply output [W] and worst 80 Plus grade of a preset.
+
+    The supplies are the power-supply parts and the built-in supplies of GPU
+    servers; the draw is the GPUs at board power plus every other part's load
+    (a supply's own conversion loss is drawn from the wall, not from its output).
+    """
+    suppliers = [
+        line
+        for line in lines
+        if line.part.kind in (PartKind.PSU, PartKind.NODE) and line.part.rated_watts
+    ]
+    rated = sum(line.part.rated_watts * line.quantity for line in suppliers)
+    grades = [line.part.efficiency_grade for line in suppliers]
+    order = ["bronze", "silver", "gold", "platinum", "titanium"]
+    worst = min(grades, key=lambda g: order.index(g) if g in order else -1) if grades else None
+    peak = preset.gpu_model.board_power_watts * preset.gpu_count + sum(
+        line.part.load_power_watts * line.quantity
+        for line in lines
+        if line.part.kind not in (PartKind.GPU, PartKind.PSU)
+    )
+    return float(peak), float(rated), worst
+
+
 def preset_problems() -> list[str]:
-    """Presets whose parts list does not match their GPU count, or whose PSU is too small."""
+    """Presets whose parts list does not match their GPU count, or whose PSU is too small.
+
+    The supply rule is the advisor's (:func:`costmodel.sizing.check_psu`): rated
+    output at least 30 % above the peak draw, 80 Plus Gold or better.
+    """
     problems = []
-    for preset in BuildPreset.objects.prefetch_related("lines__part"):
+    for preset in selectors.presets_with_parts():
         lines = list(preset.lines.all())
         if not lines:
             problems.append(f"{_key(preset)}: has no parts")
             continue
-        gpu_lines = [line for line in lines if line.part.kind == PartKind.GPU]
-        cards = sum(line.quantity for line in gpu_lines)
+        gpu_lines = [line for line in lines if line.part.kind in GPU_CARRYING_KINDS]
+        cards = sum(line.quantity * line.part.gpu_count for line in gpu_lines)
         if cards != preset.gpu_count:
             problems.append(
                 f"{_key(preset)}: lists {cards} GPU cards but gpu_count is {preset.gpu_count}"
@@ -94,20 +132,16 @@ def preset_problems() -> list[str]:
             problems.append(
                 f"{_key(preset)}: GPU cards {', '.join(wrong)} are not {preset.gpu_model.slug}"
             )
-        rated = sum(
-            (line.part.rated_watts or 0) * line.quantity
-            for line in lines
-            if line.part.kind == PartKind.PSU
-        )
-        peak_dc = preset.gpu_model.board_power_watts * preset.gpu_count + sum(
-            line.part.load_power_watts * line.quantity
-            for line in lines
-            if line.part.kind not in (PartKind.GPU, PartKind.PSU)
-        )
-        if rated < PSU_HEADROOM * peak_dc:
+        nodes = sum(line.quantity for line in lines if line.part.kind == PartKind.NODE)
+        if nodes and nodes != preset.node_count:
             problems.append(
-                f"{_key(preset)}: power supplies give {rated} W, less than 1.3 × the "
-                f"{peak_dc} W peak draw"
+                f"{_key(preset)}: lists {nodes} GPU servers but node_count is {preset.node_count}"
+            )
+        peak, rated, grade = preset_power(preset, lines)
+        if peak > 0 and (rated <= 0 or not check_psu(rated, peak, grade).ok):
+            problems.append(
+                f"{_key(preset)}: power supplies give {rated:g} W ({grade or 'no grade'}), "
+                f"less than 1.3 × the {peak:g} W peak draw or below 80 Plus Gold"
             )
     return problems
 
@@ -169,6 +203,83 @@ def resolution_problems(as_of: datetime.date | None = None) -> list[str]:
     return list(dict.fromkeys(problems))
 
 
+def sibling_problems() -> list[str]:
+    """Commitments whose on-demand sibling is not an on-demand offering of the same kind."""
+    problems = []
+    for offering in selectors.commitments_with_sibling():
+        sibling = offering.on_demand_sibling
+        if (
+            sibling.pricing_mode != "on-demand"
+            or sibling.provider != offering.provider
+            or sibling.gpu_model_id != offering.gpu_model_id
+            or sibling.gpu_count != offering.gpu_count
+        ):
+            problems.append(
+                f"{_key(offering)}: on-demand sibling {sibling.slug} is not an on-demand "
+                "offering of the same provider, GPU model and count"
+            )
+    return problems
+
+
 def check_catalog(as_of: datetime.date | None = None) -> list[str]:
     """Every problem found in the catalog, one line each (empty: the catalog is fine)."""
-    return unsourced_rows() + orphan_rows() + preset_problems() + resolution_problems(as_of)
+    return (
+        unsourced_rows()
+        + orphan_rows()
+        + preset_problems()
+        + sibling_problems()
+        + resolution_problems(as_of)
+    )
+
+
+def _months_between(earlier: datetime.date, later: datetime.date) -> int:
+    return (
+        (later.year - earlier.year) * 12 + later.month - earlier.month - (later.day < earlier.day)
+    )
+
+
+def stale_prices(as_of: datetime.date | None = None) -> list[str]:
+    """Parts and offerings whose newest price is older than 12 months; tariffs and hosting too."""
+    today = as_of or datetime.date.today()
+    warnings = []
+    rows: list[Model] = [*selectors.latest_prices(), *selectors.dated_rows_in_effect()]
+    for row in rows:
+        date = row.effective_date  # type: ignore[attr-defined]
+        if _months_between(date, today) >= STALE_AFTER_MONTHS:
+            warnings.append(
+                f"{_key(row)}: newest price is from {date.isoformat()}, "
+                f"more than {STALE_AFTER_MONTHS} months ago"
+            )
+    return warnings
+
+
+def catalog_warnings(as_of: datetime.date | None = None) -> list[str]:
+    """What an admin should look at: stale prices, missing pricing-mode data, names."""
+    warnings = stale_prices(as_of)
+    for offering in selectors.commitments_without_sibling():
+        warnings.append(
+            f"{_key(offering)}: commitment without an on-demand sibling "
+            "(hours beyond the commitment are billed at the committed rate)"
+        )
+    for offering in selectors.spot_offerings_without_rework():
+        warnings.append(f"{_key(offering)}: spot offering without a rework fraction (0 is used)")
+    for preset in selectors.presets_without_useful_life():
+        warnings.append(f"{_key(preset)}: preset without a useful life")
+    for row in selectors.rows_without_chinese_name():
+        warnings.append(f"{_key(row)}: no Chinese name (the English name is shown)")
+    return warnings
+
+
+def estimate_price_rows() -> list[str]:
+    """Dated price rows flagged as estimates, one line each with the reason given."""
+    lines = []
+    for label, rows in selectors.dated_price_rows().items():
+        for row in rows.filter(estimate=True):
+            lines.append(f"{label} {'/'.join(str(k) for k in _natural_key(row))}: {row.note}")
+    return lines
+
+
+def _natural_key(row: Model) -> tuple:
+    if hasattr(row, "natural_key"):
+        return row.natural_key()  # type: ignore[no-any-return]
+    return (row.slug,)  # type: ignore[attr-defined]

@@ -19,6 +19,7 @@ from decimal import Decimal
 
 from django.db import models
 from django.db.models import F, Q
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 STALE_AFTER_DAYS = 180
@@ -65,6 +66,33 @@ class SlugModel(models.Model):
         return (self.slug,)
 
 
+class LocalizedNameMixin:
+    """A row with an English ``name`` and an optional Chinese ``name_zh`` (blank: English).
+
+    :meth:`localized_name` is the name in the active language, falling back to English.
+    """
+
+    name_zh: str
+
+    def english_name(self) -> str:
+        return str(getattr(self, "name", "") or self)
+
+    def localized_name(self, language: str | None = None) -> str:
+        language = (language or get_language() or "").lower()
+        if language.startswith("zh") and self.name_zh:
+            return self.name_zh
+        return self.english_name()
+
+
+def name_zh_field() -> models.CharField:
+    return models.CharField(
+        _("Chinese name"),
+        max_length=200,
+        blank=True,
+        help_text=_("Shown in the Chinese interface; blank shows the English name."),
+    )
+
+
 def sourced_fields() -> tuple[models.CharField, models.TextField, models.BooleanField]:
     """Where a figure comes from: a URL or citation, a note, and whether it is an estimate.
 
@@ -92,10 +120,11 @@ def sourced_fields() -> tuple[models.CharField, models.TextField, models.Boolean
 # --- GPUs and benchmarks --------------------------------------------------------------------
 
 
-class Benchmark(SlugModel):
+class Benchmark(LocalizedNameMixin, SlugModel):
     """A named training benchmark; throughputs are relative to the reference GPU on it."""
 
     name = models.CharField(_("name"), max_length=200)
+    name_zh = name_zh_field()
     unit = models.CharField(_("unit"), max_length=50, help_text=_("e.g. images/s"))
     description = models.TextField(_("description"), blank=True)
 
@@ -107,17 +136,27 @@ class Benchmark(SlugModel):
         return self.name
 
 
-class GpuModel(SlugModel):
+class GpuModel(LocalizedNameMixin, SlugModel):
     """A GPU model. Power is the board power [W]: what the card draws at full load."""
 
     vendor = models.CharField(_("vendor"), max_length=50)
     name = models.CharField(_("name"), max_length=100)
+    name_zh = name_zh_field()
     vram_gb = models.PositiveSmallIntegerField(_("VRAM [GB]"))
     board_power_watts = models.PositiveIntegerField(_("board power [W]"))
     idle_power_watts = models.PositiveIntegerField(
         _("idle power [W]"), help_text=_("Draw while powered on but not computing.")
     )
     supports_nvlink = models.BooleanField(_("supports NVLink"), default=False)
+    skypilot_name = models.CharField(
+        _("SkyPilot accelerator name"),
+        max_length=50,
+        blank=True,
+        help_text=_(
+            "AcceleratorName in SkyPilot's catalog files (e.g. H100); lets catalog_import "
+            "add offerings of this GPU model."
+        ),
+    )
     source = models.CharField(_("source"), max_length=500, blank=True)
     note = models.TextField(_("note"), blank=True)
 
@@ -134,6 +173,13 @@ class GpuModel(SlugModel):
 
     def __str__(self) -> str:
         return f"{self.vendor} {self.name}"
+
+    def english_name(self) -> str:
+        return str(self)
+
+    def localized_name(self, language: str | None = None) -> str:
+        name = super().localized_name(language)
+        return name if name == str(self) else f"{self.vendor} {name}"
 
 
 class GpuThroughputManager(models.Manager):
@@ -220,6 +266,7 @@ class PricePoint(models.Model):
 
 class PartKind(models.TextChoices):
     GPU = "gpu", _("GPU card")
+    NODE = "node", _("GPU server (GPUs included)")
     CPU = "cpu", _("CPU")
     MOTHERBOARD = "motherboard", _("motherboard")
     RAM = "ram", _("memory")
@@ -238,16 +285,29 @@ class EfficiencyGrade(models.TextChoices):
     TITANIUM = "titanium", _("80 Plus Titanium")
 
 
-class Part(SlugModel):
+GPU_CARRYING_KINDS = (PartKind.GPU, PartKind.NODE)
+"""Kinds of part that hold GPUs of a :class:`GpuModel` (``gpu_count`` of them per unit)."""
+
+RACK_KINDS = (PartKind.CHASSIS, PartKind.NODE, PartKind.NETWORK)
+"""Kinds of part whose ``rack_units`` a colocation provider bills."""
+
+
+class Part(LocalizedNameMixin, SlugModel):
     """A component of a self-built box, with its wall power draw [W] idle and under load.
 
     A GPU card is a part of kind ``gpu`` pointing at its :class:`GpuModel`; its draw is
     the GPU model's board/idle power (counted once, by the resolver), so the part's own
     power fields stay 0. A power supply's draw is its conversion loss.
+
+    A GPU server sold whole (kind ``node``, e.g. an 8-GPU HGX server) also points at its
+    GPU model and holds ``gpu_count`` GPUs; its own power fields are what the server
+    draws *besides* its GPUs (CPUs, NVSwitch, NICs, fans, supply losses), and
+    ``rated_watts``/``efficiency_grade`` describe its built-in power supplies.
     """
 
     kind = models.CharField(_("kind"), max_length=20, choices=PartKind.choices)
     name = models.CharField(_("name"), max_length=200)
+    name_zh = name_zh_field()
     gpu_model = models.ForeignKey(
         GpuModel,
         on_delete=models.PROTECT,
@@ -255,24 +315,34 @@ class Part(SlugModel):
         blank=True,
         related_name="parts",
         verbose_name=_("GPU model"),
-        help_text=_("For GPU cards only."),
+        help_text=_("For GPU cards and GPU servers only."),
+    )
+    gpu_count = models.PositiveSmallIntegerField(
+        _("GPUs per unit"),
+        default=0,
+        help_text=_("GPU card: 1; GPU server: the GPUs it holds; other parts: 0."),
     )
     idle_power_watts = models.PositiveIntegerField(_("idle power [W]"), default=0)
     load_power_watts = models.PositiveIntegerField(_("load power [W]"), default=0)
     rated_watts = models.PositiveIntegerField(
-        _("rated output [W]"), null=True, blank=True, help_text=_("Power supplies only.")
+        _("rated output [W]"),
+        null=True,
+        blank=True,
+        help_text=_("Power supplies, and the built-in supplies of a GPU server."),
     )
     efficiency_grade = models.CharField(
         _("efficiency grade"),
         max_length=20,
         choices=EfficiencyGrade.choices,
         blank=True,
-        help_text=_("Power supplies only."),
+        help_text=_("Power supplies, and the built-in supplies of a GPU server."),
     )
     rack_units = models.PositiveSmallIntegerField(
         _("rack units"),
         default=0,
-        help_text=_("Chassis only: height billed by a colocation provider (U)."),
+        help_text=_(
+            "Chassis, GPU servers and network gear: height billed by a colocation provider (U)."
+        ),
     )
     cores = models.PositiveSmallIntegerField(_("CPU cores"), null=True, blank=True)
     source = models.CharField(_("source"), max_length=500, blank=True)
@@ -287,9 +357,15 @@ class Part(SlugModel):
                 name="part_idle_le_load_power",
             ),
             models.CheckConstraint(
-                condition=(Q(kind="gpu") & Q(gpu_model__isnull=False))
-                | (~Q(kind="gpu") & Q(gpu_model__isnull=True)),
+                condition=(Q(kind__in=["gpu", "node"]) & Q(gpu_model__isnull=False))
+                | (~Q(kind__in=["gpu", "node"]) & Q(gpu_model__isnull=True)),
                 name="part_gpu_model_iff_gpu",
+            ),
+            models.CheckConstraint(
+                condition=(Q(kind="gpu") & Q(gpu_count=1))
+                | (Q(kind="node") & Q(gpu_count__gte=1))
+                | (~Q(kind__in=["gpu", "node"]) & Q(gpu_count=0)),
+                name="part_gpu_count_by_kind",
             ),
             models.CheckConstraint(
                 condition=~Q(kind="gpu") | (Q(idle_power_watts=0) & Q(load_power_watts=0)),
@@ -304,6 +380,12 @@ class Part(SlugModel):
 
     def __str__(self) -> str:
         return self.name
+
+    def save(self, *args, **kwargs) -> None:
+        # A card holds one GPU: spare every caller (admin, tests, scripts) from saying so.
+        if self.kind == PartKind.GPU and not self.gpu_count:
+            self.gpu_count = 1
+        super().save(*args, **kwargs)
 
 
 class PartPriceManager(models.Manager.from_queryset(PricePointQuerySet)):  # type: ignore[misc]
@@ -402,7 +484,7 @@ class TariffKind(models.TextChoices):
     TIME_OF_USE = "tou", _("time of use")
 
 
-class Tariff(SlugModel):
+class Tariff(LocalizedNameMixin, SlugModel):
     """An electricity tariff of a region.
 
     A flat tariff has one ``price_per_kwh``. A time-of-use tariff has periods
@@ -411,6 +493,7 @@ class Tariff(SlugModel):
     """
 
     name = models.CharField(_("name"), max_length=200)
+    name_zh = name_zh_field()
     region = models.CharField(_("region"), max_length=100)
     country = models.CharField(_("country"), max_length=2, help_text=_("ISO 3166 code"))
     kind = models.CharField(
@@ -499,7 +582,7 @@ class HostingKind(models.TextChoices):
     COLOCATION = "colocation", _("colocation")
 
 
-class HostingOption(SlugModel):
+class HostingOption(LocalizedNameMixin, SlugModel):
     """Where the box runs.
 
     Desk-side/office: no fee, PUE 1.0, electricity at the chosen tariff.
@@ -510,6 +593,7 @@ class HostingOption(SlugModel):
     """
 
     name = models.CharField(_("name"), max_length=200)
+    name_zh = name_zh_field()
     kind = models.CharField(_("kind"), max_length=20, choices=HostingKind.choices)
     region = models.CharField(_("region"), max_length=100)
     currency = _currency_field()
@@ -566,15 +650,27 @@ class PricingMode(models.TextChoices):
     COMMIT_3Y = "commit-3y", _("3-year commitment")
 
 
-class CloudOffering(SlugModel):
+COMMITMENT_TERMS = {"commit-1y": 12, "commit-3y": 36}
+"""Term [months] of each commitment pricing mode."""
+
+
+class CloudOffering(LocalizedNameMixin, SlugModel):
     """A rentable instance type in one pricing mode; its hourly rates are :class:`CloudRate` rows.
 
     ``scaling_efficiency`` is the multi-GPU efficiency of the instance's own GPUs
     (NVLink boxes scale better than PCIe ones), applied like a preset's.
+
+    A spot offering carries ``rework_fraction``: the extra instance-hours that
+    interruptions cost (lost work since the last checkpoint, restarts), with its
+    source or an estimate flag. A commitment offering (1- or 3-year) carries its
+    term, the upfront paid per instance when each term starts, and its
+    ``on_demand_sibling``: the same provider's on-demand offering of the same
+    instance type, whose rate pays the hours beyond the committed instances.
     """
 
     provider = models.CharField(_("provider"), max_length=100)
     instance_type = models.CharField(_("instance type"), max_length=100)
+    name_zh = name_zh_field()
     region = models.CharField(_("region"), max_length=100)
     gpu_model = models.ForeignKey(
         GpuModel, on_delete=models.PROTECT, related_name="offerings", verbose_name=_("GPU model")
@@ -587,6 +683,54 @@ class CloudOffering(SlugModel):
         decimal_places=3,
         default=Decimal("1.000"),
         help_text=_("Speed-up of all GPUs ÷ GPU count; 1.000 for single-GPU instances."),
+    )
+    rework_fraction = models.DecimalField(
+        _("rework fraction"),
+        max_digits=4,
+        decimal_places=3,
+        null=True,
+        blank=True,
+        help_text=_(
+            "Spot only: extra instance-hours lost to interruptions, as a fraction of the "
+            "work (0.10: a tenth more hours)."
+        ),
+    )
+    rework_source = models.CharField(
+        _("rework fraction source"),
+        max_length=500,
+        blank=True,
+        help_text=_("URL or citation, or the reasoning behind an estimate."),
+    )
+    rework_estimate = models.BooleanField(_("rework fraction is an estimate"), default=False)
+    commitment_term_months = models.PositiveSmallIntegerField(
+        _("commitment term [months]"),
+        null=True,
+        blank=True,
+        help_text=_("Commitments only: 12 for 1-year, 36 for 3-year."),
+    )
+    commitment_upfront_per_instance = models.DecimalField(
+        _("upfront per instance"),
+        max_digits=12,
+        decimal_places=2,
+        default=Decimal(0),
+        help_text=_("Commitments only: paid when each term starts, per committed instance."),
+    )
+    commitment_upfront_currency = models.CharField(
+        _("upfront currency"), max_length=3, choices=Currency.choices, blank=True
+    )
+    on_demand_sibling = models.ForeignKey(
+        "self",
+        # Deleting the on-demand offering leaves the commitment without a sibling
+        # (catalog_check warns), rather than blocking the deletion.
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="commitments",
+        verbose_name=_("on-demand sibling"),
+        help_text=_(
+            "Commitments only: the same provider's on-demand offering of this instance type; "
+            "its rate pays the hours beyond the committed instances."
+        ),
     )
     note = models.TextField(_("note"), blank=True)
 
@@ -603,10 +747,64 @@ class CloudOffering(SlugModel):
                 condition=~Q(gpu_count=1) | Q(scaling_efficiency=1),
                 name="offering_single_gpu_scales_perfectly",
             ),
+            models.CheckConstraint(
+                condition=Q(rework_fraction__isnull=True)
+                | (Q(pricing_mode="spot") & Q(rework_fraction__gte=0) & Q(rework_fraction__lte=1)),
+                name="offering_rework_spot_only_in_0_1",
+            ),
+            models.CheckConstraint(
+                condition=(Q(pricing_mode="commit-1y") & Q(commitment_term_months=12))
+                | (Q(pricing_mode="commit-3y") & Q(commitment_term_months=36))
+                | (
+                    ~Q(pricing_mode__in=["commit-1y", "commit-3y"])
+                    & Q(commitment_term_months__isnull=True)
+                ),
+                name="offering_term_matches_commitment_mode",
+            ),
+            models.CheckConstraint(
+                condition=Q(commitment_upfront_per_instance__gte=0)
+                & (
+                    Q(commitment_upfront_per_instance=0)
+                    | (
+                        Q(pricing_mode__in=["commit-1y", "commit-3y"])
+                        & Q(commitment_upfront_currency__in=CURRENCY_CODES)
+                    )
+                ),
+                name="offering_upfront_commitments_only",
+            ),
+            models.CheckConstraint(
+                condition=Q(on_demand_sibling__isnull=True)
+                | Q(pricing_mode__in=["commit-1y", "commit-3y"]),
+                name="offering_sibling_commitments_only",
+            ),
+            models.CheckConstraint(
+                condition=~Q(on_demand_sibling=F("pk")),
+                name="offering_sibling_not_itself",
+            ),
         ]
 
     def __str__(self) -> str:
         return f"{self.provider} {self.instance_type} ({self.get_pricing_mode_display()})"
+
+    def clean(self) -> None:
+        from django.core.exceptions import ValidationError
+
+        sibling = self.on_demand_sibling
+        if sibling is None:
+            return
+        errors = []
+        if sibling.pricing_mode != PricingMode.ON_DEMAND:
+            errors.append(_("must be an on-demand offering"))
+        if sibling.provider != self.provider or sibling.gpu_model_id != self.gpu_model_id:
+            errors.append(_("must be of the same provider and GPU model"))
+        if sibling.gpu_count != self.gpu_count:
+            errors.append(_("must have the same GPU count"))
+        if errors:
+            raise ValidationError({"on_demand_sibling": errors})
+
+    @property
+    def is_commitment(self) -> bool:
+        return self.pricing_mode in COMMITMENT_TERMS
 
 
 class CloudRateManager(models.Manager.from_queryset(PricePointQuerySet)):  # type: ignore[misc]
@@ -670,27 +868,52 @@ class Tier(models.TextChoices):
     CLUSTER = "cluster", _("cluster")
 
 
-class BuildPreset(SlugModel):
-    """A ready-made box of a sizing tier: parts with quantities, GPU model and count.
+class BuildPreset(LocalizedNameMixin, SlugModel):
+    """A ready-made box or cluster of a sizing tier: parts with quantities, GPU model and count.
 
-    The parts list includes the GPU cards (their price is part of capex). The
-    running-cost defaults (maintenance, resale retention, ops) are the preset's
-    suggestion, explained in ``defaults_rationale``; users may override them.
+    The parts list includes the GPU cards or GPU servers (their price is part of
+    capex); for a cluster it holds every node and the fabric joining them.
+    ``gpu_count`` is the GPUs of the whole preset, ``node_count`` the servers they
+    sit in. Throughput per GPU is the benchmark figure × ``scaling_efficiency``
+    (inside one server, when it has 2 or more GPUs) × ``multi_node_scaling_efficiency``
+    (across servers, when there are 2 or more). The running-cost defaults
+    (maintenance, resale retention, ops, useful life) are the preset's suggestion,
+    explained with their sources; users may override them.
     """
 
     name = models.CharField(_("name"), max_length=200)
+    name_zh = name_zh_field()
     tier = models.CharField(_("tier"), max_length=20, choices=Tier.choices)
     description = models.TextField(_("description"), blank=True)
     gpu_model = models.ForeignKey(
         GpuModel, on_delete=models.PROTECT, related_name="presets", verbose_name=_("GPU model")
     )
     gpu_count = models.PositiveSmallIntegerField(_("GPU count"))
+    node_count = models.PositiveSmallIntegerField(
+        _("node count"), default=1, help_text=_("Servers joined by a network fabric; 1 for a box.")
+    )
     scaling_efficiency = models.DecimalField(
         _("scaling efficiency"),
         max_digits=4,
         decimal_places=3,
         default=Decimal("1.000"),
-        help_text=_("Speed-up of all GPUs ÷ GPU count; 1.000 for one GPU."),
+        help_text=_("Inside one server: speed-up of its GPUs ÷ their count; 1.000 for one GPU."),
+    )
+    multi_node_scaling_efficiency = models.DecimalField(
+        _("multi-node scaling efficiency"),
+        max_digits=4,
+        decimal_places=3,
+        default=Decimal("1.000"),
+        help_text=_("Across servers: speed-up of N servers ÷ N; 1.000 for one server."),
+    )
+    multi_node_source = models.CharField(
+        _("multi-node efficiency source"),
+        max_length=500,
+        blank=True,
+        help_text=_("URL or citation, or the reasoning behind an estimate."),
+    )
+    multi_node_estimate = models.BooleanField(
+        _("multi-node efficiency is an estimate"), default=False
     )
     maintenance_rate_per_year = models.DecimalField(
         _("maintenance rate per year"), max_digits=4, decimal_places=3
@@ -698,6 +921,26 @@ class BuildPreset(SlugModel):
     residual_value_retention_per_year = models.DecimalField(
         _("residual value retention per year"), max_digits=4, decimal_places=3
     )
+    retention_source = models.CharField(
+        _("retention source"),
+        max_length=500,
+        blank=True,
+        help_text=_("Where the resale retention of this GPU class comes from."),
+    )
+    retention_estimate = models.BooleanField(_("retention is an estimate"), default=False)
+    useful_life_months = models.PositiveSmallIntegerField(
+        _("useful life [months]"),
+        null=True,
+        blank=True,
+        help_text=_("The hardware is replaced after this many months."),
+    )
+    useful_life_source = models.CharField(
+        _("useful life source"),
+        max_length=500,
+        blank=True,
+        help_text=_("URL or citation, or the reasoning behind an estimate."),
+    )
+    useful_life_estimate = models.BooleanField(_("useful life is an estimate"), default=False)
     ops_monthly = models.DecimalField(
         _("operations per month"), max_digits=10, decimal_places=2, default=Decimal(0)
     )
@@ -720,6 +963,24 @@ class BuildPreset(SlugModel):
                 name="preset_single_gpu_scales_perfectly",
             ),
             models.CheckConstraint(
+                condition=Q(node_count__gte=1) & Q(node_count__lte=F("gpu_count")),
+                name="preset_node_count_in_1_gpu_count",
+            ),
+            models.CheckConstraint(
+                condition=Q(multi_node_scaling_efficiency__gt=0)
+                & Q(multi_node_scaling_efficiency__lte=1),
+                name="preset_multi_node_efficiency_in_0_1",
+            ),
+            models.CheckConstraint(
+                condition=~Q(node_count=1) | Q(multi_node_scaling_efficiency=1),
+                name="preset_single_node_scales_perfectly",
+            ),
+            models.CheckConstraint(
+                condition=Q(useful_life_months__isnull=True)
+                | (Q(useful_life_months__gte=1) & Q(useful_life_months__lte=240)),
+                name="preset_useful_life_in_1_240",
+            ),
+            models.CheckConstraint(
                 condition=Q(maintenance_rate_per_year__gte=0) & Q(maintenance_rate_per_year__lte=1),
                 name="preset_maintenance_rate_in_0_1",
             ),
@@ -733,6 +994,10 @@ class BuildPreset(SlugModel):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def gpus_per_node(self) -> int:
+        return self.gpu_count // self.node_count
 
 
 class PresetPartManager(models.Manager):

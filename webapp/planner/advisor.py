@@ -17,6 +17,7 @@ from django.utils.http import urlencode
 from django.utils.translation import gettext_lazy as _
 
 from costmodel.sizing import Advice, AdvisorInput, PresetSpec, Reason, advise
+from webapp.catalog import selectors
 from webapp.catalog.models import BuildPreset, EfficiencyGrade, PartKind, Tier
 
 TIER_LABELS = dict(Tier.choices)
@@ -129,10 +130,14 @@ def translate_reason(reason: Reason) -> str:
 def preset_specs() -> list[PresetSpec]:
     """Every catalog preset as the advisor sees it: GPUs, memory, power and PSU."""
     specs = []
-    presets = BuildPreset.objects.select_related("gpu_model").prefetch_related("lines__part")
-    for preset in presets.order_by("slug"):
+    for preset in selectors.presets_with_parts():
         lines = list(preset.lines.all())
-        psus = [line for line in lines if line.part.kind == PartKind.PSU and line.part.rated_watts]
+        # Power-supply parts and the built-in supplies of GPU servers.
+        psus = [
+            line
+            for line in lines
+            if line.part.kind in (PartKind.PSU, PartKind.NODE) and line.part.rated_watts
+        ]
         # Several supplies share the load: their ratings add up; the worst grade counts.
         psu_watts = sum(line.part.rated_watts * line.quantity for line in psus)
         grades = sorted((line.part.efficiency_grade for line in psus), key=_GRADE_ORDER.index)
@@ -188,11 +193,7 @@ def advise_from_catalog(job: AdvisorInput) -> AdvisorPage:
     specs = preset_specs()
     # An empty catalog still gets the guide's advice, with nothing to link to.
     advice = advise(job, specs or None)
-    preset = (
-        BuildPreset.objects.filter(slug=advice.preset_slug).select_related("gpu_model").first()
-        if advice.preset_slug
-        else None
-    )
+    preset = selectors.preset_by_slug(advice.preset_slug) if advice.preset_slug else None
     return AdvisorPage(
         advice=advice,
         tier_label=str(TIER_LABELS[advice.tier]),

@@ -67,28 +67,21 @@ def catalog_choices(today: datetime.date | None = None) -> CatalogChoices | None
     """
     if not resolver_available():
         return None
-    from webapp.catalog.models import (
-        Benchmark,
-        BuildPreset,
-        CloudOffering,
-        HostingOption,
-        Part,
-        Tariff,
-    )
+    from webapp.catalog import selectors
 
     today = today or datetime.date.today()
     presets = [
-        (p.slug, f"{p.name} ({p.get_tier_display()})")
-        for p in BuildPreset.objects.order_by("tier", "name")
+        (p.slug, f"{p.localized_name()} ({p.get_tier_display()})")
+        for p in selectors.presets_for_choice()
     ]
     parts_by_kind: dict[str, Choices] = defaultdict(list)
     kind_labels: dict[str, str] = {}
-    for part in Part.objects.order_by("kind", "name"):
+    for part in selectors.parts_for_choice():
         kind_labels[part.kind] = str(part.get_kind_display())
-        parts_by_kind[part.kind].append((part.slug, part.name))
+        parts_by_kind[part.kind].append((part.slug, part.localized_name()))
     offerings_by_provider: dict[str, Choices] = defaultdict(list)
     default_offering = None
-    for offering in CloudOffering.objects.select_related("gpu_model").prefetch_related("rates"):
+    for offering in selectors.offerings_with_rates():
         rates = sorted(
             (r for r in offering.rates.all() if r.effective_date <= today),
             key=lambda r: r.effective_date,
@@ -101,7 +94,7 @@ def catalog_choices(today: datetime.date | None = None) -> CatalogChoices | None
         ) % {
             "instance": offering.instance_type,
             "count": offering.gpu_count,
-            "gpu": offering.gpu_model.name,
+            "gpu": offering.gpu_model.localized_name(),
             "mode": offering.get_pricing_mode_display(),
             "rate": _money(rate.hourly_rate, rate.currency),
             "date": rate.effective_date.isoformat(),
@@ -120,21 +113,24 @@ def catalog_choices(today: datetime.date | None = None) -> CatalogChoices | None
         (
             t.slug,
             (
-                f"{t.name} · {_money(t.price_per_kwh, t.currency)}/kWh"
+                f"{t.localized_name()} · {_money(t.price_per_kwh, t.currency)}/kWh"
                 if t.price_per_kwh is not None
-                else f"{t.name} · {t.get_kind_display()} ({t.currency})"
+                else f"{t.localized_name()} · {t.get_kind_display()} ({t.currency})"
             )
             + f" ({t.effective_date.isoformat()})",
         )
-        for t in Tariff.objects.order_by("country", "name")
+        for t in selectors.tariffs_for_choice()
     ]
-    hosting_rows = list(HostingOption.objects.order_by("kind", "name"))
+    hosting_rows = list(selectors.hostings_for_choice())
     hostings = [
-        (h.slug, f"{h.name} · {h.get_kind_display()} ({h.effective_date.isoformat()})")
+        (
+            h.slug,
+            f"{h.localized_name()} · {h.get_kind_display()} ({h.effective_date.isoformat()})",
+        )
         for h in hosting_rows
     ]
     office = [h.slug for h in hosting_rows if h.kind == "office"]
-    benchmarks = [(b.slug, b.name) for b in Benchmark.objects.order_by("name")]
+    benchmarks = [(b.slug, b.localized_name()) for b in selectors.benchmarks_for_choice()]
     slugs = [slug for slug, _label in benchmarks]
     return CatalogChoices(
         presets=presets,

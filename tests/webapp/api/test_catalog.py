@@ -82,7 +82,8 @@ def test_presets_list_their_parts_with_prices(client, catalog):
     assert presets
     for preset in presets:
         assert preset["parts"]
-        assert any(p["kind"] == "gpu" for p in preset["parts"])
+        # GPU cards, or whole GPU servers (kind "node") in the cluster presets
+        assert any(p["kind"] in ("gpu", "node") for p in preset["parts"])
         assert all(p["price"] is None or p["price"]["effective_date"] for p in preset["parts"])
 
 

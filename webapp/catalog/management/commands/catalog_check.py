@@ -1,4 +1,4 @@
-"""Validate the catalog; exit status 1 with one line per problem."""
+"""Validate the catalog; exit status 1 with one line per problem (warnings do not fail)."""
 
 import datetime
 import sys
@@ -6,7 +6,7 @@ import sys
 from django.core.management.base import BaseCommand
 from django.utils.translation import gettext_lazy as _
 
-from webapp.catalog.checks import check_catalog
+from webapp.catalog.checks import catalog_warnings, check_catalog, estimate_price_rows
 
 
 class Command(BaseCommand):
@@ -16,7 +16,9 @@ class Command(BaseCommand):
         return str(
             _(
                 "Check the price catalog: every price sourced and dated, every preset resolvable "
-                "into a valid scenario, no orphan rows. Exit status 1 if anything is wrong."
+                "into a valid scenario, no orphan rows. Exit status 1 if anything is wrong. "
+                "Warnings (stale prices, missing pricing-mode data or Chinese names) are printed "
+                "and fail only with --strict."
             )
         )
 
@@ -27,12 +29,31 @@ class Command(BaseCommand):
             default=None,
             help=_("resolve presets with the prices in effect on this date (default: today)"),
         )
+        parser.add_argument(
+            "--strict", action="store_true", help=_("exit with status 1 on warnings too")
+        )
+        parser.add_argument(
+            "--estimates",
+            action="store_true",
+            help=_("also list the price rows flagged as estimates, with their reasons"),
+        )
 
     def handle(self, *args, **options):
         problems = check_catalog(options["as_of"])
+        warnings = catalog_warnings(options["as_of"])
+        for warning in warnings:
+            self.stdout.write(f"warning: {warning}")
+        if options["estimates"]:
+            estimates = estimate_price_rows()
+            for line in estimates:
+                self.stdout.write(f"estimate: {line}")
+            self.stdout.write(f"{len(estimates)} price row(s) flagged as estimates")
         if problems:
             for problem in problems:
                 self.stdout.write(problem)
             self.stderr.write(f"{len(problems)} problem(s) found")
             sys.exit(1)
-        self.stdout.write("catalog OK")
+        if warnings and options["strict"]:
+            self.stderr.write(f"{len(warnings)} warning(s) found (--strict)")
+            sys.exit(1)
+        self.stdout.write("catalog OK" + (f" ({len(warnings)} warning(s))" if warnings else ""))

@@ -1,5 +1,6 @@
 """Add price points from a CSV file, all or nothing (columns: see docs/catalog.md)."""
 
+import datetime
 import sys
 from pathlib import Path
 
@@ -7,6 +8,7 @@ from django.core.management.base import BaseCommand
 from django.utils.translation import gettext_lazy as _
 
 from webapp.catalog.importer import CsvImportError, decode, import_prices
+from webapp.catalog.skypilot import SkyPilotImportError, import_skypilot
 
 
 class Command(BaseCommand):
@@ -26,6 +28,23 @@ class Command(BaseCommand):
         parser.add_argument(
             "--dry-run", action="store_true", help=_("report what would change, write nothing")
         )
+        parser.add_argument(
+            "--provider",
+            help=_(
+                "read the file as a SkyPilot catalog vms.csv of this provider (as the catalog's "
+                "offerings name it, e.g. Lambda)"
+            ),
+        )
+        parser.add_argument(
+            "--as-of",
+            type=datetime.date.fromisoformat,
+            help=_("SkyPilot import: the date the rates take effect (YYYY-MM-DD)"),
+        )
+        parser.add_argument(
+            "--region",
+            help=_("SkyPilot import: add new offerings for this region's unknown instance types"),
+        )
+        parser.add_argument("--source", help=_("SkyPilot import: the source to record"))
 
     def handle(self, *args, **options):
         path: Path = options["csv_file"]
@@ -34,6 +53,9 @@ class Command(BaseCommand):
         except OSError as exc:
             self.stderr.write(f"csv_file: cannot read {path}: {exc.strerror}")
             sys.exit(2)
+        if options["provider"] is not None:
+            self._skypilot(data, options)
+            return
         try:
             report = import_prices(decode(data), dry_run=options["dry_run"])
         except CsvImportError as exc:
@@ -49,4 +71,38 @@ class Command(BaseCommand):
         self.stdout.write(
             f"{len(report.added)} {verb}, {len(report.unchanged)} unchanged"
             + (" (dry run: nothing written)" if options["dry_run"] else "")
+        )
+
+    def _skypilot(self, data: bytes, options) -> None:
+        if options["as_of"] is None:
+            self.stderr.write("--as-of: is required with --provider (the date of the rates)")
+            sys.exit(2)
+        dry_run = options["dry_run"]
+        try:
+            report = import_skypilot(
+                decode(data),
+                provider=options["provider"],
+                as_of=options["as_of"],
+                region=options["region"],
+                source=options["source"],
+                dry_run=dry_run,
+            )
+        except (CsvImportError, SkyPilotImportError) as exc:
+            for error in exc.errors:
+                self.stderr.write(error)
+            self.stderr.write("nothing was written")
+            sys.exit(2)
+        verb = "would add" if dry_run else "added"
+        for line in report.added:
+            self.stdout.write(f"{verb} {line}")
+        for line in report.new_offerings:
+            self.stdout.write(f"{verb} new offering {line}")
+        for line in report.unchanged:
+            self.stdout.write(f"unchanged {line}")
+        for line in report.skipped:
+            self.stdout.write(f"skipped {line}")
+        self.stdout.write(
+            f"{len(report.added)} rate(s) {verb}, {len(report.new_offerings)} new offering(s), "
+            f"{len(report.unchanged)} unchanged, {len(report.skipped)} skipped"
+            + (" (dry run: nothing written)" if dry_run else "")
         )

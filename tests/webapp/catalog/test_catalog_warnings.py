@@ -1,0 +1,146 @@
+"""catalog_check's warnings, the Chinese names and the round trip of the new fields."""
+
+import datetime
+from decimal import Decimal
+
+from django.utils import translation
+
+from webapp.catalog.checks import catalog_warnings, check_catalog, estimate_price_rows
+from webapp.catalog.fixtures_io import export_catalog, load_catalog
+from webapp.catalog.models import (
+    Benchmark,
+    BuildPreset,
+    CloudOffering,
+    CloudRate,
+    GpuModel,
+    HostingOption,
+    Part,
+    PartPrice,
+    PresetPart,
+    Tariff,
+)
+
+AS_OF = datetime.date(2024, 6, 1)
+
+
+def _name_everything() -> None:
+    for model in (Benchmark, GpuModel, Part, BuildPreset, Tariff, HostingOption, CloudOffering):
+        model.objects.update(name_zh="中文")
+
+
+def test_the_mini_catalog_warns_about_every_row_without_a_chinese_name(mini):
+    warnings = catalog_warnings(AS_OF)
+    assert "catalog.benchmark bench: no Chinese name (the English name is shown)" in warnings
+    assert "catalog.cloudoffering cloud-8: no Chinese name (the English name is shown)" in warnings
+    _name_everything()
+    assert not [w for w in catalog_warnings(AS_OF) if "Chinese name" in w]
+
+
+def test_it_warns_about_spot_without_rework_commitments_without_sibling_and_no_life(mini):
+    ref = GpuModel.objects.get(slug="ref")
+    CloudOffering.objects.create(
+        slug="c1y", provider="P", instance_type="one", region="r", gpu_model=ref, gpu_count=1,
+        pricing_mode="commit-1y", commitment_term_months=12,
+    )  # fmt: skip
+    warnings = catalog_warnings(AS_OF)
+    assert "catalog.cloudoffering cloud-8: spot offering without a rework fraction (0 is used)" in (
+        warnings
+    )
+    assert any(w.startswith("catalog.cloudoffering c1y: commitment without") for w in warnings)
+    assert "catalog.buildpreset duo: preset without a useful life" in warnings
+
+
+def test_it_warns_about_prices_older_than_twelve_months(mini):
+    warnings = catalog_warnings(datetime.date(2026, 6, 1))
+    assert (
+        "catalog.partprice gpu-x/2025-06-01: newest price is from 2025-06-01, "
+        "more than 12 months ago" in warnings
+    )
+    assert not [w for w in catalog_warnings(datetime.date(2026, 5, 31)) if "gpu-x/" in w]
+    # only the newest point of an item counts: the 2024 price of gpu-x is history
+    assert not [w for w in catalog_warnings(datetime.date(2026, 6, 1)) if "gpu-x/2024" in w]
+
+
+def test_a_wrong_sibling_is_a_problem(mini):
+    ref = GpuModel.objects.get(slug="ref")
+    CloudOffering.objects.create(
+        slug="c3y", provider="P", instance_type="one", region="r", gpu_model=ref, gpu_count=1,
+        pricing_mode="commit-3y", commitment_term_months=36,
+        on_demand_sibling=CloudOffering.objects.get(slug="cloud-8"),
+    )  # fmt: skip
+    CloudRate.objects.create(
+        offering=CloudOffering.objects.get(slug="c3y"), hourly_rate=Decimal(1), currency="USD",
+        effective_date=datetime.date(2024, 1, 1), source="test",
+    )  # fmt: skip
+    assert any(p.startswith("catalog.cloudoffering c3y: on-demand sibling cloud-8") for p in (
+        check_catalog(AS_OF)
+    ))  # fmt: skip
+
+
+def test_a_gpu_server_counts_its_gpus_and_its_built_in_supplies(mini):
+    node = Part.objects.create(
+        slug="node", kind="node", name="Node", gpu_model=GpuModel.objects.get(slug="x"),
+        gpu_count=2, load_power_watts=300, idle_power_watts=100, rated_watts=1000,
+        efficiency_grade="titanium", rack_units=2,
+    )  # fmt: skip
+    PartPrice.objects.create(
+        part=node, amount=Decimal(5000), currency="USD",
+        effective_date=datetime.date(2024, 1, 1), source="test",
+    )  # fmt: skip
+    preset = BuildPreset.objects.get(slug="duo")
+    PresetPart.objects.filter(preset=preset).delete()
+    PresetPart.objects.create(preset=preset, part=node, quantity=1)
+    # peak 2 × 300 + 300 = 900 W; 1.3 × 900 = 1 170 W > 1 000 W rated
+    assert any("power supplies give 1000 W (titanium)" in p for p in check_catalog(AS_OF))
+    Part.objects.filter(slug="node").update(rated_watts=1200)
+    assert check_catalog(AS_OF) == []
+
+
+def test_the_shipped_catalog_has_no_problems_and_names_every_row_in_chinese(shipped):
+    assert check_catalog() == []
+    assert not [w for w in catalog_warnings() if "Chinese name" in w or "without" in w]
+
+
+def test_every_shipped_estimate_says_why(shipped):
+    estimates = estimate_price_rows()
+    assert estimates
+    assert all(line.split(": ", 1)[1].strip() for line in estimates)
+
+
+def test_localized_names_fall_back_to_english(shipped):
+    preset = BuildPreset.objects.get(slug="cluster-4x-hgx-h100")
+    gpu = GpuModel.objects.get(slug="h100-sxm5")
+    with translation.override("zh-hans"):
+        assert preset.localized_name() == preset.name_zh
+        assert gpu.localized_name() == "NVIDIA H100 80GB SXM5"
+    with translation.override("en"):
+        assert preset.localized_name() == preset.name
+    BuildPreset.objects.filter(pk=preset.pk).update(name_zh="")
+    preset.refresh_from_db()
+    assert preset.localized_name("zh-hans") == preset.name
+
+
+def test_the_new_fields_round_trip_through_export_and_load(shipped, tmp_path, django_db_blocker):
+    BuildPreset.objects.filter(slug="cluster-2x-hgx-h100").update(
+        name_zh="改过的名字", useful_life_months=48, multi_node_scaling_efficiency=Decimal("0.8")
+    )
+    CloudOffering.objects.filter(slug="gcp-a3-highgpu-8g-spot").update(
+        rework_fraction=Decimal("0.2")
+    )
+    export_catalog(tmp_path)
+    BuildPreset.objects.filter(slug="cluster-2x-hgx-h100").update(
+        name_zh="", useful_life_months=None, multi_node_scaling_efficiency=Decimal("0.5")
+    )
+    CloudOffering.objects.filter(slug="gcp-a3-highgpu-8g-spot").update(rework_fraction=None)
+    load_catalog(tmp_path)
+    preset = BuildPreset.objects.get(slug="cluster-2x-hgx-h100")
+    assert (preset.name_zh, preset.useful_life_months, preset.multi_node_scaling_efficiency) == (
+        "改过的名字",
+        48,
+        Decimal("0.800"),
+    )
+    spot = CloudOffering.objects.get(slug="gcp-a3-highgpu-8g-spot")
+    assert spot.rework_fraction == Decimal("0.200")
+    assert CloudOffering.objects.get(slug="gcp-a3-highgpu-8g-commit-1y").on_demand_sibling.slug == (
+        "gcp-a3-highgpu-8g-on-demand"
+    )

@@ -1,0 +1,209 @@
+"""Pricing modes, clusters and useful life: what the resolver hands the engine."""
+
+import datetime
+import math
+from decimal import Decimal
+
+import pytest
+
+from costmodel import compare
+from webapp.catalog.models import BuildPreset, CloudOffering, CloudRate, GpuModel
+from webapp.catalog.resolver import (
+    average_demand,
+    default_committed_instances,
+    per_gpu_throughput,
+    resolve_data,
+)
+
+D = datetime.date
+
+
+def _commitment(sibling: CloudOffering | None, slug: str = "cloud-1-3y") -> CloudOffering:
+    ref = GpuModel.objects.get(slug="ref")
+    offering = CloudOffering.objects.create(
+        slug=slug, provider="P", instance_type="one", region="r", gpu_model=ref, gpu_count=1,
+        pricing_mode="commit-3y", commitment_term_months=36, on_demand_sibling=sibling,
+        commitment_upfront_per_instance=Decimal("100"), commitment_upfront_currency="USD",
+    )  # fmt: skip
+    CloudRate.objects.create(
+        offering=offering, hourly_rate=Decimal("1.2"), currency="USD",
+        effective_date=D(2024, 1, 1), source="test",
+    )  # fmt: skip
+    return offering
+
+
+def _roles(resolution) -> dict[str, dict]:
+    return {item["role"]: item for item in resolution.provenance}
+
+
+def test_a_commitment_resolves_to_its_terms_and_the_siblings_rate_for_overflow(mini, selection):
+    _commitment(CloudOffering.objects.get(slug="cloud-1"))
+    resolution = resolve_data({**selection, "cloud_offering": "cloud-1-3y"})
+    rent = resolution.scenario.rent
+    # 1.2 USD × 7 CNY committed; the on-demand sibling's 2 USD × 7 for overflow hours
+    assert rent.committed_hourly_rate == pytest.approx(8.4, rel=1e-12)
+    assert rent.hourly_rate == pytest.approx(14.0, rel=1e-12)
+    assert rent.commitment_term_months == 36
+    assert rent.commitment_upfront_per_instance == pytest.approx(700.0, rel=1e-12)
+    overflow = _roles(resolution)["overflow rate"]
+    assert overflow["natural_key"] == ["cloud-1", "2024-01-01"]
+    assert "on-demand sibling" in overflow["note"]
+
+
+def test_the_default_commitment_covers_the_average_instance_hours(mini, selection):
+    _commitment(CloudOffering.objects.get(slug="cloud-1"))
+    resolution = resolve_data({**selection, "cloud_offering": "cloud-1-3y"})
+    # box: 2 GPUs × 0.5 × 0.9 = 0.9 reference; instance: 1 × 1.0 → ratio 0.9; demand 0.5
+    assert resolution.scenario.rent.committed_instances == math.ceil(0.5 * 0.9)  # = 1
+    assert "default" in _roles(resolution)["committed instances"]["note"]
+
+
+def test_a_selection_sets_the_committed_instances(mini, selection):
+    _commitment(CloudOffering.objects.get(slug="cloud-1"))
+    data = {**selection, "cloud_offering": "cloud-1-3y", "committed_instances": 3}
+    resolution = resolve_data(data)
+    assert resolution.scenario.rent.committed_instances == 3
+    assert _roles(resolution)["committed instances"]["note"] == "set by the selection"
+
+
+def test_without_a_sibling_the_overflow_rate_is_the_committed_rate(mini, selection):
+    _commitment(None)
+    resolution = resolve_data({**selection, "cloud_offering": "cloud-1-3y"})
+    rent = resolution.scenario.rent
+    assert rent.hourly_rate == rent.committed_hourly_rate == pytest.approx(8.4, rel=1e-12)
+    assert "no on-demand sibling" in _roles(resolution)["overflow rate"]["note"]
+
+
+def test_a_spot_offering_passes_its_rework_fraction(mini, selection):
+    CloudOffering.objects.filter(slug="cloud-8").update(
+        rework_fraction=Decimal("0.15"), rework_source="test", rework_estimate=True
+    )
+    resolution = resolve_data({**selection, "cloud_offering": "cloud-8"})
+    assert resolution.scenario.rent.rework_fraction == pytest.approx(0.15)
+    assert resolution.scenario.rent.committed_instances == 0
+    assert _roles(resolution)["spot rework"]["estimate"] is True
+
+
+def test_an_on_demand_offering_leaves_the_version_2_rent_fields_at_their_defaults(mini, selection):
+    rent = resolve_data(selection).scenario.rent
+    assert (rent.rework_fraction, rent.committed_instances, rent.committed_hourly_rate) == (
+        0.0,
+        0,
+        0.0,
+    )
+
+
+def test_a_presets_useful_life_becomes_the_scenarios(mini, selection):
+    BuildPreset.objects.filter(slug="duo").update(useful_life_months=48)
+    assert resolve_data(selection).scenario.build.useful_life_months == 48
+    BuildPreset.objects.filter(slug="duo").update(useful_life_months=None)
+    assert resolve_data(selection).scenario.build.useful_life_months is None
+
+
+def test_multi_node_efficiency_applies_only_across_servers():
+    relative, intra, multi = Decimal("1.71"), Decimal("0.94"), Decimal("0.9")
+    assert per_gpu_throughput(relative, 8, 4, intra, multi) == pytest.approx(1.71 * 0.94 * 0.9)
+    assert per_gpu_throughput(relative, 8, 1, intra, multi) == pytest.approx(1.71 * 0.94)
+    assert per_gpu_throughput(relative, 1, 1, intra, multi) == pytest.approx(1.71)
+
+
+def test_a_cluster_presets_throughput_includes_both_efficiencies(shipped):
+    preset = BuildPreset.objects.get(slug="cluster-4x-hgx-h100")
+    scenario = resolve_data(
+        {
+            "preset": preset.slug,
+            "cloud_offering": "gcp-a3-highgpu-8g-on-demand",
+            "tariff": "us-va-commercial",
+            "hosting": "us-colo-wholesale",
+            "benchmark": "resnet50-fp16",
+            "workload": {"kind": "steady", "utilization": 0.9},
+            "horizon_months": 36,
+            "currency": "USD",
+        }
+    ).scenario
+    assert scenario.build.gpu_count == 32
+    expected = 1.71 * float(preset.scaling_efficiency) * float(preset.multi_node_scaling_efficiency)
+    assert scenario.build.gpu_throughput == pytest.approx(expected, rel=1e-12)
+    # the same work on 8-GPU instances: capacity ratio = 32 × 1.3852 / (8 × 1.71 × 0.94)
+    ratio = (32 * scenario.build.gpu_throughput) / (
+        scenario.rent.gpu_count * scenario.rent.gpu_throughput
+    )
+    assert ratio == pytest.approx(4 * 0.9, rel=1e-12)
+
+
+def test_average_demand_reads_every_workload_form():
+    from costmodel.scenario import ProfileWorkload, SteadyWorkload, TidalWorkload
+
+    assert average_demand(SteadyWorkload(kind="steady", utilization=0.5), 12) == 0.5
+    tidal = TidalWorkload(kind="tidal", active_days_per_month=10, hours_per_active_day=24)
+    assert average_demand(tidal, 12) == pytest.approx(240 / 730)
+    profile = ProfileWorkload(kind="profile", monthly_utilization=[1.0, 0.0, 0.5])
+    assert average_demand(profile, 4) == pytest.approx((1.0 + 0.0 + 0.5 + 1.0) / 4)
+
+
+@pytest.mark.parametrize(
+    ("demand", "ratio", "rework", "count"),
+    [(0.0, 3.6, 0.0, 0), (0.5, 3.6, 0.0, 2), (0.9, 3.6, 0.0, 4), (1.0, 4.0, 0.0, 4),
+     (0.5, 1.0, 0.15, 1)],
+)  # fmt: skip
+def test_the_default_count_is_the_smallest_that_covers_the_work(demand, ratio, rework, count):
+    assert default_committed_instances(demand, ratio, rework) == count
+
+
+H100_OFFERINGS = [
+    "aws-p5-48xlarge",
+    "gcp-a3-highgpu-1g-commit-1y",
+    "gcp-a3-highgpu-1g-commit-3y",
+    "gcp-a3-highgpu-1g-on-demand",
+    "gcp-a3-highgpu-1g-spot",
+    "gcp-a3-highgpu-8g-commit-1y",
+    "gcp-a3-highgpu-8g-commit-3y",
+    "gcp-a3-highgpu-8g-on-demand",
+    "gcp-a3-highgpu-8g-spot",
+    "lambda-1x-h100-sxm5",
+    "lambda-8x-h100-sxm5",
+]
+
+
+def test_the_shipped_catalog_has_h100_offerings_in_every_pricing_mode(shipped):
+    h100 = CloudOffering.objects.filter(gpu_model__slug="h100-sxm5")
+    assert sorted(h100.values_list("slug", flat=True)) == H100_OFFERINGS
+    assert set(h100.values_list("pricing_mode", flat=True)) == {
+        "on-demand",
+        "spot",
+        "commit-1y",
+        "commit-3y",
+    }
+    for offering in h100.exclude(pricing_mode__in=["on-demand", "spot"]):
+        assert offering.on_demand_sibling.pricing_mode == "on-demand"
+
+
+@pytest.mark.parametrize("offering", H100_OFFERINGS)
+def test_every_cluster_preset_against_every_h100_offering_is_a_scenario_compare_accepts(
+    shipped, offering
+):
+    clusters = BuildPreset.objects.filter(tier="cluster").order_by("slug")
+    assert clusters.count() >= 3
+    for preset in clusters:
+        for currency in ("USD", "CNY"):
+            resolution = resolve_data(
+                {
+                    "preset": preset.slug,
+                    "cloud_offering": offering,
+                    "tariff": "us-va-commercial",
+                    "hosting": "us-colo-wholesale",
+                    "benchmark": "bert-large-fp16",
+                    "workload": {"kind": "steady", "utilization": 0.5},
+                    "horizon_months": 60,
+                    "currency": currency,
+                }
+            )
+            scenario = resolution.scenario
+            assert scenario.build.useful_life_months == 60
+            result = compare(scenario)
+            assert len(result["months"]) == 61
+            if "commit" in offering:
+                assert scenario.rent.committed_instances >= 1
+                assert scenario.rent.hourly_rate > scenario.rent.committed_hourly_rate
+            if offering.endswith("spot"):
+                assert scenario.rent.rework_fraction == pytest.approx(0.15)

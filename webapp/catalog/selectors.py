@@ -1,0 +1,300 @@
+"""Every query of the price catalog, by what it is for.
+
+The resolver, the catalog API, the planner's form choices, the advisor and the
+checks read the catalog through these functions, so a reader finds each query
+in one place and a change of the schema touches one module. Nothing here
+computes: a selector returns rows (or plain values read from rows), never a sum
+or a conversion.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Iterable
+from decimal import Decimal
+from typing import TypeVar
+
+from django.db.models import Model, Prefetch, Q, QuerySet
+
+from webapp.catalog.models import (
+    Benchmark,
+    BuildPreset,
+    CloudOffering,
+    CloudRate,
+    FxRate,
+    GpuModel,
+    GpuThroughput,
+    HostingOption,
+    Part,
+    PartPrice,
+    PresetPart,
+    PricingMode,
+    Tariff,
+    TariffPeriod,
+)
+
+M = TypeVar("M", bound=Model)
+
+
+def by_slug(model: type[M], slug: str) -> M | None:
+    """The row of ``model`` with ``slug``, or ``None``."""
+    return model._default_manager.filter(slug=slug).first()  # type: ignore[attr-defined]
+
+
+def slugs(model: type[Model]) -> list[str]:
+    """Every slug of ``model``, sorted."""
+    return list(
+        model._default_manager.order_by("slug").values_list("slug", flat=True)  # type: ignore[attr-defined]
+    )
+
+
+# --- what the resolver reads ----------------------------------------------------------------
+
+
+def preset_for_resolution(slug: str) -> BuildPreset | None:
+    """A preset with its GPU model and its parts list (parts and their GPU models)."""
+    lines = PresetPart.objects.select_related("part", "part__gpu_model").order_by("part__slug")
+    return (
+        BuildPreset.objects.select_related("gpu_model")
+        .prefetch_related(Prefetch("lines", queryset=lines))
+        .filter(slug=slug)
+        .first()
+    )
+
+
+def parts_by_slug(part_slugs: Iterable[str]) -> dict[str, Part]:
+    """The parts named, by slug (unknown slugs are simply absent)."""
+    rows = Part.objects.filter(slug__in=list(part_slugs)).select_related("gpu_model")
+    return {part.slug: part for part in rows}
+
+
+def part_prices_on(parts: Iterable[Part], day: datetime.date) -> dict[int, PartPrice]:
+    """The price in effect on ``day`` of each part that has one, by part id."""
+    prices: dict[int, PartPrice] = {}
+    for point in PartPrice.objects.filter(part__in=list(parts)).effective_on(day):
+        prices.setdefault(point.part_id, point)  # newest first: keep the first seen
+    return prices
+
+
+def fx_rate_on(currency: str, target: str, day: datetime.date) -> FxRate | None:
+    """The latest rate of the pair (either direction) in effect on ``day``."""
+    return (
+        FxRate.objects.filter(
+            Q(base_currency=currency, quote_currency=target)
+            | Q(base_currency=target, quote_currency=currency),
+            effective_date__lte=day,
+        )
+        .order_by("-effective_date", "base_currency")
+        .first()
+    )
+
+
+def throughput(gpu: GpuModel, benchmark: Benchmark) -> GpuThroughput | None:
+    return (
+        GpuThroughput.objects.select_related("gpu_model", "benchmark")
+        .filter(gpu_model=gpu, benchmark=benchmark)
+        .first()
+    )
+
+
+def tariff_periods(tariff: Tariff) -> list[TariffPeriod]:
+    return list(tariff.periods.order_by("name"))
+
+
+def offering_for_resolution(slug: str) -> CloudOffering | None:
+    return (
+        CloudOffering.objects.select_related("gpu_model", "on_demand_sibling")
+        .filter(slug=slug)
+        .first()
+    )
+
+
+def rate_on(offering: CloudOffering, day: datetime.date) -> CloudRate | None:
+    """The offering's hourly rate in effect on ``day``."""
+    return CloudRate.objects.filter(offering=offering).effective_on(day).first()
+
+
+# --- lists: the API and the planner's choices -----------------------------------------------
+
+
+def gpus_with_throughputs() -> QuerySet[GpuModel]:
+    throughputs = GpuThroughput.objects.select_related("benchmark").order_by("benchmark__slug")
+    return GpuModel.objects.prefetch_related(Prefetch("throughputs", queryset=throughputs))
+
+
+def presets_with_parts_and_prices() -> QuerySet[BuildPreset]:
+    """Presets with their parts and each part's price history (oldest first)."""
+    prices = PartPrice.objects.order_by("effective_date")
+    lines = PresetPart.objects.select_related("part").prefetch_related(
+        Prefetch("part__prices", queryset=prices)
+    )
+    return BuildPreset.objects.select_related("gpu_model").prefetch_related(
+        Prefetch("lines", queryset=lines)
+    )
+
+
+def presets_with_parts() -> QuerySet[BuildPreset]:
+    """Presets with their GPU model and parts, by slug (the advisor's and the checks' view)."""
+    return (
+        BuildPreset.objects.select_related("gpu_model")
+        .prefetch_related("lines__part")
+        .order_by("slug")
+    )
+
+
+def preset_by_slug(slug: str) -> BuildPreset | None:
+    return BuildPreset.objects.filter(slug=slug).select_related("gpu_model").first()
+
+
+def offerings_with_rates(provider: str | None = None) -> QuerySet[CloudOffering]:
+    """Offerings with their GPU model, sibling and rate history (oldest first)."""
+    offerings = CloudOffering.objects.select_related(
+        "gpu_model", "on_demand_sibling"
+    ).prefetch_related(Prefetch("rates", queryset=CloudRate.objects.order_by("effective_date")))
+    if provider:
+        offerings = offerings.filter(provider__iexact=provider)
+    return offerings
+
+
+def tariffs_in_effect(day: datetime.date, currency: str | None = None) -> QuerySet[Tariff]:
+    tariffs = Tariff.objects.prefetch_related("periods").filter(effective_date__lte=day)
+    return tariffs.filter(currency=currency) if currency else tariffs
+
+
+def hosting_in_effect(day: datetime.date, currency: str | None = None) -> QuerySet[HostingOption]:
+    options = HostingOption.objects.filter(effective_date__lte=day)
+    return options.filter(currency=currency) if currency else options
+
+
+def fx_rates_until(day: datetime.date, currency: str | None = None) -> QuerySet[FxRate]:
+    """FX rates effective on or before ``day``, oldest first (either side of the pair)."""
+    rates = FxRate.objects.filter(effective_date__lte=day).order_by("effective_date")
+    if currency:
+        rates = rates.filter(Q(base_currency=currency) | Q(quote_currency=currency))
+    return rates
+
+
+def presets_for_choice() -> QuerySet[BuildPreset]:
+    return BuildPreset.objects.order_by("tier", "name")
+
+
+def parts_for_choice() -> QuerySet[Part]:
+    return Part.objects.order_by("kind", "name")
+
+
+def tariffs_for_choice() -> QuerySet[Tariff]:
+    return Tariff.objects.order_by("country", "name")
+
+
+def hostings_for_choice() -> QuerySet[HostingOption]:
+    return HostingOption.objects.order_by("kind", "name")
+
+
+def benchmarks_for_choice() -> QuerySet[Benchmark]:
+    return Benchmark.objects.order_by("name")
+
+
+# --- what the checks read -------------------------------------------------------------------
+
+
+def commitments_without_sibling() -> QuerySet[CloudOffering]:
+    return CloudOffering.objects.filter(
+        pricing_mode__in=[PricingMode.COMMIT_1Y, PricingMode.COMMIT_3Y],
+        on_demand_sibling__isnull=True,
+    ).order_by("slug")
+
+
+def commitments_with_sibling() -> QuerySet[CloudOffering]:
+    return (
+        CloudOffering.objects.filter(on_demand_sibling__isnull=False)
+        .select_related("on_demand_sibling")
+        .order_by("slug")
+    )
+
+
+def spot_offerings_without_rework() -> QuerySet[CloudOffering]:
+    return CloudOffering.objects.filter(
+        pricing_mode=PricingMode.SPOT, rework_fraction__isnull=True
+    ).order_by("slug")
+
+
+def presets_without_useful_life() -> QuerySet[BuildPreset]:
+    return BuildPreset.objects.filter(useful_life_months__isnull=True).order_by("slug")
+
+
+def rows_without_chinese_name() -> list[Model]:
+    """Every row the planner shows by name that has no Chinese name."""
+    models: list[type[Model]] = [
+        Benchmark,
+        GpuModel,
+        Part,
+        BuildPreset,
+        Tariff,
+        HostingOption,
+        CloudOffering,
+    ]
+    rows: list[Model] = []
+    for model in models:
+        rows.extend(model._default_manager.filter(name_zh="").order_by("slug"))  # type: ignore[attr-defined]
+    return rows
+
+
+def latest_prices() -> list[PartPrice | CloudRate]:
+    """The newest price point of every part and every offering."""
+    latest: dict[tuple[str, int], PartPrice | CloudRate] = {}
+    for point in PartPrice.objects.select_related("part").order_by("effective_date"):
+        latest[("part", point.part_id)] = point
+    for rate in CloudRate.objects.select_related("offering").order_by("effective_date"):
+        latest[("offering", rate.offering_id)] = rate
+    return list(latest.values())
+
+
+def dated_rows_in_effect() -> list[Tariff | HostingOption]:
+    """Tariffs and the hosting options that charge a fee (an office's "no fee" never ages)."""
+    return [
+        *Tariff.objects.order_by("slug"),
+        *HostingOption.objects.exclude(kind="office").order_by("slug"),
+    ]
+
+
+def dated_price_rows() -> dict[str, QuerySet]:
+    """Every dated price row, by model label (what "price rows" counts)."""
+    return {
+        "catalog.partprice": PartPrice.objects.select_related("part"),
+        "catalog.cloudrate": CloudRate.objects.select_related("offering"),
+        "catalog.fxrate": FxRate.objects.all(),
+        "catalog.tariff": Tariff.objects.all(),
+        "catalog.hostingoption": HostingOption.objects.all(),
+    }
+
+
+def offerings_by_provider_and_type(provider: str) -> dict[tuple[str, str], list[CloudOffering]]:
+    """A provider's offerings keyed by (instance type, pricing mode), case-insensitive."""
+    found: dict[tuple[str, str], list[CloudOffering]] = {}
+    for offering in CloudOffering.objects.filter(provider__iexact=provider).order_by("slug"):
+        key = (offering.instance_type.lower(), offering.pricing_mode)
+        found.setdefault(key, []).append(offering)
+    return found
+
+
+def gpu_models_by_skypilot_name() -> dict[str, list[GpuModel]]:
+    found: dict[str, list[GpuModel]] = {}
+    for gpu in GpuModel.objects.exclude(skypilot_name="").order_by("slug"):
+        found.setdefault(gpu.skypilot_name.lower(), []).append(gpu)
+    return found
+
+
+def scaling_efficiency_of_like_offerings(gpu: GpuModel, gpu_count: int) -> Decimal | None:
+    """The scaling efficiency the catalog already uses for this GPU model and count, if any."""
+    row = (
+        CloudOffering.objects.filter(gpu_model=gpu, gpu_count=gpu_count)
+        .order_by("slug")
+        .values_list("scaling_efficiency", flat=True)
+        .first()
+    )
+    return row
+
+
+def rate_on_date(offering: CloudOffering, day: datetime.date) -> CloudRate | None:
+    """The offering's rate point dated exactly ``day``."""
+    return CloudRate.objects.filter(offering=offering, effective_date=day).first()
