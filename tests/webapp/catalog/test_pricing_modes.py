@@ -207,3 +207,48 @@ def test_every_cluster_preset_against_every_h100_offering_is_a_scenario_compare_
                 assert scenario.rent.hourly_rate > scenario.rent.committed_hourly_rate
             if offering.endswith("spot"):
                 assert scenario.rent.rework_fraction == pytest.approx(0.15)
+
+
+def test_a_3_year_a100_commitment_at_30_percent_bills_every_committed_hour(shipped):
+    # Issue "Engine v2": billed like on-demand (busy hours only) this comparison
+    # showed 8 618 USD over 36 months; the bill is every hour of the term.
+    resolution = resolve_data(
+        {
+            "preset": "entry-rtx4090",
+            "cloud_offering": "gcp-a2-highgpu-1g-commit-3y",
+            "tariff": "us-va-commercial",
+            "hosting": "office-deskside",
+            "benchmark": "resnet50-fp16",
+            "workload": {"kind": "steady", "utilization": 0.3},
+            "horizon_months": 36,
+            "currency": "USD",
+            "as_of": "2026-12-01",
+        }
+    )
+    rent = resolution.scenario.rent
+    assert rent.committed_instances == 1
+    assert rent.committed_hourly_rate == pytest.approx(1.286)  # GCP's 3-year rate
+    assert rent.commitment_term_months == 36
+    result = compare(resolution.scenario)
+    # 730 committed hours × 1.286 USD, every month, used or not: 33 796.08 USD
+    assert result["rent"]["committed"][1:] == pytest.approx([730 * 1.286] * 36)
+    assert result["rent"]["compute"] == [0.0] * 37  # 30 % of a box never overflows
+    assert result["rent"]["total"] == pytest.approx(33_796.08)
+
+
+def test_a_3_year_commitment_over_2_years_owes_the_third_year_at_the_horizon(shipped):
+    data = {
+        "preset": "entry-rtx4090",
+        "cloud_offering": "gcp-a2-highgpu-1g-commit-3y",
+        "tariff": "us-va-commercial",
+        "hosting": "office-deskside",
+        "benchmark": "resnet50-fp16",
+        "workload": {"kind": "steady", "utilization": 0.3},
+        "horizon_months": 24,
+        "currency": "USD",
+        "as_of": "2026-12-01",
+    }
+    result = compare(resolve_data(data).scenario)
+    monthly = 730 * 1.286
+    assert result["rent"]["committed"][24] == pytest.approx(monthly + 12 * monthly)
+    assert result["rent"]["total"] == pytest.approx(36 * monthly)
