@@ -164,3 +164,29 @@ def test_the_mode_bar_never_covers_a_chart_title(page, live_server, shipped_cata
         box_chart = figure.bounding_box()
         assert box_title["x"] + box_title["width"] <= box_chart["x"] + box_chart["width"], chart
     page.watch.assert_clean()
+
+
+def test_the_chinese_pages_fit_390_px_too(browser, live_server, shipped_catalog, artifacts):
+    context = browser.new_context(viewport=PHONE, locale="zh-CN", is_mobile=True, has_touch=True)
+    try:
+        phone = context.new_page()
+        phone.set_default_timeout(20_000)
+        too_wide: dict[str, dict] = {}
+        for name, path in (("planner-form", "/"), ("advisor", "/advisor/"), ("guide", "/guide/")):
+            phone.goto(live_server.url + path)
+            assert phone.locator("html").get_attribute("lang") == "zh-hans"
+            if path == "/":
+                phone.locator("#advanced > summary").click()
+            state = _overflow(phone)
+            if state["page"] > state["width"]:
+                too_wide[name] = state
+        phone.goto(live_server.url + "/?preset=multi-4x-rtx4090")
+        phone.locator("#compare-button").click()
+        phone.wait_for_selector(f"body[data-charts-rendered='{len(CHARTS)}']")
+        phone.screenshot(path=str(artifacts / "phone-results-zh-hans.png"), full_page=True)
+        state = _overflow(phone)
+        if state["page"] > state["width"]:
+            too_wide["results"] = state
+    finally:
+        context.close()
+    assert not too_wide, f"wider than the 390 px screen: {too_wide}"
