@@ -1,21 +1,27 @@
 # One-command setup: `make run` serves the app, `make test` runs every test.
 # Both work on a fresh machine that has only Python 3.11 and root: they build
-# the virtual environment, install the locked packages and, for the tests,
-# the Debian packages the tests drive (Chromium, PostgreSQL, gettext).
+# the virtual environment, install the locked packages, fetch the pinned
+# plotly.js bundle with npm and, for the tests, the Debian packages the tests
+# drive (Chromium, PostgreSQL, gettext).
 
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 PY := $(VENV)/bin/python
 UV := $(VENV)/bin/uv
 STAMP := $(VENV)/.installed
-PLOTLY_JS := static/vendor/plotly/plotly.min.js
+# plotly.js with the cartesian trace types only (scatter, bar, heatmap, contour, box, …),
+# pinned in package.json / package-lock.json; npm ci checks the lock's sha512 and the
+# line below checks the file itself, so a changed bundle never slips in unnoticed.
+PLOTLY_PACKAGE := node_modules/plotly.js-cartesian-dist-min
+PLOTLY_JS := static/vendor/plotly/plotly-cartesian.min.js
+PLOTLY_JS_SHA256 := 79542150855a52c567260e3137095dbe2b744e6d702a5cabe67da246942fba7a
 HOST ?= 127.0.0.1
 PORT ?= 8000
 DEV_ENV := DJANGO_DEBUG=true
 TEST_ENV := DJANGO_SECRET_KEY=test-only-not-secret DJANGO_STATIC_MANIFEST=false
 DEBIAN_TEST_PACKAGES := chromium gettext postgresql wrk
 
-.PHONY: run test serve install lint messages fixtures debian-test-deps bench lock clean
+.PHONY: run test serve install lint messages fixtures debian-test-deps debian-node bench lock clean
 
 install: $(STAMP) $(PLOTLY_JS) messages
 
@@ -25,9 +31,18 @@ $(STAMP): requirements.lock
 	$(UV) pip sync --quiet --python $(PY) requirements.lock
 	touch $@
 
-$(PLOTLY_JS): $(STAMP)
+$(PLOTLY_JS): package.json package-lock.json
+	command -v npm >/dev/null || $(MAKE) --no-print-directory debian-node
+	npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
+	echo "$(PLOTLY_JS_SHA256)  $(PLOTLY_PACKAGE)/plotly-cartesian.min.js" | sha256sum --check --quiet
+	rm -rf $(dir $@)
 	mkdir -p $(dir $@)
-	cp "$$($(PY) -c 'import plotly, pathlib; print(pathlib.Path(plotly.__file__).parent / "package_data" / "plotly.min.js")')" $@
+	cp $(PLOTLY_PACKAGE)/LICENSE $(dir $@)LICENSE
+	cp $(PLOTLY_PACKAGE)/plotly-cartesian.min.js $@
+
+# Node.js and npm, only for a machine that lacks them (they fetch the pinned plotly.js).
+debian-node:
+	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends nodejs npm >/dev/null
 
 # Compiled translations (.mo) are build output, made from the committed .po files.
 messages: $(STAMP)
@@ -77,4 +92,4 @@ lock:
 	$(UV) pip compile --quiet --extra dev --python-version 3.11 pyproject.toml -o requirements.lock
 
 clean:
-	rm -rf $(VENV) staticfiles static/vendor db.sqlite3
+	rm -rf $(VENV) staticfiles static/vendor node_modules db.sqlite3

@@ -81,6 +81,9 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "webapp.security.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Pages only: WhiteNoise above answers static files with their precompressed copies.
+    # Django pads gzipped bodies with random bytes against BREACH; CSRF tokens are masked.
+    "django.middleware.gzip.GZipMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",

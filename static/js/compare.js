@@ -3,7 +3,7 @@
   "use strict";
   var source = document.getElementById("compare-data");
   var el = document.getElementById("chart-compare");
-  if (!source || !el || typeof Plotly === "undefined") { return; }
+  if (!source || !el || typeof Plotly === "undefined" || !window.ChartLayout) { return; }
   var data = JSON.parse(source.textContent);
   var L = data.labels;
   var colors = ["#1f6feb", "#d9730d", "#1a7f37", "#8250df"];
@@ -13,13 +13,12 @@
     traces.push({ x: s.months, y: s.build_cumulative, name: s.name + " · " + L.build + " (" + s.currency + ")", mode: "lines", line: { color: c, width: 3 } });
     traces.push({ x: s.months, y: s.rent_cumulative, name: s.name + " · " + L.rent + " (" + s.currency + ")", mode: "lines", line: { color: c, width: 2, dash: "dash" } });
   });
-  Plotly.newPlot(el, traces, {
+  Plotly.newPlot(el, traces, ChartLayout.layout(el, {
     title: { text: L.title },
-    margin: { t: 48, r: 24, b: 56, l: 80 },
-    legend: { orientation: "h", y: -0.2 },
+    hovermode: "closest",
     xaxis: { title: { text: L.month } },
     yaxis: { title: { text: L.amount }, rangemode: "tozero" }
-  }, { responsive: true, displaylogo: false }).then(function () {
+  }), ChartLayout.config(el)).then(function () {
     el.setAttribute("data-rendered", "true");
   });
 })();

@@ -4,25 +4,15 @@
   "use strict";
 
   var source = document.getElementById("chart-data");
-  if (!source || typeof Plotly === "undefined") { return; }
+  if (!source || typeof Plotly === "undefined" || !window.ChartLayout) { return; }
   var data = JSON.parse(source.textContent);
   var L = data.labels;
   var BUILD = "#1f6feb", RENT = "#d9730d", MUTED = "#5b6475";
-  var config = { responsive: true, displaylogo: false, modeBarButtonsToRemove: ["select2d", "lasso2d"] };
-  var baseLayout = {
-    margin: { t: 48, r: 24, b: 56, l: 80 },
-    font: { family: "system-ui, -apple-system, 'PingFang SC', 'Noto Sans CJK SC', 'Microsoft YaHei', sans-serif" },
-    legend: { orientation: "h", y: -0.22 },
-    hovermode: "x unified",
-    paper_bgcolor: "#fff",
-    plot_bgcolor: "#fff"
-  };
 
+  // A chart's own layout; the house layout (static/js/charts.js) goes under it in draw(),
+  // once the element, and so the width it has, is known.
   function layout(extra) {
-    var out = {};
-    Object.keys(baseLayout).forEach(function (k) { out[k] = baseLayout[k]; });
-    Object.keys(extra).forEach(function (k) { out[k] = extra[k]; });
-    return out;
+    return function (el) { return ChartLayout.layout(el, extra); };
   }
 
   function vline(x, label, color) {
@@ -35,7 +25,7 @@
   function draw(id, traces, lay) {
     var el = document.getElementById(id);
     if (!el) { return Promise.resolve(); }
-    return Plotly.newPlot(el, traces, lay, config).then(function () {
+    return Plotly.newPlot(el, traces, lay(el), ChartLayout.config(el)).then(function () {
       el.setAttribute("data-rendered", "true");
     });
   }
@@ -94,7 +84,7 @@
     title: { text: L.utilization_title },
     xaxis: { title: { text: L.utilization }, tickformat: ".0%", range: [0, 1] },
     yaxis: { title: { text: L.savings_axis }, zeroline: true },
-    margin: { t: 48, r: 72, b: 56, l: 80 },
+    margin: { r: 72 },
     yaxis2: { title: { text: L.break_even_month }, overlaying: "y", side: "right", rangemode: "tozero", showgrid: false },
     shapes: uShapes, annotations: uNotes
   })));

@@ -128,12 +128,16 @@ class Check:
 
 @dataclass
 class Claim:
-    """A claim of the guide, in its words, with the checks that test it."""
+    """A claim of the guide, in its words, with the checks that test it.
+
+    ``title`` names the claim in a few words for the page's summary of verdicts.
+    """
 
     key: str
     text: str
     checks: list[Check]
     verdict: Verdict = "not_checkable"
+    title: str = ""
 
     @property
     def verdict_label(self) -> str:
@@ -434,6 +438,16 @@ def catalog_fingerprint() -> tuple[tuple[Any, ...], ...]:
     return tuple(rows)
 
 
+def benchmark_name() -> str:
+    """The catalog's name of :data:`BENCHMARK` (the slug itself when the catalog lacks it)."""
+    name = (
+        catalog_models.Benchmark.objects.filter(slug=BENCHMARK)
+        .values_list("name", flat=True)
+        .first()
+    )
+    return name or BENCHMARK
+
+
 def cached_check_guide() -> list[Claim]:
     """:func:`check_guide` for today, cached per language and catalog fingerprint.
 
@@ -556,6 +570,7 @@ def check_guide(as_of: datetime.date | None = None) -> list[Claim]:
     claims = [
         Claim(
             key="server-4x4090",
+            title=_("4 × RTX 4090 server: price, and payback within a year"),
             text=_(
                 "A dual-Xeon server with 4 × RTX 4090 costs about 150 000 – 200 000 CNY. Buying "
                 "beats renting when training runs for more than a year at high frequency; owners "
@@ -578,6 +593,7 @@ def check_guide(as_of: datetime.date | None = None) -> list[Claim]:
         ),
         Claim(
             key="server-4060ti",
+            title=_("RTX 4060 Ti box: price, and payback in about six months"),
             text=_(
                 "A self-built RTX 4060 Ti server costs about 6 000 – 8 000 CNY and pays for itself "
                 "after about six months of continuous use against cloud capacity of the same class."
@@ -596,6 +612,7 @@ def check_guide(as_of: datetime.date | None = None) -> list[Claim]:
         ),
         Claim(
             key="tidal",
+            title=_("A few busy days a month: renting is cheaper"),
             text=_("Tidal workloads (training only a few days a month) are cheaper to rent."),
             checks=[
                 _cases_check(
@@ -610,6 +627,7 @@ def check_guide(as_of: datetime.date | None = None) -> list[Claim]:
         ),
         Claim(
             key="short-projects",
+            title=_("Short projects and fluctuating demand: renting is cheaper"),
             text=_("Short projects and fluctuating demand suit hourly cloud billing."),
             checks=[
                 _cases_check(
@@ -633,6 +651,7 @@ def check_guide(as_of: datetime.date | None = None) -> list[Claim]:
         ),
         Claim(
             key="resnet50-throughput",
+            title=_("RTX 4090 trains ResNet-50 at 300 – 500 images/s"),
             text=_(
                 "Entry tier (RTX 4090, batch 32): ResNet-50 trains at about 300 – 500 images/s "
                 "on an ImageNet subset."
@@ -641,6 +660,7 @@ def check_guide(as_of: datetime.date | None = None) -> list[Claim]:
         ),
         Claim(
             key="speedups",
+            title=_("Mixed precision, pipeline tuning and TFRecord speed-ups"),
             text=_(
                 "Mixed precision gives 1.5 – 3× on V100-and-newer GPUs; pipeline tuning gives "
                 "+30 – 50 % throughput; TFRecord loading is 3 – 5× faster than reading raw image "
@@ -685,7 +705,7 @@ def _throughput_check(entry_case: Case) -> Check:
         "The catalog has %(measured)s %(unit)s at FP16 (%(source)s), %(low)s – %(high)s× the "
         "claim; relative to the reference A100 that is %(relative)s, the figure the scenarios "
         "use. 300 – 500 images/s is what a 4090 reaches at FP32 or when the input pipeline, not "
-        "the GPU, is the bottleneck (rule 6): tune the pipeline before buying more GPU."
+        "the GPU, is the bottleneck: tune the pipeline before buying more GPU."
     ) % {
         "measured": number(measured),
         "unit": row.benchmark.unit,
@@ -697,7 +717,7 @@ def _throughput_check(entry_case: Case) -> Check:
     entry_case.verdict = check.verdict
     if entry_case.result is not None:
         entry_case.summary = _(
-            "build.gpu_throughput = %(throughput)s in this scenario (relative to the A100)."
+            "In this scenario the box's GPU throughput is %(throughput)s × the reference A100's."
         ) % {"throughput": number(entry_case.result["scenario"]["build"]["gpu_throughput"], 2)}
     return check
 

@@ -12,5 +12,10 @@ from webapp.planner import guide as guide_logic
 @require_GET
 def guide(request: HttpRequest) -> HttpResponse:
     claims = guide_logic.cached_check_guide()
-    context = {"claims": claims, "known_errors": guide_logic.known_errors(), "rules": guide_logic}
+    context = {
+        "claims": claims,
+        "known_errors": guide_logic.known_errors(),
+        "rules": guide_logic,
+        "benchmark_name": guide_logic.benchmark_name(),
+    }
     return render(request, "planner/guide.html", context)

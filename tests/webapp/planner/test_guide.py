@@ -1,6 +1,8 @@
 """The guide, checked: verdict rules, and every verdict's figures equal the engine's."""
 
 import datetime
+import re
+from html import unescape
 
 import pytest
 from django.core.cache import cache
@@ -11,7 +13,16 @@ from django.urls import reverse
 from numpy.testing import assert_allclose
 
 from costmodel import compare
-from webapp.catalog.models import BuildPreset, CloudOffering, PartPrice
+from webapp.catalog.models import (
+    Benchmark,
+    BuildPreset,
+    CloudOffering,
+    GpuModel,
+    HostingOption,
+    Part,
+    PartPrice,
+    Tariff,
+)
 from webapp.catalog.resolver import resolve
 from webapp.planner import guide
 from webapp.planner.permalink import decode
@@ -315,3 +326,63 @@ def test_the_guide_page_renders_in_chinese_too(client, catalog):
     response = client.get(reverse("planner:guide"), HTTP_ACCEPT_LANGUAGE="zh-hans")
     assert response.status_code == 200
     assert response.headers["Content-Language"] == "zh-hans"
+
+
+BADGE_TONES = {
+    "holds": "badge-good",
+    "partly": "badge-warn",
+    "does_not_hold": "badge-bad",
+    "not_checkable": "badge-neutral",
+}
+BADGE = re.compile(r'<span class="badge (badge-\w+)[^"]*" data-verdict="(\w+)">([^<]+)</span>')
+
+
+def _visible_text(html: str) -> str:
+    body = re.sub(r"<(script|style)\b.*?</\1>", " ", html, flags=re.S)
+    return unescape(re.sub(r"<[^>]+>", " ", body))
+
+
+@pytest.mark.django_db
+def test_the_guide_page_opens_with_every_verdict_as_a_badge_in_words(client, catalog):
+    html = client.get(reverse("planner:guide")).content.decode()
+
+    summary = html.index('class="card verdict-summary"')
+    assert summary < html.index('id="claim-server-4x4090"')
+    rows = re.findall(r'<tr data-claim="([^"]+)">(.*?)</tr>', html, flags=re.S)
+    assert [key for key, _ in rows] == CLAIM_KEYS
+    verdicts = {claim.key: claim.verdict for claim in guide.cached_check_guide()}
+    for key, row in rows:
+        assert f'href="#claim-{key}"' in row
+        tone, verdict, text = BADGE.search(row).groups()
+        assert verdict == verdicts[key]
+        assert text == str(guide.VERDICT_LABELS[verdict])  # the verdict in words, not colour only
+        assert tone == BADGE_TONES[verdict]
+    assert {tone for tone, _, _ in BADGE.findall(html)} == set(BADGE_TONES.values())
+
+
+@pytest.mark.django_db
+def test_the_guide_page_folds_the_scenarios_behind_each_verdict(client, catalog):
+    html = client.get(reverse("planner:guide")).content.decode()
+
+    folded = re.findall(r"<details>(.*?)</details>", html, flags=re.S)
+    checks_with_cases = [c for claim in guide.cached_check_guide() for c in claim.checks if c.cases]
+    assert len(folded) == len(checks_with_cases) == html.count('class="guide-cases')
+    assert all('class="guide-cases' in block for block in folded)
+    assert "<details open" not in html
+    assert sum(block.count('href="/r/') for block in folded) == html.count('href="/r/') >= 20
+
+
+@pytest.mark.django_db
+def test_the_guide_page_names_catalog_rows_never_by_slug(client, catalog):
+    text = _visible_text(client.get(reverse("planner:guide")).content.decode())
+
+    slugs = {
+        slug
+        for model in (Benchmark, BuildPreset, CloudOffering, GpuModel, HostingOption, Part, Tariff)
+        for slug in model.objects.values_list("slug", flat=True)
+    }
+    assert "resnet50-fp16" in slugs
+    shown = [s for s in slugs if re.search(rf"(?<![\w.-]){re.escape(s)}(?![\w-])", text)]
+    assert not shown, shown
+    assert "ResNet-50 training, FP16" in text
+    assert "gpu_throughput" not in text

@@ -58,7 +58,7 @@ def test_the_page_has_five_charts_and_no_inline_script(client, permalink):
     html = response.content.decode()
     for chart in ("cumulative", "breakdown", "utilization", "tidal", "grid"):
         assert f'id="chart-{chart}"' in html
-    assert "/static/vendor/plotly/plotly." in html  # served by the app, never a CDN
+    assert "/static/vendor/plotly/plotly-cartesian." in html  # local, cartesian-only bundle
     assert " on" + "click=" not in html
     scripts = html.count("<script")
     assert scripts == html.count('type="application/json"') + html.count("<script src=")

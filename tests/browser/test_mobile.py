@@ -1,0 +1,192 @@
+"""On a 390 px phone every page fits the screen, and the charts draw their data in it."""
+
+import pytest
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 900}
+CHARTS = ("cumulative", "breakdown", "utilization", "tidal", "grid")
+
+OVERFLOW = """() => {
+  const width = window.innerWidth;
+  const page = document.scrollingElement.scrollWidth;
+  // The elements sticking out on the right, to say what overflows when something does.
+  const culprits = [...document.querySelectorAll("body *")]
+    .filter((el) => el.getBoundingClientRect().right > width + 0.5 && el.getClientRects().length)
+    .filter((el) => !el.closest(".table-scroll"))
+    .slice(0, 5)
+    .map((el) => `${el.tagName.toLowerCase()}#${el.id}.${el.className}`);
+  return { width, page, culprits };
+}"""
+
+CHART_STATE = """(el) => ({
+  traces: el.data.length,
+  points: el.data.map((t) => (t.z || t.y || []).length),
+  svgRight: el.querySelector(".main-svg").getBoundingClientRect().right,
+  modeBar: !!el.querySelector(".modebar"),
+  drawn: el.querySelectorAll(
+    ".scatterlayer .trace, .barlayer .trace, .heatmaplayer .hm image").length,
+})"""
+
+
+def _overflow(page) -> dict:
+    return page.evaluate(OVERFLOW)
+
+
+def _plan(page, origin: str, utilization: str, preset: str = "entry-rtx4090") -> None:
+    page.goto(f"{origin}/?preset={preset}")
+    page.get_by_label("Utilization [%]").fill(utilization)
+    page.get_by_role("button", name="Compare build and rent").click()
+    page.wait_for_url("**/r/**")
+    page.wait_for_selector(f"body[data-charts-rendered='{len(CHARTS)}']")
+
+
+def _save(page, name: str) -> None:
+    page.get_by_label("Save as").fill(name)
+    page.get_by_role("button", name="Save", exact=True).click()
+    page.wait_for_url("**/saved/*/")
+    page.wait_for_selector(f"body[data-charts-rendered='{len(CHARTS)}']")
+
+
+@pytest.fixture
+def phone(browser, live_server):
+    context = browser.new_context(viewport=PHONE, locale="en-US", is_mobile=True, has_touch=True)
+    page = context.new_page()
+    page.set_default_timeout(20_000)
+    yield page
+    context.close()
+
+
+def test_every_page_fits_390_px_without_horizontal_scrolling(
+    phone, live_server, shipped_catalog, artifacts
+):
+    origin = live_server.url
+    too_wide: dict[str, dict] = {}
+
+    def check(name: str) -> None:
+        state = _overflow(phone)
+        phone.screenshot(path=str(artifacts / f"phone-{name}.png"), full_page=True)
+        if state["page"] > state["width"]:
+            too_wide[name] = state
+
+    phone.goto(origin + "/")
+    check("planner-form")
+    phone.get_by_label("My own parts list").check()
+    phone.get_by_label("Tidal: a few busy days a month").check()
+    phone.locator("#advanced > summary").click()
+    check("planner-form-open")
+
+    _plan(phone, origin, "80")
+    check("results")
+    _save(phone, "busy")
+    check("saved-detail")
+    _plan(phone, origin, "20", preset="budget-rtx4060ti")
+    _save(phone, "quiet")
+
+    phone.goto(origin + "/saved/")
+    check("saved-list")
+    phone.get_by_label("Compare busy").check()
+    phone.get_by_label("Compare quiet").check()
+    phone.get_by_role("button", name="Compare side by side").click()
+    phone.wait_for_selector("#chart-compare[data-rendered='true']")
+    check("compare")
+
+    phone.goto(origin + "/advisor/")
+    check("advisor-form")
+    phone.get_by_label("Model size [billion parameters]").fill("3")
+    phone.get_by_label("Dataset size [GB]").fill("200")
+    phone.get_by_role("button", name="Recommend a tier").click()
+    phone.wait_for_selector("#advice-tier")
+    check("advisor-advice")
+
+    phone.goto(origin + "/guide/")
+    check("guide")
+    for summary in phone.locator(".claim details > summary").all():
+        summary.click()
+    check("guide-open")
+
+    phone.goto(origin + "/api/v1/docs")
+    phone.wait_for_selector(".swagger-ui .info .title")
+    phone.locator("#operations-compare-webapp_api_compare_compare_one .opblock-summary").click()
+    phone.wait_for_selector("#operations-compare-webapp_api_compare_compare_one .opblock-body")
+    check("api-docs")
+
+    phone.goto(origin + "/admin/login/")
+    check("admin-login")
+
+    assert not too_wide, f"wider than the 390 px screen: {too_wide}"
+
+
+def test_the_charts_draw_their_data_inside_a_390_px_screen(phone, live_server, shipped_catalog):
+    _plan(phone, live_server.url, "60")
+
+    for chart in CHARTS:
+        state = phone.locator(f"#chart-{chart}").evaluate(CHART_STATE)
+        assert state["traces"] >= 1, chart
+        assert all(n > 0 for n in state["points"]), (chart, state)
+        assert state["drawn"] >= 1, (chart, state)
+        assert state["svgRight"] <= PHONE["width"], (chart, state)
+        assert not state["modeBar"], f"{chart}: no mode bar on a phone, it sits on the title"
+    assert phone.evaluate("document.scrollingElement.scrollWidth") <= PHONE["width"]
+
+
+def _overlap(a: dict, b: dict) -> bool:
+    return not (
+        a["x"] + a["width"] <= b["x"]
+        or b["x"] + b["width"] <= a["x"]
+        or a["y"] + a["height"] <= b["y"]
+        or b["y"] + b["height"] <= a["y"]
+    )
+
+
+TABLET = {"width": 640, "height": 900}
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, TABLET], ids=["1280px", "640px"])
+def test_the_mode_bar_never_covers_a_chart_title(page, live_server, shipped_catalog, viewport):
+    page.set_viewport_size(viewport)
+    page.goto(f"{live_server.url}/?preset=entry-rtx4090")
+    page.get_by_role("button", name="Compare build and rent").click()
+    page.wait_for_selector(f"body[data-charts-rendered='{len(CHARTS)}']")
+
+    for chart in CHARTS:
+        figure = page.locator(f"#chart-{chart}")
+        figure.scroll_into_view_if_needed()
+        figure.hover()
+        mode_bar = figure.locator(".modebar")
+        mode_bar.wait_for(state="visible")
+        title = figure.locator(".gtitle")
+        assert title.text_content().strip(), chart
+        box_title, box_bar = title.bounding_box(), mode_bar.bounding_box()
+        assert box_title and box_bar
+        assert not _overlap(box_title, box_bar), (chart, box_title, box_bar)
+        box_chart = figure.bounding_box()
+        assert box_title["x"] + box_title["width"] <= box_chart["x"] + box_chart["width"], chart
+    page.watch.assert_clean()
+
+
+def test_the_chinese_pages_fit_390_px_too(browser, live_server, shipped_catalog, artifacts):
+    context = browser.new_context(viewport=PHONE, locale="zh-CN", is_mobile=True, has_touch=True)
+    try:
+        phone = context.new_page()
+        phone.set_default_timeout(20_000)
+        too_wide: dict[str, dict] = {}
+        for name, path in (("planner-form", "/"), ("advisor", "/advisor/"), ("guide", "/guide/")):
+            phone.goto(live_server.url + path)
+            assert phone.locator("html").get_attribute("lang") == "zh-hans"
+            if path == "/":
+                phone.locator("#advanced > summary").click()
+            state = _overflow(phone)
+            if state["page"] > state["width"]:
+                too_wide[name] = state
+        phone.goto(live_server.url + "/?preset=multi-4x-rtx4090")
+        phone.locator("#compare-button").click()
+        phone.wait_for_selector(f"body[data-charts-rendered='{len(CHARTS)}']")
+        phone.screenshot(path=str(artifacts / "phone-results-zh-hans.png"), full_page=True)
+        state = _overflow(phone)
+        if state["page"] > state["width"]:
+            too_wide["results"] = state
+    finally:
+        context.close()
+    assert not too_wide, f"wider than the 390 px screen: {too_wide}"
