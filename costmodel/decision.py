@@ -1,0 +1,153 @@
+"""The decision a results page states: build or rent, under which conditions, how sure.
+
+:func:`decide` reads the engine's figures of one scenario (its result, the
+savings of the same scenario across steady utilization, and optionally the
+uncertainty answer) and returns a :class:`Decision` of codes and numbers.
+It computes no cost: every number in it is a figure of the engine, picked
+or compared. The words live in the web app's templates and translations.
+
+Rules (named constants below):
+
+- **Recommendation**: build when savings over the horizon (resale credited)
+  are positive, else rent.
+- **Conditions**: the break-even utilization (build if the box is busy more,
+  or less, than it — whichever side savings are positive on) and the cash
+  break-even month (keep the box at least that long).
+- **Cash and resale**: when cash alone says rent but the resale value tips
+  the total to build, the decision says so (``resale_decides``).
+- **Late pay-back**: a cash break-even later than the hardware's useful life
+  — or than :data:`PAYBACK_WARNING_MONTHS` when no life is given — is a
+  warning, not a success.
+- **How sure**: with an uncertainty answer, the share of draws in which the
+  recommendation holds, in bands (:data:`CONFIDENCE_BANDS`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from costmodel.scenario import Scenario
+
+PAYBACK_WARNING_MONTHS = 36
+"""Without a useful life, a cash pay-back later than this many months is a warning [months].
+
+Three years is the short end of the useful life hyperscalers book for servers
+(five to six years) and of the support life of consumer GPUs.
+"""
+
+CONFIDENCE_BANDS: tuple[tuple[float, str], ...] = (
+    (0.9, "very_likely"),
+    (0.7, "likely"),
+    (0.5, "uncertain"),
+    (0.0, "unlikely"),
+)
+"""Share of draws in which the recommendation holds → confidence code (first band reached)."""
+
+REFERENCE_UTILIZATION = 0.8
+"""The "busy" example of the verdict: savings at 80 % steady use, the guides' high frequency."""
+
+Recommendation = Literal["build", "rent"]
+
+
+@dataclass(frozen=True)
+class Decision:
+    """Codes and engine figures behind the sentence at the top of a results page."""
+
+    recommendation: Recommendation
+    savings: float
+    """Savings of building over the horizon, resale credited [currency]."""
+    horizon_months: int
+    cash_savings: float
+    """``rent.total − build.total``: the same, without the resale value [currency]."""
+    resale_value: float
+    resale_decides: bool
+    """Cash alone favours renting, the box's resale value tips the total to building."""
+    break_even_month: float | None
+    """Cash break-even [months]; None: does not pay back within the horizon."""
+    break_even_utilization: float | None
+    """Steady utilization with zero savings [fraction]; None: none between 0 and 1."""
+    build_when_busier: bool | None
+    """True: building wins above ``break_even_utilization``; False: below; None: no threshold."""
+    useful_life_months: int | None
+    payback_limit_months: int
+    """The useful life, or :data:`PAYBACK_WARNING_MONTHS` when none is given [months]."""
+    late_payback: bool
+    """The cash break-even comes after ``payback_limit_months``: a warning."""
+    reference_utilization: float
+    reference_savings: float | None
+    """Savings at :data:`REFERENCE_UTILIZATION` steady use [currency], from the sweep."""
+    probability_recommendation_holds: float | None
+    """Share of uncertainty draws in which the recommendation holds; None: not run."""
+    confidence: str | None
+    """A code of :data:`CONFIDENCE_BANDS`; None without an uncertainty answer."""
+
+
+def confidence_of(probability: float) -> str:
+    """The confidence code of a probability (see :data:`CONFIDENCE_BANDS`)."""
+    for threshold, code in CONFIDENCE_BANDS:
+        if probability >= threshold:
+            return code
+    return CONFIDENCE_BANDS[-1][1]
+
+
+def decide(
+    scenario: Scenario,
+    result: Mapping[str, Any],
+    sweep: Mapping[str, Sequence[Any]],
+    uncertainty: Mapping[str, Any] | None = None,
+) -> Decision:
+    """The decision for one scenario from the engine's figures.
+
+    Parameters
+    ----------
+    scenario : Scenario
+    result : mapping
+        The scenario's result (:func:`costmodel.compare`).
+    sweep : mapping
+        :func:`costmodel.sensitivity.utilization_sweep` of the scenario:
+        ``utilization`` and ``savings`` lists, 0 and 1 included.
+    uncertainty : mapping, optional
+        The answer of :func:`costmodel.operations.uncertainty` for the scenario.
+    """
+    savings = float(result["savings"])
+    build, rent = result["build"], result["rent"]
+    recommendation: Recommendation = "build" if savings > 0 else "rent"
+    cash_savings = float(rent["total"]) - float(build["total"])
+    break_even = result["break_even_month"]
+    life = scenario.build.useful_life_months
+    limit = life if life is not None else PAYBACK_WARNING_MONTHS
+    utilizations, sweep_savings = list(sweep["utilization"]), list(sweep["savings"])
+    threshold = result["break_even_utilization"]
+    build_when_busier = None if threshold is None else sweep_savings[-1] > sweep_savings[0]
+    probability = None
+    if uncertainty is not None:
+        share_build = float(uncertainty["probability_build_cheaper"])
+        probability = share_build if recommendation == "build" else 1.0 - share_build
+    return Decision(
+        recommendation=recommendation,
+        savings=savings,
+        horizon_months=scenario.horizon_months,
+        cash_savings=cash_savings,
+        resale_value=float(build["resale_value"]),
+        resale_decides=cash_savings <= 0 < savings,
+        break_even_month=break_even,
+        break_even_utilization=threshold,
+        build_when_busier=build_when_busier,
+        useful_life_months=life,
+        payback_limit_months=limit,
+        late_payback=break_even is not None and break_even > limit,
+        reference_utilization=REFERENCE_UTILIZATION,
+        reference_savings=_at(utilizations, sweep_savings, REFERENCE_UTILIZATION),
+        probability_recommendation_holds=probability,
+        confidence=None if probability is None else confidence_of(probability),
+    )
+
+
+def _at(points: Sequence[float], values: Sequence[float], x: float) -> float | None:
+    """The value of the sweep at the point ``x``, if the sweep has it (within rounding)."""
+    for point, value in zip(points, values, strict=True):
+        if abs(point - x) < 1e-9:
+            return float(value)
+    return None

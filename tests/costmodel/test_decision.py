@@ -1,0 +1,128 @@
+"""The decision: build or rent, its conditions, cash against resale, late pay-back, how sure."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+
+import pytest
+
+from costmodel import compare, parse_scenario
+from costmodel.decision import CONFIDENCE_BANDS, confidence_of, decide
+from costmodel.operations import parse_uncertainty, uncertainty
+from costmodel.sensitivity import utilization_sweep
+
+EXAMPLES = Path(__file__).resolve().parent / "examples"
+
+
+def example(name: str) -> dict:
+    return json.loads((EXAMPLES / f"{name}.json").read_text())
+
+
+def changed(data: dict, **paths: object) -> dict:
+    data = copy.deepcopy(data)
+    for path, value in paths.items():
+        *parents, leaf = path.split(".")
+        node = data
+        for part in parents:
+            node = node.setdefault(part, {})
+        node[leaf] = value
+    return data
+
+
+def decision_of(data: dict, with_uncertainty: dict | None = None):
+    scenario = parse_scenario(data)
+    answer = None
+    if with_uncertainty is not None:
+        answer = uncertainty(parse_uncertainty({"scenario": data, **with_uncertainty}))
+    return decide(scenario, compare(scenario), utilization_sweep(scenario), answer), scenario
+
+
+def test_a_box_that_pays_back_in_months_is_a_build_above_its_break_even_utilization():
+    decision, scenario = decision_of(example("steady-4090-vs-a100"))
+    result = compare(scenario)
+    assert decision.recommendation == "build"
+    assert decision.savings == result["savings"]
+    assert decision.break_even_month == result["break_even_month"]
+    assert decision.break_even_utilization == result["break_even_utilization"]
+    assert decision.build_when_busier is True
+    assert decision.late_payback is False
+    assert decision.resale_decides is False
+    assert decision.payback_limit_months == 36  # no useful life given
+    # savings at 80 % steady use: this scenario's own utilization
+    assert decision.reference_savings == pytest.approx(result["savings"], rel=1e-12)
+    assert decision.confidence is None and decision.probability_recommendation_holds is None
+
+
+def test_cash_that_never_catches_up_with_a_resale_that_tips_the_total_is_reconciled():
+    # The tidal 4060 Ti against a cheap A100: cash never catches up within the
+    # horizon, but the box's resale value makes building cheaper overall.
+    data = changed(
+        example("tidal-4060ti"),
+        **{"rent.hourly_rate": 12.0, "build.residual_value_retention_per_year": 0.8},
+    )
+    decision, scenario = decision_of(data)
+    result = compare(scenario)
+    assert result["break_even_month"] is None
+    assert result["savings"] > 0
+    assert decision.recommendation == "build"
+    assert decision.resale_decides is True
+    assert decision.cash_savings == pytest.approx(
+        result["rent"]["total"] - result["build"]["total"]
+    )
+    assert decision.cash_savings < 0 < decision.cash_savings + decision.resale_value
+
+
+def test_a_pay_back_later_than_36_months_without_a_useful_life_is_a_warning():
+    # 350.4 instance-hours at 2.7 CNY + 30 against 484 a month: 25 000 back in ~51 months
+    data = changed(
+        example("steady-4090-vs-a100"), **{"rent.hourly_rate": 2.7, "horizon_months": 120}
+    )
+    decision, _ = decision_of(data)
+    assert decision.break_even_month is not None and decision.break_even_month > 36
+    assert decision.late_payback is True
+    assert decision.payback_limit_months == 36
+
+
+def test_the_useful_life_sets_the_limit_of_a_sound_pay_back():
+    base = changed(
+        example("steady-4090-vs-a100"), **{"rent.hourly_rate": 2.7, "horizon_months": 120}
+    )
+    long_life, _ = decision_of(changed(base, **{"build.useful_life_months": 120}))
+    short_life, _ = decision_of(changed(base, **{"build.useful_life_months": 24}))
+    assert long_life.payback_limit_months == 120
+    assert long_life.break_even_month is not None and long_life.late_payback is False
+    assert short_life.payback_limit_months == 24
+    # a box replaced every 24 months never pays back in cash: no warning to give,
+    # the decision is that building does not pay back
+    assert short_life.late_payback is (short_life.break_even_month is not None)
+
+
+def test_an_expensive_box_against_cheap_cloud_is_a_rent():
+    decision, _ = decision_of(changed(example("steady-4090-vs-a100"), **{"rent.hourly_rate": 0.3}))
+    assert decision.recommendation == "rent"
+    assert decision.savings <= 0
+
+
+def test_how_sure_is_the_share_of_draws_in_which_the_recommendation_holds():
+    draws = {
+        "distributions": {"rent.hourly_rate": {"kind": "uniform", "low": 1.0, "high": 60.0}},
+        "draws": 2000,
+        "seed": 1,
+    }
+    decision, scenario = decision_of(example("steady-4090-vs-a100"), draws)
+    answer = uncertainty(parse_uncertainty({"scenario": example("steady-4090-vs-a100"), **draws}))
+    assert decision.recommendation == "build"
+    assert decision.probability_recommendation_holds == answer["probability_build_cheaper"]
+    assert decision.confidence == confidence_of(answer["probability_build_cheaper"])
+
+
+@pytest.mark.parametrize(
+    ("probability", "code"),
+    [(1.0, "very_likely"), (0.9, "very_likely"), (0.89, "likely"), (0.7, "likely"),
+     (0.69, "uncertain"), (0.5, "uncertain"), (0.49, "unlikely"), (0.0, "unlikely")],
+)  # fmt: skip
+def test_confidence_bands(probability, code):
+    assert confidence_of(probability) == code
+    assert code in {c for _, c in CONFIDENCE_BANDS}
