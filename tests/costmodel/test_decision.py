@@ -111,7 +111,7 @@ def test_how_sure_is_the_share_of_draws_in_which_the_recommendation_holds():
         "draws": 2000,
         "seed": 1,
     }
-    decision, scenario = decision_of(example("steady-4090-vs-a100"), draws)
+    decision, _ = decision_of(example("steady-4090-vs-a100"), draws)
     answer = uncertainty(parse_uncertainty({"scenario": example("steady-4090-vs-a100"), **draws}))
     assert decision.recommendation == "build"
     assert decision.probability_recommendation_holds == answer["probability_build_cheaper"]
