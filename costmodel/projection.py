@@ -132,27 +132,46 @@ def _figure(name: str, value: np.float64) -> float | None:
 
 
 def power(base: Array, exponent: npt.ArrayLike) -> Array:
-    """``base^exponent`` [-] for one base per scenario: growth and decay over time.
+    """``base^exponent`` [-] with one base per scenario: growth and decay over time.
 
-    ``base`` has shape (N, 1), ``exponent`` broadcasts against (N, M).
+    Parameters
+    ----------
+    base : ndarray, shape (N,)
+        ``1 + yearly change`` of a price, or the share of value kept per year.
+    exponent : array_like, shape (M,) or (N, M)
+        Years, the same for every scenario or one row per scenario.
+
+    Returns
+    -------
+    ndarray, shape (N, M)
+
+    Notes
+    -----
     Evaluated as ``exp(exponent · log(base))``, four times faster than a
     power and equal to it within rounding. Rows whose base is 1 — most
-    scenarios have no price trend — are 1 without computing anything; a base
-    of 0 (a box that keeps no value) gives 0, and 1 at exponent 0.
+    scenarios have no price trend — are 1 without computing anything, and
+    when the exponent is the same for every row, rows with the same base
+    share one computation (the variants of one scenario mostly do). A base of
+    0 — a box that keeps no value — gives 0, and 1 at exponent 0.
     """
-    exponent = np.asarray(exponent, dtype=np.float64)
-    shape = np.broadcast_shapes(base.shape, exponent.shape)
+    e = np.asarray(exponent, dtype=np.float64)
+    shape = (len(base), e.shape[-1])
+    changing = np.flatnonzero(base != 1.0)
+    if not changing.size:
+        return np.broadcast_to(1.0, shape)  # read-only ones, nothing to compute
     factor = np.ones(shape)
-    per_row = exponent.ndim == 2 and exponent.shape[0] == shape[0] and shape[0] > 1
-    changing = np.flatnonzero((base[:, 0] != 1.0) & (base[:, 0] != 0.0))
-    if changing.size:
-        e = exponent[changing] if per_row else exponent
-        factor[changing] = np.exp(e * np.log(base[changing]))
-    vanished = np.flatnonzero(base[:, 0] == 0.0)
-    if vanished.size:
-        e = exponent[vanished] if per_row else exponent
-        factor[vanished] = np.where(e == 0.0, 1.0, 0.0)
+    if e.ndim == 1:
+        bases, row = np.unique(base[changing], return_inverse=True)
+        factor[changing] = _exp_log(bases[:, None], e)[row]
+    else:
+        factor[changing] = _exp_log(base[changing][:, None], e[changing])
     return factor
+
+
+def _exp_log(base: Array, exponent: Array) -> Array:
+    with np.errstate(divide="ignore", invalid="ignore"):
+        values = np.exp(exponent * np.log(base))
+    return np.where(base == 0.0, np.where(exponent == 0.0, 1.0, 0.0), values)
 
 
 def loan_payment(principal: Array, annual_interest_rate: Array, term_months: Array) -> Array:
@@ -264,16 +283,21 @@ def replacement_costs(c: Columns) -> Array:
 
     ``replacement[m] = capex_j − capex_(j−1) · r^(L/12)`` at ``m = j·L < H``
     (``j ≥ 1``): the new box's price less what the old one fetches. A
-    replacement due exactly at month H does not happen.
+    replacement due exactly at month H does not happen. Computed on the few
+    months a replacement falls on.
     """
     b, m, H = c.build, np.arange(c.months), c.horizon_months[:, None]
     life = _life(c)
-    j = m // life  # a replacement ends box j − 1 and starts box j at m = j·L
-    due = (m % life == 0) & (j >= 1) & (m < H)
-    old_box_value = _capex_of_box(c, j - 1) * power(
-        _col(b.residual_value_retention_per_year), life / 12.0
-    )
-    return np.where(due, _capex_of_box(c, j) - old_box_value, 0.0)
+    rows, months = np.nonzero((m % life == 0) & (m >= life) & (m < H))
+    L = life[rows, 0]
+    j = months // L
+    growth = 1.0 + b.capex_annual_price_change[rows]
+    retention = b.residual_value_retention_per_year[rows]
+    new_box = b.capex[rows] * growth ** (j * L / 12.0)
+    old_box = b.capex[rows] * growth ** ((j - 1) * L / 12.0) * retention ** (L / 12.0)
+    replacement = np.zeros(c.demand.shape)
+    replacement[rows, months] = new_box - old_box
+    return replacement
 
 
 def financing_costs(c: Columns) -> Array:
@@ -315,7 +339,8 @@ def commitment_costs(c: Columns) -> Array:
     term = _col(r.commitment_term_months.astype(np.int64))  # T [months]
 
     def term_price(j: npt.NDArray[Any]) -> Array:
-        return power(1.0 + _col(r.annual_price_change), j * term / 12.0)
+        exponent = np.broadcast_to(j * term / 12.0, (len(c), c.months))
+        return power(1.0 + r.annual_price_change, exponent)
 
     monthly_commitment = _col(r.committed_instances * HOURS_PER_MONTH * r.committed_hourly_rate)
     committed = np.where((m >= 1) & (m <= H), monthly_commitment * term_price((m - 1) // term), 0.0)
@@ -342,7 +367,11 @@ def _life(c: Columns) -> npt.NDArray[np.int64]:
 def _capex_of_box(c: Columns, j: npt.NDArray[Any]) -> Array:
     """Price of the j-th box (j = 0 the first): ``capex · (1 + change)^(j·L/12)`` [currency]."""
     b = c.build
-    return _col(b.capex) * power(1.0 + _col(b.capex_annual_price_change), j * _life(c) / 12.0)
+    shape = (len(c), c.months)
+    if not b.capex_annual_price_change.any():  # no price trend: every box costs the capex
+        return np.broadcast_to(_col(b.capex), shape)
+    exponent = np.broadcast_to(j * _life(c) / 12.0, shape)
+    return _col(b.capex) * power(1.0 + b.capex_annual_price_change, exponent)
 
 
 def _on_rows(rows: npt.NDArray[np.bool_], costs: Any, c: Columns) -> Array:
@@ -374,22 +403,22 @@ def monthly_projection(c: Columns) -> Projection:
     col = _col
 
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
-        years_since_month_1 = (m - 1) / 12.0  # [years]
-
         # --- the workload ---
         demand = c.demand  # [box-h]
         busy = np.minimum(demand, HOURS_PER_MONTH)  # [h]
 
         # --- the build: running costs ---
-        escalation = power(1.0 + col(b.running_cost_annual_change), years_since_month_1)
-        energy_kwh = (
-            (col(b.power_load_watts) * busy + col(b.power_idle_watts) * (HOURS_PER_MONTH - busy))
-            / 1000.0
-            * col(b.pue)
-        )
-        energy = np.where(running, energy_kwh * col(b.electricity_price_per_kwh) * escalation, 0.0)
-        hosting = np.where(running, col(b.hosting_monthly) * escalation, 0.0)
-        ops = np.where(running, col(b.ops_monthly) * escalation, 0.0)
+        # e[m]: running costs follow their yearly change; 0 outside months 1..H
+        escalation = power(1.0 + b.running_cost_annual_change, (m - 1) / 12.0)
+        escalation = np.where(running, escalation, 0.0)
+        # Energy [kWh] = (P_load·busy + P_idle·(730 − busy)) / 1000 · pue: the idle draw
+        # all month, plus the draw above idle while busy. Its cost per kWh is escalated.
+        price_per_kwh = col(b.pue * b.electricity_price_per_kwh / 1000.0)  # [currency/Wh]
+        idle_month = col(b.power_idle_watts * HOURS_PER_MONTH) * price_per_kwh
+        busy_extra_per_hour = col(b.power_load_watts - b.power_idle_watts) * price_per_kwh
+        energy = (idle_month + busy * busy_extra_per_hour) * escalation
+        hosting = col(b.hosting_monthly) * escalation
+        ops = col(b.ops_monthly) * escalation
 
         # --- the build: the box in service, its replacements, its value, its loan ---
         life = _life(c)
@@ -400,17 +429,14 @@ def monthly_projection(c: Columns) -> Projection:
         )
         replacement = _on_rows(life[:, 0] < horizon, replacement_costs, c)
         k = np.minimum(m, H - 1) // life  # the box that would be sold at the end of month m
-        held = (m - k * life) / 12.0  # [years] since that box was bought
-        value_if_sold = np.where(
-            m <= H,
-            _capex_of_box(c, k) * power(col(b.residual_value_retention_per_year), held),
-            0.0,
-        )
+        years_held = (m - k * life) / 12.0  # since that box was bought
+        kept = power(b.residual_value_retention_per_year, years_held)  # r^(years held)
+        value_if_sold = np.where(m <= H, _capex_of_box(c, k) * kept, 0.0)
         resale_value = value_if_sold[rows, horizon]
         financing = _on_rows(b.financing.term_months > 0, financing_costs, c)
 
         # --- the cloud: rates and the work rented ---
-        rate = col(r.hourly_rate) * power(1.0 + col(r.annual_price_change), years_since_month_1)
+        rate = col(r.hourly_rate) * power(1.0 + r.annual_price_change, (m - 1) / 12.0)
         capacity_ratio = (b.gpu_count * b.gpu_throughput) / (r.gpu_count * r.gpu_throughput)
         instance_hours_per_box_hour = col(capacity_ratio * (1.0 + r.rework_fraction))
         burst = np.where(running, (demand - busy) * instance_hours_per_box_hour * rate, 0.0)
@@ -434,7 +460,7 @@ def monthly_projection(c: Columns) -> Projection:
         build_total_net = build_total - resale_value
         savings = rent_total - build_total_net
 
-        discount = np.where(m <= H, power(1.0 + col(c.discount_rate_per_year), -m / 12.0), 0.0)
+        discount = np.where(m <= H, power(1.0 + c.discount_rate_per_year, -m / 12.0), 0.0)
         build_present_value = (build_monthly * discount).sum(axis=1) - resale_value * discount[
             rows, horizon
         ]
