@@ -123,6 +123,11 @@ class Columns:
         columns: Columns = _map_arrays(self, lambda values: values[index])
         return columns
 
+    def rows(self, rows: slice) -> Columns:
+        """The scenarios in a range of rows, as views (nothing copied)."""
+        columns: Columns = _map_arrays(self, lambda values: values[rows])
+        return columns
+
     def repeat(self, times: int) -> Columns:
         """Every scenario ``times`` times, in blocks: rows 0..N−1, then 0..N−1 again, …"""
         return self.take(np.tile(np.arange(len(self)), times))

@@ -22,7 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from costmodel.columns import Array, ProjectionOverflowError, variants
 from costmodel.errors import FieldError, ScenarioError, field_errors
-from costmodel.projection import project_columns
+from costmodel.projection import chunks, project_columns
 from costmodel.scenario import ProfileWorkload, Scenario, SteadyWorkload
 
 MAX_DRAWS = 100_000
@@ -33,18 +33,6 @@ MAX_BOXES = 16
 
 MAX_DRIVERS = 50
 """Most drivers of a tornado, or distributions of an uncertainty request."""
-
-CHUNK_CELLS = 1 << 16
-"""Scenario-months :func:`uncertainty` projects at a time (about 0.5 MB per monthly array).
-
-Most steps of a projection are memory-bound: on arrays that stay in the
-processor's cache they run several times faster than on arrays that do not.
-Measured with 10 000 draws of a 60-month scenario (``benchmarks/engine.py``'s
-uncertainty case), chunks of 2^16 cells took 83 ms of CPU against 126 ms for
-2^20 cells and 98 ms for 2^14, where per-chunk overhead starts to show. The
-chunks also bound memory: 100 000 draws over 240 months never hold more than
-the answer's bands at full size.
-"""
 
 
 class _Strict(BaseModel):
@@ -471,13 +459,14 @@ def uncertainty(request: UncertaintyRequest) -> dict[str, Any]:
     savings = np.empty(n)
     break_even = np.empty(n)
     advantage = np.empty((months, n))  # rent_cum − build_cum, a row per month
-    step = max(1, CHUNK_CELLS // months)
-    for start in range(0, n, step):
-        stop = min(start + step, n)
-        chunk = {path: values[start:stop] for path, values in drawn.items()}
+    # Draws are built and projected in cache-sized chunks (projection.CHUNK_CELLS):
+    # only the answer's bands are ever held for every draw at once.
+    for rows in chunks(n, months):
+        chunk = {path: values[rows] for path, values in drawn.items()}
         try:
             p = project_columns(
-                variants(scenario, stop - start, chunk), with_break_even_utilization=False
+                variants(scenario, rows.stop - rows.start, chunk),
+                with_break_even_utilization=False,
             )
         except ProjectionOverflowError:
             raise ScenarioError(
@@ -488,9 +477,9 @@ def uncertainty(request: UncertaintyRequest) -> dict[str, Any]:
                     )
                 ]
             ) from None
-        savings[start:stop] = p.savings
-        break_even[start:stop] = p.break_even_month
-        advantage[:, start:stop] = (p.rent.cumulative - p.build.cumulative).T
+        savings[rows] = p.savings
+        break_even[rows] = p.break_even_month
+        advantage[:, rows] = (p.rent.cumulative - p.build.cumulative).T
     pays_back = ~np.isnan(break_even)
     savings_p = _percentiles(savings)
     months_p = _percentiles(break_even[pays_back]) if pays_back.any() else [None] * 3
