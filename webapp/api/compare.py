@@ -25,6 +25,7 @@ from costmodel import (
 from costmodel.projection import Projection, ProjectionOverflowError
 from webapp.api.errors import ApiError, error, json_response, read_body, read_json
 from webapp.api.schemas import BatchOut, CompareOut, ErrorsOut
+from webapp.planner.saved import overflow_error
 
 router = Router(tags=["compare"])
 
@@ -33,13 +34,6 @@ MAX_BATCH = 10_000
 
 SCENARIO_REF = {"$ref": "#/components/schemas/Scenario"}
 ERRORS = {400: ErrorsOut, 411: ErrorsOut, 413: ErrorsOut, 422: ErrorsOut}
-
-
-def overflow_error() -> FieldError:
-    return FieldError(
-        "(scenario)",
-        _("inputs are so large that the results are not finite numbers; check the amounts"),
-    )
 
 
 @router.post(

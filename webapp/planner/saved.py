@@ -9,16 +9,37 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 
-from costmodel import FieldError, Scenario, ScenarioError
+from costmodel import FieldError, Scenario, ScenarioError, project
+from costmodel.projection import ProjectionOverflowError
 from webapp.planner.models import SavedScenario
 
 User = AbstractBaseUser | AnonymousUser
 
 
-def _scenario_json(scenario: Scenario | dict[str, Any]) -> dict[str, Any]:
-    if isinstance(scenario, Scenario):
-        return scenario.model_dump(mode="json")
-    return Scenario.model_validate(scenario).model_dump(mode="json")
+def overflow_error() -> FieldError:
+    """The error of a valid scenario whose results overflow float64 (say, capex 1e308)."""
+    return FieldError(
+        "(scenario)",
+        _("inputs are so large that the results are not finite numbers; check the amounts"),
+    )
+
+
+def ensure_computable(scenario: Scenario) -> None:
+    """Run the engine on ``scenario``; :class:`ScenarioError` if its results are not finite.
+
+    Every field can be within its bounds while the results still overflow
+    (a capex, an hourly rate and a fixed fee of 1e308 each). A saved scenario
+    is shown on pages and in CSV files for as long as it exists, so one that
+    cannot be computed is refused when it is saved, not each time it is read.
+    """
+    try:
+        project([scenario])
+    except ProjectionOverflowError:
+        raise ScenarioError([overflow_error()]) from None
+
+
+def _validated(scenario: Scenario | dict[str, Any]) -> Scenario:
+    return scenario if isinstance(scenario, Scenario) else Scenario.model_validate(scenario)
 
 
 def create_saved_scenario(
@@ -36,11 +57,18 @@ def create_saved_scenario(
     ``scenario`` is validated (a dict goes through :class:`costmodel.Scenario`) and
     stored in its JSON form with defaults filled in. ``selection`` (optional) is
     the catalog selection it was resolved from, kept so it can be re-run later.
+
+    Raises
+    ------
+    ScenarioError
+        If the engine's results for ``scenario`` overflow (:func:`ensure_computable`).
     """
+    valid = _validated(scenario)
+    ensure_computable(valid)
     owner = user if user is not None and user.is_authenticated else None
     return SavedScenario.objects.create(
         name=name,
-        scenario=_scenario_json(scenario),
+        scenario=valid.model_dump(mode="json"),
         provenance=list(provenance or []),
         overrides=sorted(set(overrides or [])),
         selection=selection,
