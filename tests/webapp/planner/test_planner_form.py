@@ -227,3 +227,43 @@ def test_the_reopened_form_marks_the_overridden_field(client, shipped_catalog):
     row = html.split('data-field="rent__fixed_monthly"', 1)[0].rsplit("<div", 1)[1]
     assert "overridden" in row
     assert html.count("flag flag-override") == 1
+
+
+@pytest.mark.parametrize("field", ["build__gpu_count", "rent__gpu_count"])
+def test_a_count_too_large_for_the_engine_is_a_field_error(client, shipped_catalog, field):
+    data = form_data(client, **{field: str(2**1100)})
+    response = client.post(HOME, data, HTTP_ACCEPT_LANGUAGE="en")
+    assert response.status_code == 200
+    errors = response.context["form"].errors
+    assert list(errors) == [field], errors
+    assert "less than or equal to 9007199254740992" in errors[field][0]
+
+
+def test_amounts_whose_results_overflow_are_a_form_error_not_a_broken_permalink(
+    client, shipped_catalog
+):
+    data = form_data(
+        client, build__capex="1e308", rent__hourly_rate="1e308", rent__fixed_monthly="1e308"
+    )
+    response = client.post(HOME, data, HTTP_ACCEPT_LANGUAGE="en")
+    assert response.status_code == 200
+    assert "results are not finite numbers" in " ".join(response.context["form"].errors["__all__"])
+
+
+@pytest.mark.parametrize(
+    "basis",
+    [
+        "[" * 100_000 + "]" * 100_000,
+        '{"a":' * 50_000 + "1" + "}" * 50_000,
+        "not json",
+        '["build.capex"]',
+        json.dumps({"build.gpu_count": 2**1100, "build.capex": "x"}),
+    ],
+    ids=["nested_lists", "nested_objects", "not_json", "a_list", "huge_int"],
+)
+def test_a_tampered_basis_field_is_ignored(client, shipped_catalog, basis):
+    data = form_data(client, build__gpu_count="2")  # differs from the catalog: compared to basis
+    plain = client.post(HOME, data)
+    response = client.post(HOME, {**data, "basis": basis})
+    assert response.status_code == 302
+    assert link_of(response["Location"]).scenario == link_of(plain["Location"]).scenario
