@@ -169,6 +169,10 @@ SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 SESSION_COOKIE_HTTPONLY = True
+# The language switcher's cookie: sent over HTTPS only when the site is, and never
+# on cross-site subrequests (Django's defaults are neither).
+LANGUAGE_COOKIE_SECURE = HTTPS
+LANGUAGE_COOKIE_SAMESITE = "Lax"
 
 # Request bodies: the batch API takes up to 10 000 scenarios (see README).
 DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("DJANGO_MAX_BODY_BYTES", 16 * 1024 * 1024)
