@@ -155,3 +155,51 @@ def test_a_saved_scenarios_csv_has_the_same_projection(client, scenario, permali
     from_saved = parse(client.get(reverse("planner:saved-csv", args=[saved.pk])).content)
     from_link = parse(client.get(reverse("planner:results-csv", args=[permalink])).content)
     assert section(from_saved, "Monthly projection") == section(from_link, "Monthly projection")
+
+
+SKIPPED_BEFORE_A_FORMULA = [
+    "\n",
+    " ",
+    "\t",
+    "\r",
+    "\u00a0",  # no-break space
+    "\ufeff",  # byte-order mark / zero-width no-break space
+    "\u200b",  # zero-width space
+    "\u200e",  # left-to-right mark
+    "\u2060",  # word joiner
+    "\u3000",  # ideographic space
+    "\u2028",  # line separator
+    "\x00",
+    "\x0b",
+    " \u200b\u00a0\n",
+]
+
+
+@pytest.mark.parametrize("lead", SKIPPED_BEFORE_A_FORMULA, ids=repr)
+@pytest.mark.parametrize("formula", ["=1+2", "+1", "-2", "@SUM(A1)", "\uff1dSUM(A1)"], ids=repr)
+def test_a_formula_behind_characters_a_spreadsheet_skips_is_neutralised(lead, formula):
+    assert neutralise(lead + formula) == "'" + lead + formula
+
+
+@pytest.mark.parametrize("text", ["plain", "a=b", "4090 box", "单卡 RTX 4090", "x\u200b=1"])
+def test_ordinary_text_is_left_alone(text):
+    assert neutralise(text) == text
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "lead", ["\n", " ", "\u00a0", "\ufeff", "\u200b", "\u200b \t"], ids=repr
+)
+def test_names_sent_through_the_api_are_neutralised_in_both_csvs(client, scenario_data, lead):
+    name = lead + '=HYPERLINK("http://evil.example","click")'
+    ids = []
+    for _ in range(2):
+        body = {"name": name, "scenario": {**scenario_data, "name": name}}
+        created = client.post("/api/v1/scenarios", body, content_type="application/json")
+        assert created.status_code == 201, created.content
+        ids.append(created.json()["id"])
+    monthly = parse(client.get(reverse("planner:saved-csv", args=[ids[0]])).content)
+    assert next(r for r in monthly if r and r[0] == "name")[2] == "'" + name
+    summary = parse(client.get(reverse("planner:saved-summary-csv"), {"ids": ids}).content)
+    header = summary[0]
+    assert [row[header.index("name")] for row in summary[1:]] == ["'" + name] * 2
