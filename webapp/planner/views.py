@@ -24,7 +24,7 @@ from webapp.planner.forms import (
 )
 from webapp.planner.models import SavedScenario
 from webapp.planner.permalink import Permalink, PermalinkError, decode, encode
-from webapp.planner.results import results_html, results_page
+from webapp.planner.results import results_page
 
 
 @require_GET
@@ -73,12 +73,13 @@ def home(request: HttpRequest) -> HttpResponse:
 def results(request: HttpRequest, code: str) -> HttpResponse:
     """The results page of a permalink: headline, five charts, inputs and provenance."""
     try:
-        html = results_html(request, code)
+        context = results_page(request, decode(code), code)
     except PermalinkError as exc:
         return bad_request(request, str(exc))
     except ProjectionOverflowError:
         return too_large(request)
-    return HttpResponse(html)
+    context["language_next"] = request.path  # the permalink, without a query string
+    return render(request, "planner/results.html", context)
 
 
 @require_GET

@@ -122,18 +122,15 @@ def test_the_results_page_speaks_chinese(client, permalink):
 
 
 @pytest.mark.django_db
-def test_a_cached_results_page_still_carries_a_working_csrf_token_per_visitor(permalink):
+def test_every_visitor_gets_a_working_csrf_token_of_their_own(permalink):
     import re
 
     from django.test import Client
-
-    from webapp.planner.results import CSRF_SLOT
 
     tokens = []
     for _ in range(2):
         client = Client(enforce_csrf_checks=True)
         html = client.get(results_url(permalink)).content.decode()
-        assert CSRF_SLOT not in html
         token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', html).group(1)
         tokens.append(token)
         response = client.post(
@@ -146,3 +143,36 @@ def test_a_cached_results_page_still_carries_a_working_csrf_token_per_visitor(pe
 def test_the_language_switcher_returns_to_the_same_permalink(client, permalink):
     html = client.get(results_url(permalink) + "?x=1").content.decode()
     assert f'name="next" type="hidden" value="{results_url(permalink)}"' in html
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "name",
+    ["csrf-slot-7d1e9b", "before csrf-slot-7d1e9b after", "{% csrf_token %}", "{{ csrf_token }}"],
+)
+def test_a_scenario_name_is_shown_literally_never_with_the_visitors_token(
+    client, scenario_data, name
+):
+    import html as html_lib
+    import re
+
+    scenario_data["name"] = name
+    url = results_url(encode(parse_scenario(scenario_data)))
+    client.get(url)  # a first visit fills whatever cache there is
+    page = client.get(url).content.decode()
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
+    escaped = html_lib.escape(name)
+    assert f'<p class="scenario-name">{escaped}</p>' in page
+    assert f'id="save-name" name="name" maxlength="200" required value="{escaped}"' in page
+    assert page.count(token) == page.count('name="csrfmiddlewaretoken"') == 2  # 2 forms
+    assert page.count(client.cookies["csrftoken"].value) == 0
+
+
+def test_the_cached_fragments_hold_no_form_and_no_token(rf, permalink):
+    from webapp.planner.permalink import decode
+    from webapp.planner.results import results_fragments
+
+    fragments = results_fragments(rf.get("/"), decode(permalink), "test:" + permalink)
+    assert set(fragments) == {"summary", "details", "title"}
+    for fragment in fragments.values():
+        assert "<form" not in fragment and "csrfmiddlewaretoken" not in fragment
