@@ -6,6 +6,7 @@ from datetime import date
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.sessions.backends.base import SessionBase
 from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 
@@ -74,6 +75,39 @@ def create_saved_scenario(
         selection=selection,
         owner=owner,
         session_key="" if owner is not None else (session_key or ""),
+    )
+
+
+ANONYMOUS_SAVES = "planner:anonymous_saves_key"
+"""Session entry naming the session key that anonymous saves were stored under.
+
+Logging in gives the browser a new session key (against session fixation)
+but keeps the session's data, so this entry survives the login and tells
+:func:`claim_anonymous_saves` which rows to hand to the user.
+"""
+
+
+def anonymous_owner_key(session: SessionBase) -> str:
+    """The session key to store an anonymous save under; remembered in the session itself."""
+    if not session.session_key:
+        session.save()
+    key = str(session.session_key)
+    session[ANONYMOUS_SAVES] = key
+    return key
+
+
+def claim_anonymous_saves(user: User, session: SessionBase) -> int:
+    """Give ``user`` the scenarios this browser saved before logging in; return how many.
+
+    Called when a user logs in (``user_logged_in``): without it the saves would
+    stay keyed by the session key the login just replaced and vanish from
+    "Saved".
+    """
+    key = session.pop(ANONYMOUS_SAVES, None)
+    if not key or not user.is_authenticated:
+        return 0
+    return SavedScenario.objects.filter(owner__isnull=True, session_key=key).update(
+        owner=user, session_key=""
     )
 
 

@@ -42,10 +42,15 @@ def too_large(request: HttpRequest) -> HttpResponse:
     return bad_request(request, _("The scenario's numbers are too large to compute."))
 
 
-def _session_key(request: HttpRequest, create: bool = False) -> str | None:
-    if create and not request.session.session_key:
-        request.session.save()
+def _session_key(request: HttpRequest) -> str | None:
     return request.session.session_key
+
+
+def _owner_key(request: HttpRequest) -> str | None:
+    """The session key a new save of this visitor is stored under (None when logged in)."""
+    if request.user.is_authenticated:
+        return None
+    return saved_ops.anonymous_owner_key(request.session)
 
 
 def _csv_response(text: str, filename: str) -> HttpResponse:
@@ -116,7 +121,7 @@ def save(request: HttpRequest) -> HttpResponse:
             overrides=link.overrides,
             selection=link.selection,
             user=request.user,
-            session_key=_session_key(request, create=True),
+            session_key=_owner_key(request),
         )
     except ScenarioError:
         return too_large(request)
@@ -244,7 +249,7 @@ def saved_rerun(request: HttpRequest, pk: str) -> HttpResponse:
     item = get_object_or_404(SavedScenario, pk=pk)
     try:
         new = saved_ops.rerun_at_todays_prices(
-            item, user=request.user, session_key=_session_key(request, create=True)
+            item, user=request.user, session_key=_owner_key(request)
         )
     except ScenarioError as exc:
         return bad_request(request, str(exc))
