@@ -89,6 +89,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "webapp.api.middleware.ApiErrorShapeMiddleware",
+    "webapp.busy.DatabaseBusyMiddleware",
 ]
 
 ROOT_URLCONF = "webapp.urls"
@@ -117,6 +118,20 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # SQLite has one writer at a time. A writer waits up to DJANGO_SQLITE_TIMEOUT
+    # seconds for the lock (the busy timeout) instead of failing at once; write
+    # transactions take the lock when they begin (BEGIN IMMEDIATE), so a
+    # transaction that read first never finds the lock gone when it comes to
+    # write, which SQLite answers with an immediate "database is locked" that
+    # no timeout helps; and in write-ahead-log mode readers never wait for a
+    # writer, so pages keep being served while load_catalog writes. PostgreSQL
+    # needs none of this.
+    DATABASES["default"]["OPTIONS"] = {
+        "timeout": env_int("DJANGO_SQLITE_TIMEOUT", 20),
+        "transaction_mode": "IMMEDIATE",
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+    }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [

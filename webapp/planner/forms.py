@@ -16,7 +16,6 @@ from webapp.planner.comparison import MAX_COMPARED, MIN_COMPARED
 from webapp.planner.fields import BUILD_FIELDS, RENT_FIELDS, get_path
 from webapp.planner.models import SavedScenario
 from webapp.planner.permalink import Permalink, PermalinkError, decode
-from webapp.planner.saved import ensure_computable
 from webapp.planner.planning import (
     ADVANCED_PATHS,
     PROFILE_MONTHS,
@@ -26,6 +25,7 @@ from webapp.planner.planning import (
     make_plan,
     selection_from,
 )
+from webapp.planner.saved import ensure_computable
 
 _ENGINE_BOUNDS = [
     (

@@ -27,7 +27,7 @@ from costmodel.sensitivity import (
 )
 from webapp.planner import formatting
 from webapp.planner.fields import ALL_FIELDS, WORKLOAD_KIND_LABELS, ScenarioField, get_path
-from webapp.planner.permalink import Permalink, decode, encode
+from webapp.planner.permalink import Permalink, encode
 
 
 def chart_labels(currency: str) -> dict[str, str]:

@@ -139,7 +139,9 @@ def test_every_bad_row_is_named_in_one_run_including_unknown_items(mini):
     assert errors[4] == "row 7: effective_date: duplicates row 5"
 
 
-@pytest.mark.parametrize("amount", ["1e3", "1E+3", "+5", "1_000", "1,000", "NaN", ".5", "5.", "1 000", "0x10"])
+@pytest.mark.parametrize(
+    "amount", ["1e3", "1E+3", "+5", "1_000", "1,000", "NaN", ".5", "5.", "1 000", "0x10"]
+)
 def test_an_amount_in_any_but_the_plain_decimal_format_is_refused(mini, amount):
     errors = errors_of(HEADER + f'part,cpu,"{amount}",CNY,2025-03-01,src,,\n')
     assert len(errors) == 1

@@ -187,9 +187,7 @@ def test_ordinary_text_is_left_alone(text):
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize(
-    "lead", ["\n", " ", "\u00a0", "\ufeff", "\u200b", "\u200b \t"], ids=repr
-)
+@pytest.mark.parametrize("lead", ["\n", " ", "\u00a0", "\ufeff", "\u200b", "\u200b \t"], ids=repr)
 def test_names_sent_through_the_api_are_neutralised_in_both_csvs(client, scenario_data, lead):
     name = lead + '=HYPERLINK("http://evil.example","click")'
     ids = []

@@ -48,8 +48,9 @@ def test_a_capex_of_1e26_renders_on_every_page_and_csv(client, huge_capex):
     page = client.get(reverse("planner:results", args=[code]))
     assert page.status_code == 200
     assert "100,000,000,000,000,000,000,000,000.00" in page.content.decode()
-    assert json_script(page.content.decode(), "chart-data")["build_cumulative"] == (
-        compare(huge_capex)["build"]["cumulative"]
+    assert (
+        json_script(page.content.decode(), "chart-data")["build_cumulative"]
+        == (compare(huge_capex)["build"]["cumulative"])
     )
     monthly = client.get(reverse("planner:results-csv", args=[code]))
     assert monthly.status_code == 200
