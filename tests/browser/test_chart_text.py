@@ -26,9 +26,9 @@ def test_scenario_names_in_the_compare_chart_are_plain_text(page, live_server):
     page.wait_for_selector("#chart-compare[data-rendered='true']")
 
     legend = page.locator("#chart-compare .legendtext").all_text_contents()
-    assert legend == [
-        f"{name} · {part} (CNY)" for name in NAMES for part in ("Build", "Rent")
-    ], legend
+    assert legend == [f"{name} · {part} (CNY)" for name in NAMES for part in ("Build", "Rent")], (
+        legend
+    )
     assert page.locator("#chart-compare a").count() == 0
     assert page.locator("#chart-compare .legendtext tspan[style*='bold']").count() == 0
     page.watch.assert_clean()
