@@ -11,6 +11,7 @@ from django.utils import translation
 from costmodel import compare, parse_scenario
 from costmodel.tables import MONTHLY_COLUMNS, monthly_table
 from webapp.planner.export import monthly_csv, neutralise, summary_csv
+from webapp.planner.permalink import encode
 from webapp.planner.saved import create_saved_scenario
 
 
@@ -201,3 +202,52 @@ def test_names_sent_through_the_api_are_neutralised_in_both_csvs(client, scenari
     summary = parse(client.get(reverse("planner:saved-summary-csv"), {"ids": ids}).content)
     header = summary[0]
     assert [row[header.index("name")] for row in summary[1:]] == ["'" + name] * 2
+
+
+HEADLINE_FIGURES = {
+    # key in the CSV: (path in the engine's result, decimal places; None = the float as it is)
+    "break_even_month": (("break_even_month",), 2),
+    "savings": (("savings",), 2),
+    "build_total_net": (("build", "total_net"), 2),
+    "rent_total": (("rent", "total"), 2),
+    "resale_value": (("build", "resale_value"), 2),
+    "build_present_value": (("build", "present_value"), 2),
+    "rent_present_value": (("rent", "present_value"), 2),
+    "build_cost_per_reference_gpu_hour": (("build", "cost_per_reference_gpu_hour"), 2),
+    "rent_cost_per_reference_gpu_hour": (("rent", "cost_per_reference_gpu_hour"), 2),
+    "break_even_utilization": (("break_even_utilization",), 4),
+    "work_reference_gpu_hours": (("work_reference_gpu_hours",), None),
+}
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {},
+        {"workload": {"kind": "steady", "utilization": 0.02}, "discount_rate_per_year": 0.12},
+        {"workload": {"kind": "tidal", "active_days_per_month": 9}, "horizon_months": 60},
+        {"currency": "USD", "horizon_months": 7},
+    ],
+    ids=["worked_example", "never_pays_back", "tidal_five_years", "usd_short"],
+)
+def test_every_headline_row_of_the_monthly_csv_is_the_engines_figure(client, scenario_data, change):
+    scenario = parse_scenario({**scenario_data, **change})
+    result = compare(scenario)
+    response = client.get(reverse("planner:results-csv", args=[encode(scenario)]))
+    rows = section(parse(response.content), "Headline")
+    assert rows[0] == ["key", "Label", "Value"]
+    headline = {row[0]: row[2] for row in rows[1:]}
+    assert set(headline) == set(HEADLINE_FIGURES)  # all 11, nothing else
+    for key, (path, places) in HEADLINE_FIGURES.items():
+        value = result
+        for part in path:
+            value = value[part]
+        if value is None:
+            assert headline[key] == "", key
+        elif places is None:
+            assert float(headline[key]) == value, key
+        else:
+            quantum = Decimal(1).scaleb(-places)
+            assert Decimal(headline[key]) == Decimal(repr(value)).quantize(quantum), key
+    if change.get("workload", {}).get("utilization") == 0.02:  # the null case is covered
+        assert result["break_even_month"] is None and headline["break_even_month"] == ""

@@ -176,3 +176,31 @@ def test_the_cached_fragments_hold_no_form_and_no_token(rf, permalink):
     assert set(fragments) == {"summary", "details", "title"}
     for fragment in fragments.values():
         assert "<form" not in fragment and "csrfmiddlewaretoken" not in fragment
+
+
+BREAKDOWN_SERIES = {
+    "build": ("energy", "hosting", "maintenance", "ops"),
+    "rent": ("compute", "fixed"),
+}
+
+
+def test_all_six_series_of_the_monthly_breakdown_chart_are_the_engines(client, scenario_data):
+    # Every component different from the others, so a series drawn from the wrong one shows.
+    scenario_data["build"].update(hosting_monthly=410.0, ops_monthly=170.0)
+    scenario_data["rent"].update(fixed_monthly=95.0, annual_price_change=-0.1)
+    scenario = parse_scenario(scenario_data)
+    result = compare(scenario)
+    html = client.get(results_url(encode(scenario))).content.decode()
+    breakdown = json_script(html, "chart-data")["breakdown"]
+
+    assert breakdown["months"] == result["months"][1:]
+    assert {side: set(series) for side, series in breakdown.items() if side != "months"} == {
+        side: set(names) for side, names in BREAKDOWN_SERIES.items()
+    }
+    for side, names in BREAKDOWN_SERIES.items():
+        for name in names:
+            assert breakdown[side][name] == result[side][name][1:], (side, name)
+    firsts = [
+        breakdown[side][name][0] for side, names in BREAKDOWN_SERIES.items() for name in names
+    ]
+    assert len(set(firsts)) == 6
