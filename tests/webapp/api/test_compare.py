@@ -46,7 +46,7 @@ def test_it_fills_in_defaults_in_the_echoed_scenario(client, scenario_data):
         (("horizon_months",), "31"),
         (("horizon_months",), 36.0),
         (("build", "gpu_count"), False),
-        (("workload", "utilization"), 1.5),
+        (("workload", "utilization"), 8.5),  # version 2: up to 8 boxes' worth
         (("rent", "hourly_rate"), -1),
         (("currency",), "cny"),
     ],
