@@ -167,7 +167,7 @@ def test_its_provenance_names_every_row_and_the_fx_rate(mini, selection):
         ({"as_of": "2023-12-31"}, "as_of: no price for part 'cpu' on 2023-12-31"),
         ({"currency": "EUR"}, "currency: must be 'CNY' or 'USD'"),
         ({"horizon_months": 0}, "horizon_months: must be greater than or equal to 1"),
-        ({"workload": {"kind": "steady", "utilization": 2}}, "workload.utilization:"),
+        ({"workload": {"kind": "steady", "utilization": 9}}, "workload.utilization:"),
         ({"parts": [{"part": "cpu", "quantity": 1}]}, "preset: give either a preset"),
         ({"colour": "red"}, "colour: is not a known field"),
     ],
