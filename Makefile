@@ -56,13 +56,14 @@ run: install
 	$(DEV_ENV) $(PY) manage.py load_catalog
 	$(DEV_ENV) $(PY) manage.py runserver $(HOST):$(PORT)
 
-# Production-style serving: gunicorn + WhiteNoise, DEBUG off (see README "Production").
+# Production-style serving: gunicorn's ASGI worker + WhiteNoise, DEBUG off (see README
+# "Production"); gunicorn.conf.py names the app and the worker model.
 serve: install
 	$(PY) manage.py check --deploy --fail-level WARNING
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py collectstatic --noinput --verbosity 0
 	$(PY) manage.py load_catalog --keep-existing
-	$(VENV)/bin/gunicorn webapp.wsgi --bind $(HOST):$(PORT) --access-logfile -
+	$(VENV)/bin/gunicorn --bind $(HOST):$(PORT) --access-logfile -
 
 debian-test-deps:
 	@missing=""; \

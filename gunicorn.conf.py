@@ -1,11 +1,32 @@
 """gunicorn settings, read automatically when gunicorn starts from the repository root
-(`make serve`, benchmarks/load.sh)."""
+(`make serve`, benchmarks/load.sh, tests/webapp/test_slow_clients.py).
+
+Worker model: gunicorn's asyncio (ASGI) worker serving Django's ASGI handler.
+The event loop reads every request (line, headers and body) without tying up
+anything but a socket; Django's handler waits for the whole body before it
+runs the (synchronous) view in the worker's thread. So clients that send
+their body slowly, or not at all, cost a few kilobytes each and never hold a
+worker, where a sync worker would be held for as long as the client takes
+(and killed after `timeout`). See docs/production.md, "Worker model".
+"""
 
 import multiprocessing
 import os
+import warnings
 
+wsgi_app = "webapp.asgi:application"
+worker_class = "asgi"
 workers = int(os.environ.get("WEB_CONCURRENCY") or 2 * multiprocessing.cpu_count())
+# Connections one worker keeps open at once, idle or trickling ones included.
+worker_connections = 1000
 # Results permalinks carry the whole explicit scenario (about 3.5 KB for a custom
 # parts list); gunicorn's default request-line limit is 4094 bytes, its maximum 8190.
 limit_request_line = 8190
+# The asyncio worker gives up on a body that stops arriving for this long [s].
 timeout = 60
+
+# WhiteNoise hands Django a file iterator that is not async; Django then reads it in
+# a thread and warns once per process. Static files are small: the warning is noise.
+warnings.filterwarnings(
+    "ignore", message="StreamingHttpResponse must consume synchronous iterators"
+)

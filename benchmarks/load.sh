@@ -100,8 +100,8 @@ function done(summary, latency, requests)
 end
 LUA
 
-echo "load.sh: gunicorn webapp.wsgi on 127.0.0.1:$port, $workers workers"
-.venv/bin/gunicorn webapp.wsgi --bind "127.0.0.1:$port" --workers "$workers" --timeout 60 \
+echo "load.sh: gunicorn (gunicorn.conf.py: ASGI worker) on 127.0.0.1:$port, $workers workers"
+.venv/bin/gunicorn --bind "127.0.0.1:$port" --workers "$workers" --timeout 60 \
   --log-level warning >"$work/gunicorn.log" 2>&1 &
 gunicorn_pid=$!
 for _ in $(seq 100); do

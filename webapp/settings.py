@@ -91,6 +91,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "webapp.api.middleware.ApiErrorShapeMiddleware",
+    "webapp.busy.DatabaseBusyMiddleware",
 ]
 
 ROOT_URLCONF = "webapp.urls"
@@ -119,6 +121,20 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # SQLite has one writer at a time. A writer waits up to DJANGO_SQLITE_TIMEOUT
+    # seconds for the lock (the busy timeout) instead of failing at once; write
+    # transactions take the lock when they begin (BEGIN IMMEDIATE), so a
+    # transaction that read first never finds the lock gone when it comes to
+    # write, which SQLite answers with an immediate "database is locked" that
+    # no timeout helps; and in write-ahead-log mode readers never wait for a
+    # writer, so pages keep being served while load_catalog writes. PostgreSQL
+    # needs none of this.
+    DATABASES["default"]["OPTIONS"] = {
+        "timeout": env_int("DJANGO_SQLITE_TIMEOUT", 20),
+        "transaction_mode": "IMMEDIATE",
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+    }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -171,6 +187,10 @@ SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 SESSION_COOKIE_HTTPONLY = True
+# The language switcher's cookie: sent over HTTPS only when the site is, and never
+# on cross-site subrequests (Django's defaults are neither).
+LANGUAGE_COOKIE_SECURE = HTTPS
+LANGUAGE_COOKIE_SAMESITE = "Lax"
 
 # Request bodies: the batch API takes up to 10 000 scenarios (see README).
 DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("DJANGO_MAX_BODY_BYTES", 16 * 1024 * 1024)

@@ -68,7 +68,7 @@ def test_a_catalog_import_failing_halfway_leaves_the_database_exactly_as_it_was(
 
 @pytest.mark.django_db(transaction=True)
 def test_a_failed_import_into_an_empty_database_leaves_it_empty(tmp_path):
-    with pytest.raises(IntegrityError):
+    with pytest.raises(IntegrityError, match="presetpart_quantity_ge_1"):
         load_catalog(broken_copy(tmp_path))
 
     assert all(rows == [] for rows in catalog_snapshot().values())

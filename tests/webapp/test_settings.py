@@ -114,3 +114,37 @@ def test_manage_py_names_an_unreadable_variable():
     assert result.returncode == 2
     assert "Traceback" not in result.stderr
     assert result.stderr.startswith("manage.py: configuration error: DJANGO_HTTPS must be")
+
+
+LANGUAGE_COOKIE_PROBE = """
+import django, json
+django.setup()
+from django.test import Client
+client = Client()
+out = {}
+for url in ("/language", "/i18n/setlang/"):
+    response = client.post(url, {"language": "zh-hans", "next": "/"}, secure=True)
+    cookie = response.cookies["django_language"]
+    out[url] = {"secure": bool(cookie["secure"]), "samesite": cookie["samesite"]}
+print(json.dumps(out))
+"""
+
+
+@pytest.mark.parametrize(("https", "secure"), [("true", True), ("false", False)])
+def test_the_language_cookie_is_secure_and_same_site_under_https(https, secure):
+    import json
+
+    result = run(
+        ["-c", LANGUAGE_COOKIE_PROBE],
+        {
+            "DJANGO_SECRET_KEY": "x" * 50,
+            "DJANGO_HTTPS": https,
+            "DJANGO_SETTINGS_MODULE": "webapp.settings",
+            "DJANGO_ALLOWED_HOSTS": "testserver",
+        },
+    )
+
+    assert result.returncode == 0, result.stderr
+    cookies = json.loads(result.stdout)
+    assert cookies == {url: {"secure": secure, "samesite": "Lax"} for url in cookies}
+    assert len(cookies) == 2

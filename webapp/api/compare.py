@@ -26,6 +26,7 @@ from costmodel.projection import ProjectionOverflowError
 from costmodel.results import CompareResult
 from webapp.api.errors import ApiError, error, json_response, read_body, read_json
 from webapp.api.schemas import BatchOut, ErrorsOut
+from webapp.planner.saved import overflow_error
 
 router = Router(tags=["compare"])
 
@@ -34,13 +35,6 @@ MAX_BATCH = 10_000
 
 SCENARIO_REF = {"$ref": "#/components/schemas/Scenario"}
 ERRORS = {400: ErrorsOut, 411: ErrorsOut, 413: ErrorsOut, 422: ErrorsOut}
-
-
-def overflow_error() -> FieldError:
-    return FieldError(
-        "(scenario)",
-        _("inputs are so large that the results are not finite numbers; check the amounts"),
-    )
 
 
 @router.post(

@@ -19,6 +19,7 @@ from pydantic_core import to_json
 
 from costmodel import FieldError, ScenarioError
 from costmodel.errors import load_json
+from webapp.busy import RETRY_AFTER_SECONDS, busy_message, is_database_busy
 
 logger = logging.getLogger(__name__)
 
@@ -184,6 +185,11 @@ def install_handlers(api: Any) -> None:
         )
 
     def on_unexpected(request: HttpRequest, exc: Exception) -> HttpResponse:
+        if is_database_busy(exc):
+            logger.warning("database busy on %s %s: answered 503", request.method, request.path)
+            response = errors_response(503, [FieldError("(server)", busy_message())])
+            response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+            return response
         logger.exception("API error on %s %s", request.method, request.path)
         return errors_response(500, [FieldError("(server)", _("internal error"))])
 

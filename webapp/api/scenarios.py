@@ -111,7 +111,10 @@ def create_scenario(request: HttpRequest) -> HttpResponse:
             errors.extend(FieldError(f"scenario.{e.field}", e.message) for e in exc.errors)
     if errors or scenario is None:
         raise ApiError(422, errors)
-    saved = create_saved_scenario(name=name.strip(), scenario=scenario)
+    try:
+        saved = create_saved_scenario(name=name.strip(), scenario=scenario)
+    except ScenarioError as exc:  # valid fields, but the results overflow
+        raise ApiError(422, exc.errors) from None
     return json_response(_out(saved), status=201)
 
 

@@ -4,15 +4,20 @@ Columns (header row required, any order; see ``docs/catalog.md``):
 
 ``item_type``      ``part``, ``cloud_offering`` or ``fx_rate``
 ``item``           the part's or offering's slug; for an FX rate ``BASE/QUOTE`` (``USD/CNY``)
-``amount``         unit price, hourly rate, or units of QUOTE per 1 BASE; ≥ 0 (> 0 for FX)
+``amount``         unit price, hourly rate, or units of QUOTE per 1 BASE; ≥ 0 (> 0 for FX),
+                   written as plain decimal digits: ``1234``, ``1234.5`` (no sign, no
+                   grouping, no exponent such as ``1e3``)
 ``currency``       ``CNY`` or ``USD`` (for an FX rate: the quote currency)
 ``effective_date`` ``YYYY-MM-DD``
 ``source``         URL or citation; required unless ``estimate`` is true
 ``note``           optional
 ``estimate``       optional: ``true``/``false`` (also ``yes``/``no``, ``1``/``0``); default false
 
-All-or-nothing: every row is checked first; if any row is bad, the errors
-name the row (the header is row 1) and the field, and nothing is written.
+All-or-nothing: every row is checked first (its cells, then whether its item
+exists and its price is new); if any row is bad, the errors name every bad row
+(the header is row 1) and the field, and nothing is written. A cell longer
+than the csv module's limit (131 072 characters) stops the reading there, with
+an error naming its row.
 Prices are never overwritten: a row for an item and date that already has a
 different price is an error; an identical one is reported as unchanged.
 """
@@ -22,12 +27,13 @@ from __future__ import annotations
 import csv
 import datetime
 import io
+import re
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Annotated, Literal, Self
 
 from django.db import IntegrityError, transaction
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from costmodel import field_errors
 from webapp.catalog.models import CloudOffering, CloudRate, FxRate, Part, PartPrice
@@ -44,6 +50,16 @@ COLUMNS = [
 ]
 REQUIRED_COLUMNS = COLUMNS[:5]
 MAX_ROWS = 10_000
+
+AMOUNT_FORMAT = re.compile(r"-?[0-9]+(\.[0-9]+)?")
+"""The one way to write an amount: digits, optionally ``.`` and more digits (``16999``, ``7.05``).
+
+A leading ``-`` is read too, so that a negative price is refused as negative.
+
+Python's Decimal would also read ``1e3``, ``+5``, ``1_000``, ``NaN`` and echo
+``1e3`` back as ``1E+3``; a price list is typed by people and read by
+finance, so it takes only what a person means by a plain number.
+"""
 
 # (max digits, decimal places) of each item type's amount column in the database
 _AMOUNT_DIGITS = {"part": (12, 2), "cloud_offering": (12, 4), "fx_rate": (12, 6)}
@@ -70,6 +86,16 @@ class PriceRow(BaseModel):
     source: Annotated[str, Field(max_length=500)] = ""
     note: Annotated[str, Field(max_length=5000)] = ""
     estimate: bool = False
+
+    @field_validator("amount", mode="before")
+    @classmethod
+    def _plain_decimal(cls, value: object) -> object:
+        if isinstance(value, str) and not AMOUNT_FORMAT.fullmatch(value.strip()):
+            raise ValueError(
+                "must be written as plain decimal digits with '.' for decimals, such as "
+                f"1234 or 1234.56 (no '+', grouping or exponent): {value.strip()[:40]!r}"
+            )
+        return value
 
     @model_validator(mode="after")
     def _consistent(self) -> Self:
@@ -164,12 +190,15 @@ def _amount_of(obj) -> tuple[Decimal, str]:
     return obj.rate, obj.quote_currency
 
 
-def parse_csv(text: str) -> list[tuple[int, PriceRow]]:
-    """Validate the CSV text; every problem raises together in one :class:`CsvImportError`."""
+def _read_rows(text: str) -> tuple[list[tuple[int, PriceRow]], list[str]]:
+    """The valid rows with their numbers, and an error line for every bad one."""
     reader = csv.DictReader(io.StringIO(text, newline=""))
-    header = reader.fieldnames
+    try:
+        header = reader.fieldnames
+    except csv.Error as exc:
+        return [], [_csv_error(1, exc)]
     if not header:
-        raise CsvImportError(["row 1: columns: the file is empty (a header row is required)"])
+        return [], ["row 1: columns: the file is empty (a header row is required)"]
     header = [h.strip() for h in header]
     reader.fieldnames = header
     errors = [f"row 1: columns: missing '{c}'" for c in REQUIRED_COLUMNS if c not in header]
@@ -177,12 +206,21 @@ def parse_csv(text: str) -> list[tuple[int, PriceRow]]:
     if len(set(header)) != len(header):
         errors.append("row 1: columns: a column appears twice")
     if errors:
-        raise CsvImportError(errors)
+        return [], errors
     rows: list[tuple[int, PriceRow]] = []
-    for index, raw in enumerate(reader):
-        number = index + 2
+    number = 1
+    while True:
+        number += 1
+        try:
+            raw = next(reader)
+        except StopIteration:
+            break
+        except csv.Error as exc:
+            errors.append(_csv_error(number, exc))
+            break  # the reader's position inside a broken cell is unknown: stop here
         if number - 1 > MAX_ROWS:
-            raise CsvImportError([f"row {number}: the file has more than {MAX_ROWS} rows"])
+            errors.append(f"row {number}: the file has more than {MAX_ROWS} rows")
+            break
         if None in raw:
             errors.append(f"row {number}: columns: more cells than the header has columns")
             continue
@@ -192,15 +230,42 @@ def parse_csv(text: str) -> list[tuple[int, PriceRow]]:
             rows.append((number, PriceRow.model_validate(_row_dict(raw))))
         except ValidationError as exc:
             errors.extend(f"row {number}: {error}" for error in field_errors(exc))
+    return rows, errors
+
+
+def _csv_error(number: int, exc: csv.Error) -> str:
+    if "field larger than field limit" in str(exc):
+        limit = f"{csv.field_size_limit():,}".replace(",", " ")
+        return (
+            f"row {number}: a cell is longer than {limit} characters; "
+            "the rest of the file was not read"
+        )
+    return f"row {number}: not readable as CSV ({exc}); the rest of the file was not read"
+
+
+def parse_csv(text: str) -> list[tuple[int, PriceRow]]:
+    """Validate the CSV text; every problem raises together in one :class:`CsvImportError`."""
+    rows, errors = _read_rows(text)
     if errors:
         raise CsvImportError(errors)
     return rows
 
 
+def _row_number(error: str) -> int:
+    match = re.match(r"row (\d+):", error)
+    return int(match.group(1)) if match else 0
+
+
 def import_prices(text: str, *, dry_run: bool = False) -> ImportReport:
-    """Add the CSV's price points, all or nothing; ``dry_run``: report, write nothing."""
-    rows = parse_csv(text)
-    errors: list[str] = []
+    """Add the CSV's price points, all or nothing; ``dry_run``: report, write nothing.
+
+    Raises
+    ------
+    CsvImportError
+        Naming every bad row, in row order: cells that do not validate, items
+        that do not exist, duplicates, prices that would overwrite another.
+    """
+    rows, errors = _read_rows(text)
     report = ImportReport()
     to_create = []
     seen: dict[tuple[str, str, datetime.date], int] = {}
@@ -226,7 +291,7 @@ def import_prices(text: str, *, dry_run: bool = False) -> ImportReport:
         to_create.append(new)
         report.added.append(_describe(row))
     if errors:
-        raise CsvImportError(errors)
+        raise CsvImportError(sorted(errors, key=_row_number))
     if not dry_run:
         try:
             with transaction.atomic():

@@ -5,8 +5,15 @@ spreadsheet programs read Chinese labels correctly; amounts rounded to the
 currency's minor unit; the assumptions (every scenario input with its source,
 date, estimate and override flags) travel in the same file as the numbers.
 
-Formula injection: a *text* cell beginning with ``=``, ``+``, ``-``, ``@``, tab
-or carriage return is prefixed with ``'`` so a spreadsheet shows it as text.
+Formula injection: a *text* cell that a spreadsheet could read as a formula is
+prefixed with ``'`` so it shows as text: one that begins with ``=``, ``+``,
+``-`` or ``@`` (or their full-width forms) after any run of characters a
+spreadsheet may skip or trim first — whitespace of every kind (space, tab,
+CR, LF, no-break and ideographic spaces), control characters and invisible
+format characters (U+200B zero-width space, U+FEFF byte-order mark, U+2060
+word joiner, bidirectional marks) — and one that begins with such a
+character at all, since what a program skips differs between Excel,
+LibreOffice Calc and Google Sheets and between their versions.
 *Numeric* cells are written by this module from numbers (``-1234.50``), never
 from user text, so they stay numeric — a negative saving must remain a
 number finance can sum, and a bare signed decimal is not a formula.
@@ -17,6 +24,7 @@ from __future__ import annotations
 import csv
 import io
 import math
+import unicodedata
 from collections.abc import Iterable, Sequence
 from datetime import date
 from decimal import Decimal
@@ -31,14 +39,26 @@ from webapp.planner.fields import ALL_FIELDS, get_path
 from webapp.planner.formatting import round_money
 
 BOM = "\ufeff"
-DANGEROUS_PREFIXES = ("=", "+", "-", "@", "\t", "\r")
+FORMULA_STARTS = frozenset("=+-@\uff1d\uff0b\uff0d\uff20")
+"""Characters that start a formula: ``= + - @`` and their full-width forms."""
 
 Cell = str | int | float | Decimal | None
 
 
+def _skippable(char: str) -> bool:
+    """Whitespace, a control character or an invisible format character (Unicode Z*, Cc, Cf)."""
+    return char.isspace() or unicodedata.category(char) in {"Zs", "Zl", "Zp", "Cc", "Cf"}
+
+
 def neutralise(text: str) -> str:
-    """Prefix a text cell that a spreadsheet would read as a formula with ``'``."""
-    return "'" + text if text.startswith(DANGEROUS_PREFIXES) else text
+    """Prefix with ``'`` a text cell that a spreadsheet might read as a formula.
+
+    >>> neutralise("=1+2"), neutralise("\u200b=1+2"), neutralise("a=b")
+    ("'=1+2", "'\u200b=1+2", 'a=b')
+    """
+    if text and (text[0] in FORMULA_STARTS or _skippable(text[0])):
+        return "'" + text
+    return text
 
 
 def _cell(value: Cell) -> str:

@@ -7,7 +7,7 @@ currency's minor unit); the engine's floats are never rounded upstream.
 from __future__ import annotations
 
 import math
-from decimal import ROUND_HALF_EVEN, Decimal
+from decimal import ROUND_HALF_EVEN, Decimal, localcontext
 
 from django.utils import numberformat
 from django.utils.formats import get_format
@@ -41,10 +41,25 @@ def minor_unit(currency: str) -> int:
     return MINOR_UNITS.get(currency, 2)
 
 
+MONEY_PRECISION = 400
+"""Significant digits for rounding money [digits].
+
+The largest finite float has 309 integer digits; with the minor unit that is
+311. Decimal's default context keeps 28, and ``quantize`` refuses
+(``InvalidOperation``) any result longer than the context's precision, so an
+amount from about 10^26 up could not be rounded at all.
+"""
+
+
 def round_money(value: float, currency: str) -> Decimal:
-    """Round an amount to the currency's minor unit, half to even (banker's rounding)."""
+    """Round an amount to the currency's minor unit, half to even (banker's rounding).
+
+    Exact for every finite float, however large: ``round_money(1e26, "CNY")``
+    is ``100000000000000000000000000.00``.
+    """
     quantum = Decimal(1).scaleb(-minor_unit(currency))
-    return Decimal(repr(float(value))).quantize(quantum, rounding=ROUND_HALF_EVEN)
+    with localcontext(prec=MONEY_PRECISION):
+        return Decimal(repr(float(value))).quantize(quantum, rounding=ROUND_HALF_EVEN)
 
 
 def number(value: float | None, decimals: int = 0) -> str:

@@ -10,7 +10,8 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from costmodel import ScenarioError
+from costmodel import ScenarioError, UnreadableInput
+from costmodel.errors import load_json
 from webapp.planner.comparison import MAX_COMPARED, MIN_COMPARED
 from webapp.planner.fields import BUILD_FIELDS, RENT_FIELDS, get_path
 from webapp.planner.models import SavedScenario
@@ -24,6 +25,7 @@ from webapp.planner.planning import (
     make_plan,
     selection_from,
 )
+from webapp.planner.saved import ensure_computable
 
 _ENGINE_BOUNDS = [
     (
@@ -100,6 +102,11 @@ ADVANCED_UNITS = {
     "W": _("Watts at the wall."),
     "fraction": _("A fraction between 0 and 1."),
 }
+
+
+MAX_COUNT = 2**53
+"""Largest GPU or instance count the form takes: float64, the engine's number, holds every
+integer up to here exactly; a larger one (``2**1100``) is not even a finite float."""
 
 
 class PlannerForm(ErrorTextMixin, forms.Form):
@@ -215,9 +222,13 @@ class PlannerForm(ErrorTextMixin, forms.Form):
             self.fields["use_catalog"].disabled = True
         for f in BUILD_FIELDS + RENT_FIELDS:
             unit = f.unit
-            field_class = forms.IntegerField if unit == "int" else forms.FloatField
-            self.fields[form_name(f.path)] = field_class(
-                label=f.label, required=False, help_text=f.help or ADVANCED_UNITS.get(unit, "")
+            help_text = f.help or ADVANCED_UNITS.get(unit, "")
+            self.fields[form_name(f.path)] = (
+                forms.IntegerField(
+                    label=f.label, required=False, help_text=help_text, max_value=MAX_COUNT
+                )
+                if unit == "int"
+                else forms.FloatField(label=f.label, required=False, help_text=help_text)
             )
         self.overrides: list[str] = []
 
@@ -240,9 +251,15 @@ class PlannerForm(ErrorTextMixin, forms.Form):
 
     # -- validation -------------------------------------------------------------------------
     def _basis(self) -> dict[str, Any]:
+        """The hidden field's ``path → value`` map; anything else in it is ignored.
+
+        The field only tells which Advanced values were prefilled, so a
+        tampered one (not JSON, nested 100 000 deep, a list) costs the visitor
+        nothing but that hint: it is read as empty.
+        """
         try:
-            data = json.loads(self.cleaned_data.get("basis") or "{}")
-        except ValueError:
+            data = load_json(self.cleaned_data.get("basis") or "{}")
+        except UnreadableInput:
             return {}
         return data if isinstance(data, dict) else {}
 
@@ -279,6 +296,7 @@ class PlannerForm(ErrorTextMixin, forms.Form):
             return data
         try:
             plan = make_plan(data, use_catalog=use_catalog, basis=self._basis())
+            ensure_computable(plan.scenario)
         except ScenarioError as exc:
             for error in exc.errors:
                 target = form_field_for(error)

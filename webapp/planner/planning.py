@@ -81,8 +81,21 @@ def selection_from(data: dict[str, Any], today: datetime.date) -> dict[str, Any]
 
 
 def _same(a: Any, b: Any) -> bool:
+    """Equal, or equal up to float rounding; never raises for numbers of any size.
+
+    Two integers compare exactly: converting one beyond float64's range (a
+    typed ``2**1100``, or one in the hidden ``basis`` field) would raise
+    OverflowError.
+    """
+    if isinstance(a, bool) or isinstance(b, bool):
+        return a is b
+    if isinstance(a, int) and isinstance(b, int):
+        return a == b
     if isinstance(a, int | float) and isinstance(b, int | float):
-        return math.isclose(float(a), float(b), rel_tol=1e-9, abs_tol=1e-12)
+        try:
+            return math.isclose(float(a), float(b), rel_tol=1e-9, abs_tol=1e-12)
+        except OverflowError:  # an int beyond float64 is not close to any float
+            return False
     return bool(a == b)
 
 

@@ -13,7 +13,6 @@ from typing import Any
 
 from django.core.cache import cache
 from django.http import HttpRequest
-from django.middleware.csrf import get_token
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString
 from django.utils.translation import get_language
@@ -28,7 +27,7 @@ from costmodel.sensitivity import (
 )
 from webapp.planner import formatting
 from webapp.planner.fields import ALL_FIELDS, WORKLOAD_KIND_LABELS, ScenarioField, get_path
-from webapp.planner.permalink import Permalink, decode, encode
+from webapp.planner.permalink import Permalink, encode
 
 
 def chart_labels(currency: str) -> dict[str, str]:
@@ -211,8 +210,10 @@ def results_fragments(request: HttpRequest, link: Permalink, scenario_key: str) 
     """The rendered headline and charts/inputs fragments of a results page, cached.
 
     ``scenario_key`` identifies everything the fragments show (the permalink
-    code, or a saved scenario's id). Neither fragment holds a form or a CSRF
-    token, so one rendering serves every visitor in that language.
+    code, or a saved scenario's id). Neither fragment holds a form, a CSRF
+    token or anything else of the visitor's, so one rendering serves every
+    visitor in that language. The page around them (forms, tokens, messages)
+    is rendered for each request: nothing per visitor is ever cached.
     """
     key = _cache_key(scenario_key)
     fragments: dict[str, str] | None = cache.get(key)
@@ -236,36 +237,3 @@ def results_page(request: HttpRequest, link: Permalink, code: str) -> dict[str, 
         "scenario": link.scenario,
         "permalink": code,
     }
-
-
-CSRF_SLOT = "csrf-slot-7d1e9b"
-"""Stands in for the per-visitor CSRF token in a cached results page; replaced on every request."""
-
-
-def results_html(request: HttpRequest, code: str) -> str:
-    """The whole results page of a permalink, rendered once per language and then reused.
-
-    Everything on the page follows from ``code`` and the language, except the
-    CSRF token of its forms, which is filled in per request. Flash messages
-    are left queued for the next page rather than baked into a shared copy.
-    Only a code that decoded (signature checked, scenario valid) is ever
-    cached, so a cache hit needs no second check.
-
-    Raises
-    ------
-    PermalinkError
-        If the code is not a valid permalink.
-    """
-    key = _cache_key("page:" + code)
-    html: str | None = cache.get(key)
-    if html is None:
-        link = decode(code)
-        context = {
-            **results_page(request, link, code),
-            "csrf_token": CSRF_SLOT,
-            "messages": [],
-            "language_next": request.path,
-        }
-        html = render_to_string("planner/results.html", context, request)
-        cache.set(key, html, CACHE_SECONDS)
-    return html.replace(CSRF_SLOT, get_token(request))

@@ -6,19 +6,41 @@ from datetime import date
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.sessions.backends.base import SessionBase
 from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 
-from costmodel import FieldError, Scenario, ScenarioError
+from costmodel import FieldError, Scenario, ScenarioError, project
+from costmodel.projection import ProjectionOverflowError
 from webapp.planner.models import SavedScenario
 
 User = AbstractBaseUser | AnonymousUser
 
 
-def _scenario_json(scenario: Scenario | dict[str, Any]) -> dict[str, Any]:
-    if isinstance(scenario, Scenario):
-        return scenario.model_dump(mode="json")
-    return Scenario.model_validate(scenario).model_dump(mode="json")
+def overflow_error() -> FieldError:
+    """The error of a valid scenario whose results overflow float64 (say, capex 1e308)."""
+    return FieldError(
+        "(scenario)",
+        _("inputs are so large that the results are not finite numbers; check the amounts"),
+    )
+
+
+def ensure_computable(scenario: Scenario) -> None:
+    """Run the engine on ``scenario``; :class:`ScenarioError` if its results are not finite.
+
+    Every field can be within its bounds while the results still overflow
+    (a capex, an hourly rate and a fixed fee of 1e308 each). A saved scenario
+    is shown on pages and in CSV files for as long as it exists, so one that
+    cannot be computed is refused when it is saved, not each time it is read.
+    """
+    try:
+        project([scenario])
+    except ProjectionOverflowError:
+        raise ScenarioError([overflow_error()]) from None
+
+
+def _validated(scenario: Scenario | dict[str, Any]) -> Scenario:
+    return scenario if isinstance(scenario, Scenario) else Scenario.model_validate(scenario)
 
 
 def create_saved_scenario(
@@ -36,16 +58,56 @@ def create_saved_scenario(
     ``scenario`` is validated (a dict goes through :class:`costmodel.Scenario`) and
     stored in its JSON form with defaults filled in. ``selection`` (optional) is
     the catalog selection it was resolved from, kept so it can be re-run later.
+
+    Raises
+    ------
+    ScenarioError
+        If the engine's results for ``scenario`` overflow (:func:`ensure_computable`).
     """
+    valid = _validated(scenario)
+    ensure_computable(valid)
     owner = user if user is not None and user.is_authenticated else None
     return SavedScenario.objects.create(
         name=name,
-        scenario=_scenario_json(scenario),
+        scenario=valid.model_dump(mode="json"),
         provenance=list(provenance or []),
         overrides=sorted(set(overrides or [])),
         selection=selection,
         owner=owner,
         session_key="" if owner is not None else (session_key or ""),
+    )
+
+
+ANONYMOUS_SAVES = "planner:anonymous_saves_key"
+"""Session entry naming the session key that anonymous saves were stored under.
+
+Logging in gives the browser a new session key (against session fixation)
+but keeps the session's data, so this entry survives the login and tells
+:func:`claim_anonymous_saves` which rows to hand to the user.
+"""
+
+
+def anonymous_owner_key(session: SessionBase) -> str:
+    """The session key to store an anonymous save under; remembered in the session itself."""
+    if not session.session_key:
+        session.save()
+    key = str(session.session_key)
+    session[ANONYMOUS_SAVES] = key
+    return key
+
+
+def claim_anonymous_saves(user: User, session: SessionBase) -> int:
+    """Give ``user`` the scenarios this browser saved before logging in; return how many.
+
+    Called when a user logs in (``user_logged_in``): without it the saves would
+    stay keyed by the session key the login just replaced and vanish from
+    "Saved".
+    """
+    key = session.pop(ANONYMOUS_SAVES, None)
+    if not key or not user.is_authenticated:
+        return 0
+    return SavedScenario.objects.filter(owner__isnull=True, session_key=key).update(
+        owner=user, session_key=""
     )
 
 

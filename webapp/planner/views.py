@@ -24,7 +24,7 @@ from webapp.planner.forms import (
 )
 from webapp.planner.models import SavedScenario
 from webapp.planner.permalink import Permalink, PermalinkError, decode, encode
-from webapp.planner.results import results_html, results_page
+from webapp.planner.results import results_page
 
 
 @require_GET
@@ -37,10 +37,20 @@ def bad_request(request: HttpRequest, message: str) -> HttpResponse:
     return render(request, "planner/bad_link.html", {"message": message}, status=400)
 
 
-def _session_key(request: HttpRequest, create: bool = False) -> str | None:
-    if create and not request.session.session_key:
-        request.session.save()
+def too_large(request: HttpRequest) -> HttpResponse:
+    """The answer for a valid scenario whose results overflow (the engine's float64)."""
+    return bad_request(request, _("The scenario's numbers are too large to compute."))
+
+
+def _session_key(request: HttpRequest) -> str | None:
     return request.session.session_key
+
+
+def _owner_key(request: HttpRequest) -> str | None:
+    """The session key a new save of this visitor is stored under (None when logged in)."""
+    if request.user.is_authenticated:
+        return None
+    return saved_ops.anonymous_owner_key(request.session)
 
 
 def _csv_response(text: str, filename: str) -> HttpResponse:
@@ -68,12 +78,13 @@ def home(request: HttpRequest) -> HttpResponse:
 def results(request: HttpRequest, code: str) -> HttpResponse:
     """The results page of a permalink: headline, five charts, inputs and provenance."""
     try:
-        html = results_html(request, code)
+        context = results_page(request, decode(code), code)
     except PermalinkError as exc:
         return bad_request(request, str(exc))
     except ProjectionOverflowError:
-        return bad_request(request, _("The scenario's numbers are too large to compute."))
-    return HttpResponse(html)
+        return too_large(request)
+    context["language_next"] = request.path  # the permalink, without a query string
+    return render(request, "planner/results.html", context)
 
 
 @require_GET
@@ -91,7 +102,7 @@ def results_csv(request: HttpRequest, code: str) -> HttpResponse:
     except PermalinkError as exc:
         return bad_request(request, str(exc))
     except ProjectionOverflowError:
-        return bad_request(request, _("The scenario's numbers are too large to compute."))
+        return too_large(request)
     return _csv_response(text, "projection.csv")
 
 
@@ -102,15 +113,18 @@ def save(request: HttpRequest) -> HttpResponse:
     if not form.is_valid():
         return bad_request(request, "; ".join(form.errors_as_text()))
     link: Permalink = form.cleaned_data["link"]
-    item = saved_ops.create_saved_scenario(
-        name=form.cleaned_data["name"],
-        scenario=link.scenario,
-        provenance=link.provenance,
-        overrides=link.overrides,
-        selection=link.selection,
-        user=request.user,
-        session_key=_session_key(request, create=True),
-    )
+    try:
+        item = saved_ops.create_saved_scenario(
+            name=form.cleaned_data["name"],
+            scenario=link.scenario,
+            provenance=link.provenance,
+            overrides=link.overrides,
+            selection=link.selection,
+            user=request.user,
+            session_key=_owner_key(request),
+        )
+    except ScenarioError:
+        return too_large(request)
     messages.success(request, _("Saved as “%(name)s”.") % {"name": item.name})
     return redirect("planner:saved-detail", pk=item.pk)
 
@@ -135,9 +149,12 @@ def saved_detail(request: HttpRequest, pk: str) -> HttpResponse:
     """A saved scenario's results; anyone with the link may view it."""
     item = get_object_or_404(SavedScenario, pk=pk)
     link = _saved_link(item)
-    context = results_page(
-        request, link, encode(link.scenario, link.provenance, link.overrides, link.selection)
-    )
+    try:
+        context = results_page(
+            request, link, encode(link.scenario, link.provenance, link.overrides, link.selection)
+        )
+    except ProjectionOverflowError:  # a row saved before saves were checked
+        return too_large(request)
     context["saved"] = item
     context["can_modify"] = saved_ops.can_modify(item, request.user, _session_key(request))
     context["rename_form"] = RenameForm(initial={"name": item.name})
@@ -175,9 +192,13 @@ def saved_delete(request: HttpRequest, pk: str) -> HttpResponse:
 def saved_csv(request: HttpRequest, pk: str) -> HttpResponse:
     item = get_object_or_404(SavedScenario, pk=pk)
     link = _saved_link(item)
+    try:
+        result = compare(link.scenario)
+    except ProjectionOverflowError:  # a row saved before saves were checked
+        return too_large(request)
     text = export.monthly_csv(
         link.scenario,
-        compare(link.scenario),
+        result,
         link.provenance,
         link.overrides,
         request.build_absolute_uri(reverse("planner:saved-detail", args=[item.pk])),
@@ -198,7 +219,11 @@ def saved_compare(request: HttpRequest) -> HttpResponse:
     chosen = _compared(request)
     if isinstance(chosen, str):
         return bad_request(request, chosen)
-    return render(request, "planner/compare.html", comparison_context(chosen))
+    try:
+        context = comparison_context(chosen)
+    except ProjectionOverflowError:
+        return too_large(request)
+    return render(request, "planner/compare.html", context)
 
 
 @require_GET
@@ -207,7 +232,10 @@ def saved_summary_csv(request: HttpRequest) -> HttpResponse:
     chosen = _compared(request)
     if isinstance(chosen, str):
         return bad_request(request, chosen)
-    entries = evaluate(chosen)
+    try:
+        entries = evaluate(chosen)
+    except ProjectionOverflowError:
+        return too_large(request)
     for e in entries:
         e["link"] = request.build_absolute_uri(
             reverse("planner:saved-detail", args=[e["saved"].pk])
@@ -221,7 +249,7 @@ def saved_rerun(request: HttpRequest, pk: str) -> HttpResponse:
     item = get_object_or_404(SavedScenario, pk=pk)
     try:
         new = saved_ops.rerun_at_todays_prices(
-            item, user=request.user, session_key=_session_key(request, create=True)
+            item, user=request.user, session_key=_owner_key(request)
         )
     except ScenarioError as exc:
         return bad_request(request, str(exc))

@@ -166,3 +166,62 @@ def test_a_thousand_scenarios_are_answered_in_under_a_second(client, scenario_da
 
     assert response.json()["valid"] == 1000
     assert min(elapsed) < 1.0, elapsed
+
+
+def _varied(scenario_data: dict, i: int) -> dict:
+    """The i-th of a family of scenarios that differ in every headline figure."""
+    data = copy.deepcopy(scenario_data)
+    data["name"] = f"varied {i}"
+    data["horizon_months"] = 12 + 5 * i
+    data["build"]["capex"] = scenario_data["build"]["capex"] * (1 + 0.07 * i)
+    data["rent"]["hourly_rate"] = scenario_data["rent"]["hourly_rate"] * (1 + 0.03 * i)
+    if i % 3 == 0:
+        data["workload"] = {"kind": "steady", "utilization": 0.05 + 0.06 * i}
+    elif i % 3 == 1:
+        data["workload"] = {"kind": "tidal", "active_days_per_month": 2 + i}
+    else:
+        data["workload"] = {
+            "kind": "profile",
+            "monthly_utilization": [((i + m) % 10) / 10 for m in range(12)],
+        }
+    if i == 7:
+        data["currency"] = "USD"
+    return data
+
+
+def test_a_summary_batch_of_many_varied_scenarios_matches_compare_index_by_index(
+    client, scenario_data
+):
+    """More than ten, with invalid items between them: indices 2–11 and beyond must not shuffle."""
+    items: list = [_varied(scenario_data, i) for i in range(14)]
+    items[4] = {"not": "a scenario"}
+    items[9] = dict(items[9], horizon_months=0)
+    body = post_json(client, URL, {"scenarios": items, "detail": "summary"}).json()
+
+    assert (body["count"], body["valid"], body["invalid"]) == (14, 12, 2)
+    assert [r["index"] for r in body["results"]] == list(range(14))
+    summary_keys = None
+    for index, (item, got) in enumerate(zip(items, body["results"], strict=True)):
+        one = post_json(client, "/api/v1/compare", item)
+        if index in (4, 9):
+            assert one.status_code == 422 and got["result"] is None
+            assert got["errors"] == one.json()["errors"]
+            continue
+        assert one.status_code == 200 and got["errors"] == []
+        full = one.json()
+        summary_keys = summary_keys or {k: v for k, v in got["result"].items()}
+        expected = {
+            key: ({k: full[key][k] for k in value} if isinstance(value, dict) else full[key])
+            for key, value in got["result"].items()
+        }
+        assert_same_result(got["result"], expected)
+    assert summary_keys is not None and set(summary_keys) == {
+        "break_even_month",
+        "break_even_utilization",
+        "savings",
+        "work_reference_gpu_hours",
+        "build",
+        "rent",
+    }
+    savings = [r["result"]["savings"] for r in body["results"] if r["result"]]
+    assert len(set(savings)) == len(savings)  # every scenario's figures differ

@@ -106,3 +106,29 @@ def test_a_json_content_type_with_a_charset_is_accepted(client, scenario_data):
     )
 
     assert response.status_code == 200
+
+
+@pytest.mark.parametrize("method", ["get", "put", "patch"])
+@pytest.mark.parametrize("url", [*POST_URLS, "/api/v1/scenarios"])
+def test_a_wrong_method_is_a_405_in_the_api_error_shape(client, url, method):
+    response = getattr(client, method)(url)
+
+    message = assert_error(response, 405, "(request)")
+    assert method.upper() in message and "POST" in message
+    assert "POST" in response["Allow"]
+
+
+@pytest.mark.parametrize(
+    "url", ["/api/v1/nope", "/api/v1/compare/", "/api/v1/compare/batch/x", "/api/v1/"]
+)
+@pytest.mark.parametrize("method", ["get", "post"])
+def test_an_unknown_api_path_is_a_404_in_the_api_error_shape(client, url, method):
+    response = getattr(client, method)(url)
+
+    assert "endpoint" in assert_error(response, 404, "(request)")
+
+
+def test_a_missing_saved_scenario_keeps_its_own_404_message(client, db):
+    response = client.get("/api/v1/scenarios/00000000-0000-4000-8000-000000000000")
+
+    assert assert_error(response, 404, "id") == "no saved scenario with this id"

@@ -111,3 +111,26 @@ def test_deleting_needs_the_csrf_token_of_the_session(alice, scenario_data):
 
     assert response.status_code in {401, 403}
     assert SavedScenario.objects.filter(pk=saved.pk).exists()
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"build": {"gpu_count": 2**1100}},
+        {"build": {"capex": 1e308}, "rent": {"hourly_rate": 1e308, "fixed_monthly": 1e308}},
+    ],
+    ids=["gpu_count_2_pow_1100", "amounts_1e308"],
+)
+def test_it_refuses_with_422_a_scenario_whose_results_overflow_as_compare_does(
+    client, db, scenario_data, change
+):
+    for part, values in change.items():
+        scenario_data[part].update(values)
+    compared = post_json(client, "/api/v1/compare", scenario_data)
+    assert compared.status_code == 422
+
+    response = post_json(client, URL, {"name": "too big", "scenario": scenario_data})
+
+    assert response.status_code == 422
+    assert response.json() == compared.json()
+    assert not SavedScenario.objects.exists()

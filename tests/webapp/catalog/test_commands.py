@@ -163,3 +163,25 @@ def test_resolve_names_a_bad_workload_json(mini):
     code, _, err = run(*args, "--workload", "{bad")
     assert code == 2
     assert err.startswith("workload: is not valid JSON")
+
+
+def test_catalog_import_names_every_bad_row_and_an_oversized_cell_and_exits_2(mini, tmp_path):
+    path = tmp_path / "prices.csv"
+    path.write_text(
+        "item_type,item,amount,currency,effective_date,source\n"
+        "part,no-such-part,1800,CNY,2025-03-01,https://example.com\n"
+        "part,psu,1e3,CNY,2025-03-01,https://example.com\n"
+        "part,cpu,1800,CNY,2025-03-01," + "x" * 200_000 + "\n"
+    )
+    before = PartPrice.objects.count()
+    code, out, err = run("catalog_import", str(path))
+    assert code == 2
+    assert err.splitlines() == [
+        "row 2: item: no part with slug 'no-such-part'",
+        "row 3: amount: must be written as plain decimal digits with '.' for decimals, such as "
+        "1234 or 1234.56 (no '+', grouping or exponent): '1e3'",
+        "row 4: a cell is longer than 131 072 characters; the rest of the file was not read",
+        "nothing was written",
+    ]
+    assert out == ""
+    assert PartPrice.objects.count() == before

@@ -67,7 +67,7 @@ def test_a_bad_row_names_its_row_and_field_and_nothing_is_written(mini):
         ("part,ghost,1,CNY,2025-03-01,src,,", "row 2: item: no part with slug 'ghost'"),
         ("cloud_offering,ghost,1,CNY,2025-03-01,src,,", "row 2: item: no cloud offering"),
         ("gizmo,cpu,1,CNY,2025-03-01,src,,", "row 2: item_type: must be 'part'"),
-        ("part,cpu,abc,CNY,2025-03-01,src,,", "row 2: amount: must be a valid decimal"),
+        ("part,cpu,abc,CNY,2025-03-01,src,,", "row 2: amount: must be written as plain decimal"),
         ("part,cpu,NaN,CNY,2025-03-01,src,,", "row 2: amount:"),
         ("part,cpu,1.234,CNY,2025-03-01,src,,", "row 2: amount: at most 2 decimal places"),
         ("part,cpu,1,CNY,2025-03-01,,,", "row 2: source: is required unless estimate is true"),
@@ -121,3 +121,50 @@ def test_it_rejects_bytes_that_are_not_utf8():
     with pytest.raises(CsvImportError) as info:
         decode(b"\xff\xfe\x00bad")
     assert info.value.errors == ["(file): is not UTF-8 text"]
+
+
+def test_every_bad_row_is_named_in_one_run_including_unknown_items(mini):
+    errors = errors_of(
+        HEADER
+        + "part,no-such-part,10,CNY,2025-03-01,src,,\n"
+        + "part,cpu,-5,CNY,2025-04-01,src,,\n"
+        + "cloud_offering,no-such-cloud,1.5,USD,2025-03-01,src,,\n"
+        + "part,cpu,1800,CNY,2025-03-01,src,,\n"
+        + "part,psu,12,EUR,2025-04-01,src,,\n"
+        + "part,cpu,1800,CNY,2025-03-01,src,,\n"
+    )
+    assert [e.split(":")[0] for e in errors] == ["row 2", "row 3", "row 4", "row 6", "row 7"]
+    assert errors[0] == "row 2: item: no part with slug 'no-such-part'"
+    assert errors[2] == "row 4: item: no cloud offering with slug 'no-such-cloud'"
+    assert errors[4] == "row 7: effective_date: duplicates row 5"
+
+
+@pytest.mark.parametrize(
+    "amount", ["1e3", "1E+3", "+5", "1_000", "1,000", "NaN", ".5", "5.", "1 000", "0x10"]
+)
+def test_an_amount_in_any_but_the_plain_decimal_format_is_refused(mini, amount):
+    errors = errors_of(HEADER + f'part,cpu,"{amount}",CNY,2025-03-01,src,,\n')
+    assert len(errors) == 1
+    assert errors[0].startswith("row 2: amount: must be written as plain decimal digits")
+    assert "no '+', grouping or exponent" in errors[0]
+
+
+@pytest.mark.parametrize("amount", ["1800", "1800.5", "0", " 1800.25 ", "007"])
+def test_a_plain_decimal_amount_is_accepted(mini, amount):
+    report = import_prices(HEADER + f"part,cpu,{amount},CNY,2025-03-01,src,,\n", dry_run=True)
+    assert report.added == [f"part cpu {Decimal(amount.strip())} CNY from 2025-03-01"]
+
+
+def test_a_cell_over_the_csv_limit_is_a_clean_error_naming_its_row(mini):
+    errors = errors_of(
+        HEADER
+        + "part,cpu,-1,CNY,2025-03-01,src,,\n"
+        + "part,cpu,1800,CNY,2025-04-01,src,"
+        + "x" * 131_073
+        + ",\n"
+        + "part,cpu,1900,CNY,2025-05-01,src,,\n"
+    )
+    assert errors == [
+        "row 2: amount: must be greater than or equal to 0",
+        "row 3: a cell is longer than 131 072 characters; the rest of the file was not read",
+    ]

@@ -4,7 +4,8 @@ import datetime
 from decimal import Decimal
 
 import pytest
-from django.db import IntegrityError, transaction
+from django.apps import apps
+from django.db import IntegrityError, connection, models, transaction
 
 from webapp.catalog.models import (
     BuildPreset,
@@ -22,14 +23,32 @@ from webapp.catalog.models import (
 D = datetime.date
 
 
+def named_constraint(name: str) -> tuple[type[models.Model], models.BaseConstraint]:
+    for model in apps.get_app_config("catalog").get_models():
+        for constraint in model._meta.constraints:
+            if constraint.name == name:
+                return model, constraint
+    raise AssertionError(f"no catalog constraint named {name!r}")
+
+
 def violates(name: str, fn) -> None:
+    """``fn`` fails on the database constraint called ``name``, not on any other.
+
+    PostgreSQL names the violated constraint in its message, and so does SQLite
+    for a CHECK constraint; for a unique one SQLite names the index's columns
+    instead, so those must be exactly the named constraint's.
+    """
+    model, constraint = named_constraint(name)
     with pytest.raises(IntegrityError) as info, transaction.atomic():
         fn()
-    assert (
-        name in str(info.value)
-        or "CHECK constraint failed" in str(info.value)
-        or ("UNIQUE constraint failed" in str(info.value))
-    )
+    message = str(info.value)
+    if connection.vendor == "sqlite" and isinstance(constraint, models.UniqueConstraint):
+        columns = [
+            f"{model._meta.db_table}.{model._meta.get_field(f).column}" for f in constraint.fields
+        ]
+        assert message == "UNIQUE constraint failed: " + ", ".join(columns)
+    else:
+        assert name in message, message
 
 
 def test_it_rejects_a_negative_part_price(mini):

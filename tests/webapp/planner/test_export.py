@@ -11,6 +11,7 @@ from django.utils import translation
 from costmodel import compare, parse_scenario
 from costmodel.tables import MONTHLY_COLUMNS, monthly_table
 from webapp.planner.export import monthly_csv, neutralise, summary_csv
+from webapp.planner.permalink import encode
 from webapp.planner.saved import create_saved_scenario
 
 
@@ -155,3 +156,98 @@ def test_a_saved_scenarios_csv_has_the_same_projection(client, scenario, permali
     from_saved = parse(client.get(reverse("planner:saved-csv", args=[saved.pk])).content)
     from_link = parse(client.get(reverse("planner:results-csv", args=[permalink])).content)
     assert section(from_saved, "Monthly projection") == section(from_link, "Monthly projection")
+
+
+SKIPPED_BEFORE_A_FORMULA = [
+    "\n",
+    " ",
+    "\t",
+    "\r",
+    "\u00a0",  # no-break space
+    "\ufeff",  # byte-order mark / zero-width no-break space
+    "\u200b",  # zero-width space
+    "\u200e",  # left-to-right mark
+    "\u2060",  # word joiner
+    "\u3000",  # ideographic space
+    "\u2028",  # line separator
+    "\x00",
+    "\x0b",
+    " \u200b\u00a0\n",
+]
+
+
+@pytest.mark.parametrize("lead", SKIPPED_BEFORE_A_FORMULA, ids=repr)
+@pytest.mark.parametrize("formula", ["=1+2", "+1", "-2", "@SUM(A1)", "\uff1dSUM(A1)"], ids=repr)
+def test_a_formula_behind_characters_a_spreadsheet_skips_is_neutralised(lead, formula):
+    assert neutralise(lead + formula) == "'" + lead + formula
+
+
+@pytest.mark.parametrize("text", ["plain", "a=b", "4090 box", "单卡 RTX 4090", "x\u200b=1"])
+def test_ordinary_text_is_left_alone(text):
+    assert neutralise(text) == text
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("lead", ["\n", " ", "\u00a0", "\ufeff", "\u200b", "\u200b \t"], ids=repr)
+def test_names_sent_through_the_api_are_neutralised_in_both_csvs(client, scenario_data, lead):
+    name = lead + '=HYPERLINK("http://evil.example","click")'
+    ids = []
+    for _ in range(2):
+        body = {"name": name, "scenario": {**scenario_data, "name": name}}
+        created = client.post("/api/v1/scenarios", body, content_type="application/json")
+        assert created.status_code == 201, created.content
+        ids.append(created.json()["id"])
+    monthly = parse(client.get(reverse("planner:saved-csv", args=[ids[0]])).content)
+    assert next(r for r in monthly if r and r[0] == "name")[2] == "'" + name
+    summary = parse(client.get(reverse("planner:saved-summary-csv"), {"ids": ids}).content)
+    header = summary[0]
+    assert [row[header.index("name")] for row in summary[1:]] == ["'" + name] * 2
+
+
+HEADLINE_FIGURES = {
+    # key in the CSV: (path in the engine's result, decimal places; None = the float as it is)
+    "break_even_month": (("break_even_month",), 2),
+    "savings": (("savings",), 2),
+    "build_total_net": (("build", "total_net"), 2),
+    "rent_total": (("rent", "total"), 2),
+    "resale_value": (("build", "resale_value"), 2),
+    "build_present_value": (("build", "present_value"), 2),
+    "rent_present_value": (("rent", "present_value"), 2),
+    "build_cost_per_reference_gpu_hour": (("build", "cost_per_reference_gpu_hour"), 2),
+    "rent_cost_per_reference_gpu_hour": (("rent", "cost_per_reference_gpu_hour"), 2),
+    "break_even_utilization": (("break_even_utilization",), 4),
+    "work_reference_gpu_hours": (("work_reference_gpu_hours",), None),
+}
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {},
+        {"workload": {"kind": "steady", "utilization": 0.02}, "discount_rate_per_year": 0.12},
+        {"workload": {"kind": "tidal", "active_days_per_month": 9}, "horizon_months": 60},
+        {"currency": "USD", "horizon_months": 7},
+    ],
+    ids=["worked_example", "never_pays_back", "tidal_five_years", "usd_short"],
+)
+def test_every_headline_row_of_the_monthly_csv_is_the_engines_figure(client, scenario_data, change):
+    scenario = parse_scenario({**scenario_data, **change})
+    result = compare(scenario)
+    response = client.get(reverse("planner:results-csv", args=[encode(scenario)]))
+    rows = section(parse(response.content), "Headline")
+    assert rows[0] == ["key", "Label", "Value"]
+    headline = {row[0]: row[2] for row in rows[1:]}
+    assert set(headline) == set(HEADLINE_FIGURES)  # all 11, nothing else
+    for key, (path, places) in HEADLINE_FIGURES.items():
+        value = result
+        for part in path:
+            value = value[part]
+        if value is None:
+            assert headline[key] == "", key
+        elif places is None:
+            assert float(headline[key]) == value, key
+        else:
+            quantum = Decimal(1).scaleb(-places)
+            assert Decimal(headline[key]) == Decimal(repr(value)).quantize(quantum), key
+    if change.get("workload", {}).get("utilization") == 0.02:  # the null case is covered
+        assert result["break_even_month"] is None and headline["break_even_month"] == ""

@@ -122,18 +122,15 @@ def test_the_results_page_speaks_chinese(client, permalink):
 
 
 @pytest.mark.django_db
-def test_a_cached_results_page_still_carries_a_working_csrf_token_per_visitor(permalink):
+def test_every_visitor_gets_a_working_csrf_token_of_their_own(permalink):
     import re
 
     from django.test import Client
-
-    from webapp.planner.results import CSRF_SLOT
 
     tokens = []
     for _ in range(2):
         client = Client(enforce_csrf_checks=True)
         html = client.get(results_url(permalink)).content.decode()
-        assert CSRF_SLOT not in html
         token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', html).group(1)
         tokens.append(token)
         response = client.post(
@@ -146,3 +143,64 @@ def test_a_cached_results_page_still_carries_a_working_csrf_token_per_visitor(pe
 def test_the_language_switcher_returns_to_the_same_permalink(client, permalink):
     html = client.get(results_url(permalink) + "?x=1").content.decode()
     assert f'name="next" type="hidden" value="{results_url(permalink)}"' in html
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "name",
+    ["csrf-slot-7d1e9b", "before csrf-slot-7d1e9b after", "{% csrf_token %}", "{{ csrf_token }}"],
+)
+def test_a_scenario_name_is_shown_literally_never_with_the_visitors_token(
+    client, scenario_data, name
+):
+    import html as html_lib
+    import re
+
+    scenario_data["name"] = name
+    url = results_url(encode(parse_scenario(scenario_data)))
+    client.get(url)  # a first visit fills whatever cache there is
+    page = client.get(url).content.decode()
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
+    escaped = html_lib.escape(name)
+    assert f'<p class="scenario-name">{escaped}</p>' in page
+    assert f'id="save-name" name="name" maxlength="200" required value="{escaped}"' in page
+    assert page.count(token) == page.count('name="csrfmiddlewaretoken"') == 2  # 2 forms
+    assert page.count(client.cookies["csrftoken"].value) == 0
+
+
+def test_the_cached_fragments_hold_no_form_and_no_token(rf, permalink):
+    from webapp.planner.permalink import decode
+    from webapp.planner.results import results_fragments
+
+    fragments = results_fragments(rf.get("/"), decode(permalink), "test:" + permalink)
+    assert set(fragments) == {"summary", "details", "title"}
+    for fragment in fragments.values():
+        assert "<form" not in fragment and "csrfmiddlewaretoken" not in fragment
+
+
+BREAKDOWN_SERIES = {
+    "build": ("energy", "hosting", "maintenance", "ops"),
+    "rent": ("compute", "fixed"),
+}
+
+
+def test_all_six_series_of_the_monthly_breakdown_chart_are_the_engines(client, scenario_data):
+    # Every component different from the others, so a series drawn from the wrong one shows.
+    scenario_data["build"].update(hosting_monthly=410.0, ops_monthly=170.0)
+    scenario_data["rent"].update(fixed_monthly=95.0, annual_price_change=-0.1)
+    scenario = parse_scenario(scenario_data)
+    result = compare(scenario)
+    html = client.get(results_url(encode(scenario))).content.decode()
+    breakdown = json_script(html, "chart-data")["breakdown"]
+
+    assert breakdown["months"] == result["months"][1:]
+    assert {side: set(series) for side, series in breakdown.items() if side != "months"} == {
+        side: set(names) for side, names in BREAKDOWN_SERIES.items()
+    }
+    for side, names in BREAKDOWN_SERIES.items():
+        for name in names:
+            assert breakdown[side][name] == result[side][name][1:], (side, name)
+    firsts = [
+        breakdown[side][name][0] for side, names in BREAKDOWN_SERIES.items() for name in names
+    ]
+    assert len(set(firsts)) == 6

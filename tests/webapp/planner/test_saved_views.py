@@ -189,3 +189,41 @@ def test_comparing_fewer_than_two_or_more_than_four_is_refused(client, scenario_
 def test_comparing_unknown_ids_is_refused(client):
     response = client.get(reverse("planner:saved-compare"), {"ids": ["nope", "x"]})
     assert response.status_code == 400
+
+
+def test_scenarios_saved_before_logging_in_follow_the_user_who_logs_in(client, permalink):
+    User.objects.create_user("carol", password="a long passphrase", is_staff=True)
+    for name in ("first", "second"):
+        assert save(client, permalink, name).status_code == 302
+    anonymous_key = client.session.session_key
+    before = client.get(reverse("planner:saved-list")).content.decode()
+    assert "first" in before and "second" in before
+
+    login = client.post(
+        reverse("admin:login"),
+        {"username": "carol", "password": "a long passphrase", "next": "/admin/"},
+    )
+
+    assert login.status_code == 302
+    assert client.session.session_key != anonymous_key  # login rotated the session key
+    page = client.get(reverse("planner:saved-list")).content.decode()
+    assert "first" in page and "second" in page
+    carol = User.objects.get(username="carol")
+    assert set(SavedScenario.objects.values_list("owner", "session_key")) == {(carol.pk, "")}
+    item = SavedScenario.objects.get(name="first")
+    assert (
+        client.post(reverse("planner:saved-rename", args=[item.pk]), {"name": "x"}).status_code
+        == 302
+    )
+
+
+def test_logging_in_claims_only_this_browsers_anonymous_saves(client, permalink, scenario):
+    other = create_saved_scenario(name="someone else's", scenario=scenario, session_key="other")
+    save(client, permalink, "mine")
+    dave = User.objects.create_user("dave", password="another long passphrase")
+
+    client.force_login(dave)
+
+    assert SavedScenario.objects.get(name="mine").owner == dave
+    other.refresh_from_db()
+    assert other.owner is None and other.session_key == "other"

@@ -1,0 +1,69 @@
+"""What the charts draw, read back from the browser: names as typed (plotly reads tags in
+legend text, so ``<a href>`` would become a link), and each series from its own figures."""
+
+import json
+from pathlib import Path
+
+import pytest
+from django.urls import reverse
+
+from webapp.planner.saved import create_saved_scenario
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+EXAMPLE = Path(__file__).resolve().parents[1] / "costmodel" / "examples"
+SCENARIO = json.loads((EXAMPLE / "steady-4090-vs-a100.json").read_text())
+NAMES = ['<a href="https://evil.example/">x</a>', "<b>bold</b> &amp; <br>co"]
+
+
+def test_scenario_names_in_the_compare_chart_are_plain_text(page, live_server):
+    ids = [
+        str(create_saved_scenario(name=name, scenario=SCENARIO, session_key="s").pk)
+        for name in NAMES
+    ]
+    query = "&".join(f"ids={i}" for i in ids)
+    page.goto(f"{live_server.url}{reverse('planner:saved-compare')}?{query}")
+    page.wait_for_selector("#chart-compare[data-rendered='true']")
+
+    legend = page.locator("#chart-compare .legendtext").all_text_contents()
+    assert legend == [f"{name} · {part} (CNY)" for name in NAMES for part in ("Build", "Rent")], (
+        legend
+    )
+    assert page.locator("#chart-compare a").count() == 0
+    assert page.locator("#chart-compare .legendtext tspan[style*='bold']").count() == 0
+    page.watch.assert_clean()
+
+
+def test_the_breakdown_chart_draws_each_of_its_six_series_from_its_own_figures(page, live_server):
+    from costmodel import compare, parse_scenario
+    from webapp.planner.permalink import encode
+
+    data = json.loads(json.dumps(SCENARIO))
+    data["build"].update(hosting_monthly=410.0, ops_monthly=170.0)
+    data["rent"].update(fixed_monthly=95.0, annual_price_change=-0.1)
+    scenario = parse_scenario(data)
+    result = compare(scenario)
+    page.goto(f"{live_server.url}{reverse('planner:results', args=[encode(scenario)])}")
+    page.wait_for_selector("#chart-breakdown[data-rendered='true']")
+
+    traces = page.evaluate(
+        "() => document.getElementById('chart-breakdown').data.map("
+        "t => ({name: t.name, x: Array.from(t.x), y: Array.from(t.y)}))"
+    )
+    expected = [
+        (f"Build · {label}", result["build"][key])
+        for key, label in (
+            ("energy", "Energy"),
+            ("hosting", "Hosting"),
+            ("maintenance", "Maintenance"),
+            ("ops", "Operations"),
+        )
+    ] + [
+        (f"Rent · {label}", result["rent"][key])
+        for key, label in (("compute", "Cloud compute"), ("fixed", "Fixed fees"))
+    ]
+    assert [t["name"] for t in traces] == [name for name, _ in expected]
+    for trace, (name, series) in zip(traces, expected, strict=True):
+        assert trace["x"] == result["months"][1:], name
+        assert trace["y"] == series[1:], name
+    page.watch.assert_clean()

@@ -1,0 +1,100 @@
+"""Amounts far beyond any real price still render, export and save, or are refused cleanly.
+
+The engine works in float64; a page, a CSV or a saved scenario must either show
+what it computed or, when the numbers overflow, say so with a 4xx naming the
+problem, never a 500.
+"""
+
+import csv
+import io
+from decimal import Decimal
+
+import pytest
+from django.urls import reverse
+
+from costmodel import compare, parse_scenario
+from webapp.planner.formatting import money, round_money
+from webapp.planner.models import SavedScenario
+from webapp.planner.permalink import encode
+
+from .helpers import json_script
+
+pytestmark = pytest.mark.django_db
+
+
+def test_round_money_keeps_every_digit_of_a_huge_amount():
+    assert round_money(1e26, "CNY") == Decimal("100000000000000000000000000.00")
+    assert round_money(-1.7976931348623157e308, "JPY") == Decimal("-1.7976931348623157e308")
+    assert round_money(9.9e25, "USD") == Decimal("99000000000000000000000000.00")
+
+
+def test_money_shows_a_huge_amount():
+    assert money(1e26, "CNY") == "¥100,000,000,000,000,000,000,000,000.00"
+    assert money(1e300, "USD").startswith("$")
+
+
+@pytest.fixture
+def huge_capex(scenario_data):
+    scenario_data["build"]["capex"] = 1e26
+    return parse_scenario(scenario_data)
+
+
+def _csv_rows(response) -> list[list[str]]:
+    return list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
+
+
+def test_a_capex_of_1e26_renders_on_every_page_and_csv(client, huge_capex):
+    code = encode(huge_capex)
+    page = client.get(reverse("planner:results", args=[code]))
+    assert page.status_code == 200
+    assert "100,000,000,000,000,000,000,000,000.00" in page.content.decode()
+    assert (
+        json_script(page.content.decode(), "chart-data")["build_cumulative"]
+        == (compare(huge_capex)["build"]["cumulative"])
+    )
+    monthly = client.get(reverse("planner:results-csv", args=[code]))
+    assert monthly.status_code == 200
+    rows = {row[0]: row for row in _csv_rows(monthly) if row}
+    assert rows["build.capex"][2] == "100000000000000000000000000.00"
+
+    saved = client.post(reverse("planner:save"), {"code": code, "name": "huge"})
+    assert saved.status_code == 302
+    item = SavedScenario.objects.get()
+    assert client.get(saved["Location"]).status_code == 200
+    assert client.get(reverse("planner:saved-csv", args=[item.pk])).status_code == 200
+    other = client.post(reverse("planner:save"), {"code": code, "name": "twin"})
+    twin = SavedScenario.objects.exclude(pk=item.pk).get()
+    assert other.status_code == 302
+    summary = client.get(reverse("planner:saved-summary-csv"), {"ids": [item.pk, twin.pk]})
+    assert summary.status_code == 200
+    header, first, *_ = _csv_rows(summary)
+    assert first[header.index("build_capex")] == "100000000000000000000000000.00"
+
+
+@pytest.fixture
+def overflowing(scenario_data):
+    for path in (("build", "capex"), ("rent", "hourly_rate"), ("rent", "fixed_monthly")):
+        scenario_data[path[0]][path[1]] = 1e308
+    return parse_scenario(scenario_data)
+
+
+def test_saving_a_permalink_whose_numbers_overflow_is_refused_without_a_row(client, overflowing):
+    code = encode(overflowing)
+    response = client.post(reverse("planner:save"), {"code": code, "name": "too big"})
+    assert response.status_code == 400
+    assert "too large" in response.content.decode()
+    assert not SavedScenario.objects.exists()
+
+
+def test_a_saved_row_that_overflows_is_a_clean_400_not_a_500(client, overflowing):
+    """Rows stored before saves were checked stay readable as an error page."""
+    item = SavedScenario.objects.create(
+        name="stored earlier", scenario=overflowing.model_dump(mode="json")
+    )
+    for url in (
+        reverse("planner:saved-detail", args=[item.pk]),
+        reverse("planner:saved-csv", args=[item.pk]),
+    ):
+        response = client.get(url)
+        assert response.status_code == 400, url
+        assert "too large" in response.content.decode()
