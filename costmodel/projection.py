@@ -270,12 +270,14 @@ def project_columns(c: Columns, *, with_break_even_utilization: bool = True) -> 
     Month 0 holds the capex (or its down payment) and the first term's upfront fee.
     """
     parts = []
-    for rows in chunks(len(c), c.months):
-        part = monthly_projection(c.rows(rows))
-        if with_break_even_utilization:
-            beu = break_even_utilization(c.rows(rows))
-            part = dataclasses.replace(part, break_even_utilization=beu)
-        parts.append(part)
+    # Overflow and 0/0 from extreme inputs are let through as inf/NaN and refused below.
+    with np.errstate(all="ignore"):
+        for rows in chunks(len(c), c.months):
+            part = monthly_projection(c.rows(rows))
+            if with_break_even_utilization:
+                beu = break_even_utilization(c.rows(rows))
+                part = dataclasses.replace(part, break_even_utilization=beu)
+            parts.append(part)
     projection = parts[0] if len(parts) == 1 else _joined(parts)
     _refuse_overflow(projection)
     return projection
