@@ -1,0 +1,152 @@
+"""Default ranges of the uncertain inputs of one scenario: for the tornado and the Monte Carlo.
+
+A results page shows how the decision moves when the guesses behind it move.
+:func:`default_ranges` proposes, for the inputs a team guesses most, a
+low / likely / high range around the scenario's own value; the planner shows
+them and lets the user change them. Every range stays within the field's
+bounds and contains the scenario's value as its most likely point.
+
+Rules (named constants below):
+
+- **Utilization** (steady work, or a tidal workload's active days): from
+  half of the planned figure to a quarter more. Plans overstate how busy a
+  box will be more often than they understate it.
+- **Cloud price trend** (``rent.annual_price_change``): −30 % to +10 % a
+  year. Public GPU rental prices have fallen by a third in a year (AWS's
+  P4/P5 cut of June 2025) and risen again after shortages.
+- **Electricity price**: −20 % to +30 % of today's tariff.
+- **Resale** (``build.residual_value_retention_per_year``): 15 points lower to
+  10 points higher than planned: used-GPU prices swing with each generation.
+- **Cloud hourly rate** and **capex** (tornado only): ±20 % and ±15 %, the
+  spread between providers and between quotes for the same box.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from costmodel.scenario import MAX_DEMAND_MULTIPLE, Scenario, SteadyWorkload, TidalWorkload
+
+UTILIZATION_LOW_FACTOR = 0.5
+UTILIZATION_HIGH_FACTOR = 1.25
+PRICE_TREND_LOW = -0.30
+PRICE_TREND_HIGH = 0.10
+ELECTRICITY_LOW_FACTOR = 0.8
+ELECTRICITY_HIGH_FACTOR = 1.3
+RETENTION_LOW_POINTS = 0.15
+RETENTION_HIGH_POINTS = 0.10
+HOURLY_RATE_FACTOR = 0.2
+CAPEX_FACTOR = 0.15
+
+
+@dataclass(frozen=True)
+class Range:
+    """A low / most likely / high value of one input, in the input's own unit."""
+
+    path: str
+    low: float
+    mode: float
+    high: float
+
+    def as_triangular(self) -> dict[str, float | str]:
+        """The range as an uncertainty request's distribution."""
+        return {"kind": "triangular", "low": self.low, "mode": self.mode, "high": self.high}
+
+    def as_driver(self) -> dict[str, float]:
+        """The range as a tornado request's driver."""
+        return {"low": self.low, "high": self.high}
+
+
+def _around(
+    path: str, value: float, low: float, high: float, floor: float, ceiling: float
+) -> Range:
+    """A range clipped to the field's bounds that keeps ``value`` as its most likely point."""
+    return Range(
+        path,
+        max(floor, min(low, value)),
+        value,
+        min(ceiling, max(high, value)),
+    )
+
+
+def utilization_range(scenario: Scenario) -> Range | None:
+    """The range of how busy the box will be; None for a monthly profile (no single figure)."""
+    w = scenario.workload
+    if isinstance(w, SteadyWorkload):
+        u = w.utilization
+        return _around(
+            "workload.utilization",
+            u,
+            u * UTILIZATION_LOW_FACTOR,
+            u * UTILIZATION_HIGH_FACTOR,
+            0.0,
+            MAX_DEMAND_MULTIPLE,
+        )
+    if isinstance(w, TidalWorkload):
+        d = w.active_days_per_month
+        return _around(
+            "workload.active_days_per_month",
+            d,
+            d * UTILIZATION_LOW_FACTOR,
+            d * UTILIZATION_HIGH_FACTOR,
+            0.0,
+            31.0,
+        )
+    return None
+
+
+def default_ranges(scenario: Scenario) -> list[Range]:
+    """Utilization, cloud price trend, electricity price and resale: the Monte Carlo's inputs."""
+    b, r = scenario.build, scenario.rent
+    ranges = [
+        utilization_range(scenario),
+        _around(
+            "rent.annual_price_change",
+            r.annual_price_change,
+            PRICE_TREND_LOW,
+            PRICE_TREND_HIGH,
+            -0.9,
+            1.0,
+        ),
+        _around(
+            "build.electricity_price_per_kwh",
+            b.electricity_price_per_kwh,
+            b.electricity_price_per_kwh * ELECTRICITY_LOW_FACTOR,
+            b.electricity_price_per_kwh * ELECTRICITY_HIGH_FACTOR,
+            0.0,
+            float("inf"),
+        ),
+        _around(
+            "build.residual_value_retention_per_year",
+            b.residual_value_retention_per_year,
+            b.residual_value_retention_per_year - RETENTION_LOW_POINTS,
+            b.residual_value_retention_per_year + RETENTION_HIGH_POINTS,
+            0.0,
+            1.0,
+        ),
+    ]
+    return [r for r in ranges if r is not None]
+
+
+def default_drivers(scenario: Scenario) -> list[Range]:
+    """The tornado's drivers: the Monte Carlo's inputs plus the cloud rate and the capex."""
+    b, r = scenario.build, scenario.rent
+    return [
+        *default_ranges(scenario),
+        _around(
+            "rent.hourly_rate",
+            r.hourly_rate,
+            r.hourly_rate * (1 - HOURLY_RATE_FACTOR),
+            r.hourly_rate * (1 + HOURLY_RATE_FACTOR),
+            0.0,
+            float("inf"),
+        ),
+        _around(
+            "build.capex",
+            b.capex,
+            b.capex * (1 - CAPEX_FACTOR),
+            b.capex * (1 + CAPEX_FACTOR),
+            0.0,
+            float("inf"),
+        ),
+    ]

@@ -1,0 +1,102 @@
+"""Default ranges: inside every bound, around the scenario's value, valid operation requests."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from strategies import v2_scenarios
+
+from costmodel import parse_scenario
+from costmodel.operations import parse_tornado, parse_uncertainty, tornado, uncertainty
+from costmodel.ranges import default_drivers, default_ranges
+
+EXAMPLES = Path(__file__).resolve().parent / "examples"
+
+
+def example(name: str) -> dict:
+    return json.loads((EXAMPLES / f"{name}.json").read_text())
+
+
+def test_a_steady_scenario_gets_the_four_documented_ranges():
+    scenario = parse_scenario(example("steady-4090-vs-a100"))  # u 0.8, 0.8 CNY/kWh, r 0.7
+    ranges = {r.path: (r.low, r.mode, r.high) for r in default_ranges(scenario)}
+    assert ranges == {
+        "workload.utilization": (pytest.approx(0.4), 0.8, pytest.approx(1.0)),
+        "rent.annual_price_change": (-0.30, 0.0, 0.10),
+        "build.electricity_price_per_kwh": (pytest.approx(0.64), 0.8, pytest.approx(1.04)),
+        "build.residual_value_retention_per_year": (
+            pytest.approx(0.55),
+            0.7,
+            pytest.approx(0.8),
+        ),
+    }
+
+
+def test_a_tidal_scenario_varies_its_active_days_and_a_profile_keeps_its_months():
+    tidal = parse_scenario(example("tidal-4060ti"))  # 4 active days
+    days = default_ranges(tidal)[0]
+    assert (days.path, days.low, days.mode, days.high) == (
+        "workload.active_days_per_month",
+        2.0,
+        4.0,
+        5.0,
+    )
+    profile = example("v2/commitment-with-overflow")
+    paths = [r.path for r in default_ranges(parse_scenario(profile))]
+    assert not any(p.startswith("workload") for p in paths)
+
+
+def test_a_value_outside_the_usual_range_stays_the_most_likely_point():
+    data = example("steady-4090-vs-a100")
+    data["rent"]["annual_price_change"] = -0.5
+    data["build"]["residual_value_retention_per_year"] = 0.05
+    ranges = {r.path: r for r in default_ranges(parse_scenario(data))}
+    trend = ranges["rent.annual_price_change"]
+    assert (trend.low, trend.mode, trend.high) == (-0.5, -0.5, 0.10)
+    resale = ranges["build.residual_value_retention_per_year"]
+    assert resale.low == 0.0 and resale.mode == 0.05
+
+
+@given(v2_scenarios())
+@settings(max_examples=60, deadline=None)
+def test_the_defaults_of_any_scenario_make_valid_requests(data):
+    scenario = parse_scenario(data)
+    for r in default_drivers(scenario):
+        assert r.low <= r.mode <= r.high
+    parse_tornado(
+        {"scenario": data, "drivers": {r.path: r.as_driver() for r in default_drivers(scenario)}}
+    )
+    parse_uncertainty(
+        {
+            "scenario": data,
+            "distributions": {r.path: r.as_triangular() for r in default_ranges(scenario)},
+            "draws": 10,
+        }
+    )
+
+
+def test_the_defaults_run_as_a_tornado_and_a_monte_carlo():
+    data = example("steady-4090-vs-a100")
+    scenario = parse_scenario(data)
+    answer = tornado(
+        parse_tornado(
+            {
+                "scenario": data,
+                "drivers": {r.path: r.as_driver() for r in default_drivers(scenario)},
+            }
+        )
+    )
+    assert len(answer["drivers"]) == 6
+    spread = uncertainty(
+        parse_uncertainty(
+            {
+                "scenario": data,
+                "distributions": {r.path: r.as_triangular() for r in default_ranges(scenario)},
+                "draws": 500,
+            }
+        )
+    )
+    assert spread["savings"]["p10"] <= spread["savings"]["p50"] <= spread["savings"]["p90"]
