@@ -278,3 +278,21 @@ def test_monthly_totals_are_the_sum_of_their_components(data):
             abs=1e-12 * scale,
         )
     assert rent["monthly"][0] == rent["committed"][0]
+
+
+def test_summaries_of_a_batch_are_each_scenarios_summary():
+    datas = [
+        example("commitment-unused-3y"),
+        changed(example("commitment-unused-3y"), **{"rent.committed_hourly_rate": 0.0}),
+        example("hybrid-burst-life-financing"),
+    ]
+    from costmodel import project
+
+    batch = project([parse_scenario(d) for d in datas])
+    summaries = batch.summaries()
+    assert summaries == [batch.summary(i) for i in range(3)]
+    assert summaries[1]["break_even_month"] is None  # null stays null
+    for i, data in enumerate(datas):
+        full = run(data)
+        assert summaries[i]["savings"] == pytest.approx(full["savings"], rel=1e-12)
+        assert summaries[i]["build"]["total"] == pytest.approx(full["build"]["total"], rel=1e-12)

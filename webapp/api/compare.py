@@ -202,6 +202,6 @@ def _project(
                 errors[index] = [overflow_error()]
             continue
         if summary:
-            return {i: projection.summary(k) for k, i in enumerate(indices)}
+            return dict(zip(indices, projection.summaries(), strict=True))
         return {i: projection.result(k) for k, i in enumerate(indices)}
     return {}
