@@ -481,9 +481,9 @@ def monthly_projection(c: Columns) -> Projection:
         escalation = np.where(running, escalation, 0.0)
         # Energy [kWh] = (P_load·busy + P_idle·(730 − busy)) / 1000 · pue: the idle draw
         # all month, plus the draw above idle while busy. Its cost per kWh is escalated.
-        price_per_kwh = col(b.pue * b.electricity_price_per_kwh / 1000.0)  # [currency/Wh]
-        idle_month = col(b.power_idle_watts * HOURS_PER_MONTH) * price_per_kwh
-        busy_extra_per_hour = col(b.power_load_watts - b.power_idle_watts) * price_per_kwh
+        price_per_wh = col(b.pue * b.electricity_price_per_kwh / 1000.0)  # [currency/Wh] at the wall
+        idle_month = col(b.power_idle_watts * HOURS_PER_MONTH) * price_per_wh
+        busy_extra_per_hour = col(b.power_load_watts - b.power_idle_watts) * price_per_wh
         energy = (idle_month + busy * busy_extra_per_hour) * escalation
         hosting = col(b.hosting_monthly) * escalation
         ops = col(b.ops_monthly) * escalation
