@@ -19,7 +19,7 @@ Examples
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -101,18 +101,15 @@ class Projection:
     def summaries(self) -> list[dict[str, Any]]:
         """:meth:`summary` of every scenario, each figure read as one list (fast for a batch)."""
 
-        def lists(arrays: Any, names: tuple[str, ...]) -> dict[str, list[float | None]]:
-            return {name: _figures(name, arrays[name]) for name in names}
+        def rows(arrays: Any, names: tuple[str, ...]) -> list[dict[str, float | None]]:
+            columns = [_figures(name, arrays[name]) for name in names]
+            return [dict(zip(names, row, strict=True)) for row in zip(*columns, strict=True)]
 
-        top = lists({name: getattr(self, name) for name in HEADLINE}, HEADLINE)
-        build, rent = lists(self.build, BUILD_FIGURES), lists(self.rent, RENT_FIGURES)
+        top = rows({name: getattr(self, name) for name in HEADLINE}, HEADLINE)
+        build, rent = rows(self.build, BUILD_FIGURES), rows(self.rent, RENT_FIGURES)
         return [
-            {
-                **{name: values[i] for name, values in top.items()},
-                "build": {name: values[i] for name, values in build.items()},
-                "rent": {name: values[i] for name, values in rent.items()},
-            }
-            for i in range(len(self))
+            {**figures, "build": b, "rent": r}
+            for figures, b, r in zip(top, build, rent, strict=True)
         ]
 
     def result(self, i: int) -> dict[str, Any]:
@@ -297,11 +294,7 @@ def project_columns(c: Columns, *, with_break_even_utilization: bool = True) -> 
     # Overflow and 0/0 from extreme inputs are let through as inf/NaN and refused below.
     with np.errstate(all="ignore"):
         for rows in chunks(len(c), c.months):
-            part = monthly_projection(c.rows(rows))
-            if with_break_even_utilization:
-                beu = break_even_utilization(c.rows(rows))
-                part = dataclasses.replace(part, break_even_utilization=beu)
-            parts.append(part)
+            parts.append(monthly_projection(c.rows(rows), with_break_even_utilization))
     projection = parts[0] if len(parts) == 1 else _joined(parts)
     _refuse_overflow(projection)
     return projection
@@ -457,10 +450,11 @@ def _on_rows(rows: npt.NDArray[np.bool_], costs: Any, c: Columns) -> Array:
     return out
 
 
-def monthly_projection(c: Columns) -> Projection:
-    """Every series and figure of :func:`project_columns` but the break-even utilization (NaN).
+def monthly_projection(c: Columns, with_break_even_utilization: bool = False) -> Projection:
+    """Every series and figure of :func:`project_columns` for one chunk of rows.
 
     Unchecked: a figure may be infinite or NaN where inputs overflow float64.
+    The break-even utilization is NaN unless asked for.
     """
     b, r = c.build, c.rent
     horizon = c.horizon_months
@@ -471,20 +465,36 @@ def monthly_projection(c: Columns) -> Projection:
     col = _col
 
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
-        # --- the workload ---
-        demand = c.demand  # [box-h]
-        busy = np.minimum(demand, HOURS_PER_MONTH)  # [h]
-
-        # --- the build: running costs ---
+        # --- prices over time ---
         # e[m]: running costs follow their yearly change; 0 outside months 1..H
         escalation = power(1.0 + b.running_cost_annual_change, (m - 1) / 12.0)
         escalation = np.where(running, escalation, 0.0)
+        rate = col(r.hourly_rate) * power(1.0 + r.annual_price_change, (m - 1) / 12.0)
+        capacity_ratio = (b.gpu_count * b.gpu_throughput) / (r.gpu_count * r.gpu_throughput)
+        instance_hours_per_box_hour = col(capacity_ratio * (1.0 + r.rework_fraction))
+        committed_hours = col(r.committed_instances * HOURS_PER_MONTH)
         # Energy [kWh] = (P_load·busy + P_idle·(730 − busy)) / 1000 · pue: the idle draw
         # all month, plus the draw above idle while busy. Its cost per kWh is escalated.
-        price_per_wh = col(b.pue * b.electricity_price_per_kwh / 1000.0)  # [currency/Wh] at the wall
+        price_per_wh = col(
+            b.pue * b.electricity_price_per_kwh / 1000.0
+        )  # [currency/Wh] at the wall
         idle_month = col(b.power_idle_watts * HOURS_PER_MONTH) * price_per_wh
         busy_extra_per_hour = col(b.power_load_watts - b.power_idle_watts) * price_per_wh
-        energy = (idle_month + busy * busy_extra_per_hour) * escalation
+
+        # --- the lines that follow the work wanted: energy, burst, on-demand compute ---
+        def demand_lines(demand: Array) -> tuple[Array, Array, Array]:
+            """Energy, burst and on-demand compute [currency/month] for a demand matrix [h]."""
+            busy = np.minimum(demand, HOURS_PER_MONTH)  # [h]
+            energy = (idle_month + busy * busy_extra_per_hour) * escalation
+            burst = np.where(running, (demand - busy) * instance_hours_per_box_hour * rate, 0.0)
+            rent_hours = demand * instance_hours_per_box_hour  # [instance-h]
+            on_demand = np.maximum(rent_hours - committed_hours, 0.0)
+            return energy, burst, np.where(running, on_demand * rate, 0.0)
+
+        demand = c.demand  # [box-h]
+        energy, burst, compute = demand_lines(demand)
+
+        # --- the build: running costs ---
         hosting = col(b.hosting_monthly) * escalation
         ops = col(b.ops_monthly) * escalation
 
@@ -503,19 +513,10 @@ def monthly_projection(c: Columns) -> Projection:
         resale_value = value_if_sold[rows, horizon]
         financing = _on_rows(b.financing.term_months > 0, financing_costs, c)
 
-        # --- the cloud: rates and the work rented ---
-        rate = col(r.hourly_rate) * power(1.0 + r.annual_price_change, (m - 1) / 12.0)
-        capacity_ratio = (b.gpu_count * b.gpu_throughput) / (r.gpu_count * r.gpu_throughput)
-        instance_hours_per_box_hour = col(capacity_ratio * (1.0 + r.rework_fraction))
-        burst = np.where(running, (demand - busy) * instance_hours_per_box_hour * rate, 0.0)
-
         build_monthly = energy + hosting + maintenance + ops + burst + replacement + financing
         build_monthly[:, 0] = b.capex * b.financing.down_payment_fraction
 
         # --- the rent side ---
-        rent_hours = demand * instance_hours_per_box_hour  # [instance-h]
-        committed_hours = col(r.committed_instances * HOURS_PER_MONTH)
-        compute = np.where(running, np.maximum(rent_hours - committed_hours, 0.0) * rate, 0.0)
         committed = _on_rows(r.committed_instances > 0, commitment_costs, c)
         fixed = np.where(running, col(r.fixed_monthly), 0.0)
         rent_monthly = compute + committed + fixed
@@ -537,6 +538,24 @@ def monthly_projection(c: Columns) -> Projection:
         work = demand.sum(axis=1) * b.gpu_count * b.gpu_throughput  # [reference GPU-h]
         build_cost_per_hour = np.where(work > 0, build_total_net / work, np.nan)
         rent_cost_per_hour = np.where(work > 0, rent_total / work, np.nan)
+
+        def savings_at(utilization: Array) -> Array:
+            """Savings with steady work at ``utilization`` (one per scenario), all else as is.
+
+            Only the demand's lines change with the work: today's savings, with
+            energy, burst and on-demand compute taken again at that demand.
+            """
+            e, bu, cp = demand_lines(steady_demand(utilization, horizon, c.months))
+            more_rent = cp.sum(axis=1) - compute.sum(axis=1)
+            more_build = e.sum(axis=1) - energy.sum(axis=1) + bu.sum(axis=1) - burst.sum(axis=1)
+            changed: Array = savings + more_rent - more_build
+            return changed
+
+        break_even_u = (
+            break_even_utilization(c, savings_at)
+            if with_break_even_utilization
+            else np.full(len(c), np.nan)
+        )
 
     return Projection(
         horizon_months=horizon,
@@ -568,7 +587,7 @@ def monthly_projection(c: Columns) -> Projection:
             cost_per_reference_gpu_hour=rent_cost_per_hour,
         ),
         break_even_month=break_even_month(build_cumulative, rent_cumulative, horizon),
-        break_even_utilization=np.full(len(c), np.nan),
+        break_even_utilization=break_even_u,
         savings=savings,
         work_reference_gpu_hours=work,
     )
@@ -591,31 +610,34 @@ def _refuse_overflow(p: Projection) -> None:
         raise ProjectionOverflowError(np.flatnonzero(bad).tolist())
 
 
-def break_even_utilization(c: Columns) -> Array:
+def break_even_utilization(c: Columns, savings_at: Callable[[Array], Array]) -> Array:
     """The first steady utilization in [0, 1] at which savings are zero [fraction]; NaN if none.
+
+    Parameters
+    ----------
+    c : Columns
+    savings_at : callable
+        Savings of each scenario with steady work at a utilization (an array,
+        one per scenario), everything else unchanged (:func:`monthly_projection`'s).
 
     Notes
     -----
     With steady work ``u`` the box never bursts, and savings are linear in
     ``u`` except for one kink where the rent side's instance-hours reach the
     committed hours, at ``u_k = committed_instances / (capacity_ratio ·
-    (1 + rework_fraction))`` when ``0 < u_k < 1``. Savings are evaluated by the
-    projection itself at ``0``, ``u_k`` and ``1`` (``u_k = 1`` when there is no
-    kink: an empty second segment). Walking the segments ``[a, b]`` from 0,
-    the answer is the first zero: ``a`` if ``s(a) = 0``, else
-    ``a + (b − a) · s(a) / (s(a) − s(b))`` where ``s(b)`` is zero or of the
-    other sign; segments with ``s(a) = s(b)`` have none.
+    (1 + rework_fraction))`` when ``0 < u_k < 1``. Savings are evaluated at
+    ``0``, ``u_k`` and ``1`` (``u_k = 1`` where there is no kink: an empty
+    second segment). Walking the segments ``[a, b]`` from 0, the answer is the
+    first zero: ``a`` if ``s(a) = 0``, else ``a + (b − a) · s(a) / (s(a) − s(b))``
+    where ``s(b)`` is zero or of the other sign; segments with ``s(a) = s(b)``
+    have none.
     """
     b, r = c.build, c.rent
     n = len(c)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        capacity_ratio = (b.gpu_count * b.gpu_throughput) / (r.gpu_count * r.gpu_throughput)
-        kink = r.committed_instances / (capacity_ratio * (1.0 + r.rework_fraction))
+    capacity_ratio = (b.gpu_count * b.gpu_throughput) / (r.gpu_count * r.gpu_throughput)
+    kink = r.committed_instances / (capacity_ratio * (1.0 + r.rework_fraction))
     kink = np.where((kink > 0.0) & (kink < 1.0), kink, 1.0)
-    points = np.concatenate([np.zeros(n), kink, np.ones(n)])
-    steady = c.repeat(3)
-    steady = steady.with_demand(steady_demand(points, steady.horizon_months, c.months))
-    s0, sk, s1 = monthly_projection(steady).savings.reshape(3, n)
+    s0, sk, s1 = savings_at(np.zeros(n)), savings_at(kink), savings_at(np.ones(n))
 
     def segment_zero(a: Array, b_: Array, sa: Array, sb: Array) -> Array:
         crosses = (sa != sb) & ((sa == 0.0) | (sb == 0.0) | (np.sign(sa) != np.sign(sb)))
