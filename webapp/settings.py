@@ -75,6 +75,7 @@ INSTALLED_APPS = [
     "ninja",  # serves the API docs (swagger-ui) from local static files, not a CDN
     "webapp.catalog",
     "webapp.planner",
+    "webapp.advisor",
 ]
 
 MIDDLEWARE = [
