@@ -30,17 +30,19 @@ def preset_spec(preset: BuildPreset) -> PresetSpec:
     counts (:func:`webapp.catalog.checks.preset_power`, the catalog check's rule).
     """
     peak, rated, grade = preset_power(preset, list(preset.lines.all()))
-    return PresetSpec(
-        slug=preset.slug,
-        tier=preset.tier,
-        gpu_name=preset.gpu_model.name,
-        gpu_count=preset.gpu_count,
-        node_count=preset.node_count,
-        vram_gb=float(preset.gpu_model.vram_gb),
-        nvlink=preset.gpu_model.supports_nvlink,
-        peak_power_watts=peak if peak > 0 else None,
-        psu_rated_watts=rated if rated > 0 else None,
-        psu_efficiency=grade or None,
+    return PresetSpec.model_validate(
+        {
+            "slug": preset.slug,
+            "tier": preset.tier,
+            "gpu_name": preset.gpu_model.name,
+            "gpu_count": preset.gpu_count,
+            "node_count": preset.node_count,
+            "vram_gb": float(preset.gpu_model.vram_gb),
+            "nvlink": preset.gpu_model.supports_nvlink,
+            "peak_power_watts": peak if peak > 0 else None,
+            "psu_rated_watts": rated if rated > 0 else None,
+            "psu_efficiency": grade or None,
+        }
     )
 
 
