@@ -1,13 +1,13 @@
 """Sizing advisor: from model size, dataset size and precision to a hardware tier.
 
 Encodes the rules of thumb of the two buyer's guides the product is built
-around (``SIZING_RULES.md``) and says which rule decided what. Pure: no
-Django, no catalog access. The web layer passes the catalog's presets as
-:class:`PresetSpec` rows; without them the shipped presets' specs are used.
+around and says which rule decided what. Pure: no Django, no catalog access,
+no prose. The web layer passes the catalog's presets as :class:`PresetSpec`
+rows; without them :data:`DEFAULT_PRESETS` are used.
 
-Every explanation is a :class:`Reason` with a stable ``code``, the figures it
-quotes in ``params`` and an English ``text``; other languages translate by
-``code`` and interpolate ``params``.
+Every explanation is a :class:`Reason`: a stable ``code`` (one of
+:data:`REASON_CODES`) and the figures it quotes in ``params``, unrounded.
+The sentences live in the web layer's translations, one per code.
 
 Notes
 -----
@@ -28,22 +28,28 @@ limited. Bytes per parameter (Hugging Face, "Model training anatomy"):
 - int8: mixed-precision weights and gradients with 8-bit Adam
   states: 6 + 4 + 2 = 12
 
-A multi-GPU box is assumed to shard weights, gradients and optimizer states
-across its GPUs (ZeRO-3 / FSDP), so its capacity is the sum of its GPUs'
-memory; a single-GPU box's capacity is its GPU's memory.
+A multi-GPU box or a cluster is assumed to shard weights, gradients and
+optimizer states across all its GPUs (ZeRO-3 / FSDP), so its capacity is the
+sum of its GPUs' memory; a single-GPU box's capacity is its GPU's memory.
 
-The recommended tier is the highest tier any rule asks for:
+The recommended tier is the highest tier any rule asks for
+(:func:`tier_votes`, :func:`recommended_tier`):
 
 - the guide's size bands: > 0.1 B parameters is beyond the budget tier
   (ResNet-50 class is 0.025 B; BERT-base, 0.11 B, is entry work),
   ≥ 1 B needs the multi tier, > 100 B the cluster tier;
 - memory: the smallest tier with a preset whose capacity holds the estimate
-  (and whose GPUs have at least 12 GB each); if no single box holds it,
-  the cluster tier;
+  (and whose GPUs have at least 12 GB each); if no preset holds it, the
+  cluster tier;
 - dataset bands: < 10 GB budget, < 50 GB entry, ≥ 50 GB multi (the guide
   places multi at > 100 GB and leaves 50–100 GB unassigned: the advisor
   rounds up);
 - a multi-GPU wish needs the multi tier.
+
+Within the tier the smallest preset (by GPU memory) that holds the job is
+picked (:func:`pick_preset`). A cluster preset is several GPU servers joined
+by RDMA; the advisor then also says what a managed cluster or a cloud
+reservation offers instead (``managed_alternatives``).
 
 Example
 -------
@@ -57,7 +63,8 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Sequence
-from typing import Annotated, Any, Literal
+from dataclasses import dataclass
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -101,11 +108,48 @@ PSU_MIN_EFFICIENCY = "gold"
 
 _EFFICIENCY_RANK = {"white": 0, "bronze": 1, "silver": 2, "gold": 3, "platinum": 4, "titanium": 5}
 
+NVME_MIN_GB = 500.0
+"""Smallest NVMe drive the guide recommends [GB]."""
+
 NVME_CAPACITY_FACTOR = 2.0
 """NVMe capacity per GB of training data (shards, shuffling buffers, checkpoints) [-]."""
 
 CPU_CORES_BY_TIER: dict[str, int] = {"budget": 6, "entry": 8, "multi": 32}
 """CPU cores the guide pairs with each tier; tf.data ``num_parallel_calls`` ≈ cores."""
+
+REASON_CODES: frozenset[str] = frozenset(
+    {
+        # the rules that set the tier
+        "vram_priority",
+        "vram_floor",
+        "model_size_band",
+        "memory_beyond_one_box",
+        "memory_needs_tier",
+        "dataset_band",
+        "multi_gpu_requested",
+        # one box
+        "preset_fits",
+        "cpu_cores_pipeline",
+        "nvme_for_data",
+        "psu_headroom",
+        "psu_headroom_known_peak",
+        # the cluster tier
+        "cluster_beyond_one_box",
+        "cluster_preset_fits",
+        "cluster_no_preset",
+        "cluster_power",
+        "managed_alternatives",
+        # warnings
+        "preset_too_small",
+        "cluster_too_small",
+        "psu_insufficient",
+        "no_nvlink_geforce_40",
+        "no_nvlink",
+        "int8_training",
+        "tensorflow_linux_gpu",
+    }
+)
+"""Every code a :class:`Reason` can carry; the web layer has one sentence for each."""
 
 _GEFORCE_40 = re.compile(r"\bRTX\s*40[5-9]0\b", re.IGNORECASE)
 
@@ -137,12 +181,15 @@ class PresetSpec(_Strict):
     tier: Tier
     gpu_name: str
     gpu_count: Annotated[int, Field(ge=1)]
+    """GPUs of the whole preset (every node of a cluster)."""
     vram_gb: Annotated[float, Field(gt=0)]
     """Memory of one GPU [GB]."""
+    node_count: Annotated[int, Field(ge=1)] = 1
+    """GPU servers joined by RDMA (1 for a single box)."""
     nvlink: bool = False
     """Whether the GPU model supports NVLink."""
     peak_power_watts: Annotated[float, Field(gt=0)] | None = None
-    """Peak wall draw of the whole box [W]."""
+    """Peak draw of the whole box or cluster [W]."""
     psu_rated_watts: Annotated[float, Field(gt=0)] | None = None
     psu_efficiency: str | None = None
     """80 Plus grade of the PSU: white, bronze, silver, gold, platinum, titanium."""
@@ -151,6 +198,10 @@ class PresetSpec(_Strict):
     def capacity_gb(self) -> float:
         """Memory available to one training job, states sharded across GPUs [GB]."""
         return self.vram_gb * self.gpu_count
+
+    @property
+    def gpus_per_node(self) -> int:
+        return self.gpu_count // self.node_count
 
     @property
     def is_geforce_40(self) -> bool:
@@ -164,16 +215,43 @@ DEFAULT_PRESETS: tuple[PresetSpec, ...] = (
     PresetSpec(slug="entry-rtx4090", tier="entry", gpu_name="RTX 4090", gpu_count=1, vram_gb=24),
     PresetSpec(slug="multi-4x-rtx4090", tier="multi", gpu_name="RTX 4090", gpu_count=4, vram_gb=24),
     PresetSpec(slug="multi-8x-rtx4090", tier="multi", gpu_name="RTX 4090", gpu_count=8, vram_gb=24),
+    PresetSpec(
+        slug="multi-4x-a100-80gb",
+        tier="multi",
+        gpu_name="A100 80GB PCIe",
+        gpu_count=4,
+        vram_gb=80,
+        nvlink=True,
+    ),
+    PresetSpec(
+        slug="cluster-2x-hgx-h100",
+        tier="cluster",
+        gpu_name="H100 80GB SXM5",
+        gpu_count=16,
+        node_count=2,
+        vram_gb=80,
+        nvlink=True,
+    ),
+    PresetSpec(
+        slug="cluster-4x-hgx-h100",
+        tier="cluster",
+        gpu_name="H100 80GB SXM5",
+        gpu_count=32,
+        node_count=4,
+        vram_gb=80,
+        nvlink=True,
+    ),
 )
-"""The guide's presets, used when no catalog is at hand."""
+"""The guide's presets and the cluster tier, used when no catalog is at hand."""
+
+Param = str | int | float | bool | None
 
 
 class Reason(_Strict):
-    """One rule applied, or one warning: a stable code, its figures, English text."""
+    """One rule applied, or one warning: a stable code and the figures it quotes."""
 
     code: str
-    params: dict[str, Any] = Field(default_factory=dict)
-    text: str
+    params: dict[str, Param] = Field(default_factory=dict)
 
 
 class Advice(_Strict):
@@ -181,7 +259,7 @@ class Advice(_Strict):
 
     tier: Tier
     preset_slug: str | None
-    """A build preset of that tier; ``None`` for the cluster tier (rent instead)."""
+    """A preset of that tier; ``None`` when the catalog has none (rent instead)."""
     training_memory_gb: float
     """Estimated GPU memory the training job needs [GB]."""
     reasons: list[Reason]
@@ -197,6 +275,20 @@ class PsuCheck(_Strict):
     headroom: float
     """Rating over peak draw, as a fraction (0.3 = 30 %) [-]."""
     efficiency_ok: bool
+
+
+@dataclass(frozen=True)
+class TierVotes:
+    """The tier each rule asks for; the recommendation is the highest."""
+
+    parameters: Tier
+    memory: Tier
+    dataset: Tier
+    wish: Tier
+
+    @property
+    def highest(self) -> Tier:
+        return max((self.parameters, self.memory, self.dataset, self.wish), key=TIERS.index)
 
 
 def is_geforce_40_series(gpu_name: str) -> bool:
@@ -258,40 +350,67 @@ def check_psu(
     )
 
 
-def _tier_index(tier: Tier) -> int:
-    return TIERS.index(tier)
+def nodes_needed(memory_gb: float, preset: PresetSpec) -> int:
+    """Servers of the preset's kind whose GPUs together hold ``memory_gb`` [-].
+
+    >>> nodes_needed(3939.5, DEFAULT_PRESETS[-1])  # 175 B at fp16 on 8 × 80 GB nodes
+    7
+    """
+    return math.ceil(memory_gb / (preset.vram_gb * preset.gpus_per_node))
 
 
-def _band_for_parameters(p: float) -> Tier:
-    if p > CLUSTER_MIN_PARAMETERS_BILLION:
+# --- the tier -------------------------------------------------------------------------------
+
+
+def tier_for_parameters(parameters_billion: float) -> Tier:
+    """The guide's model-size band."""
+    if parameters_billion > CLUSTER_MIN_PARAMETERS_BILLION:
         return "cluster"
-    if p >= ENTRY_MAX_PARAMETERS_BILLION:
+    if parameters_billion >= ENTRY_MAX_PARAMETERS_BILLION:
         return "multi"
-    if p > BUDGET_MAX_PARAMETERS_BILLION:
+    if parameters_billion > BUDGET_MAX_PARAMETERS_BILLION:
         return "entry"
     return "budget"
 
 
-def _band_for_dataset(gb: float) -> Tier:
-    if gb >= ENTRY_MAX_DATASET_GB:
+def tier_for_dataset(dataset_gb: float) -> Tier:
+    """The guide's dataset band (50 – 100 GB rounded up to multi)."""
+    if dataset_gb >= ENTRY_MAX_DATASET_GB:
         return "multi"
-    if gb >= BUDGET_MAX_DATASET_GB:
+    if dataset_gb >= BUDGET_MAX_DATASET_GB:
         return "entry"
     return "budget"
 
 
-def _usable(presets: Sequence[PresetSpec]) -> list[PresetSpec]:
-    return [p for p in presets if p.vram_gb >= VRAM_FLOOR_GB and p.tier != "cluster"]
-
-
-def _tier_for_memory(memory_gb: float, presets: Sequence[PresetSpec]) -> Tier:
-    for tier in TIERS[:-1]:
+def tier_for_memory(memory_gb: float, presets: Sequence[PresetSpec]) -> Tier:
+    """The smallest tier with a preset that holds ``memory_gb``; the cluster tier if none does."""
+    for tier in TIERS:
         if any(p.tier == tier and p.capacity_gb >= memory_gb for p in presets):
             return tier
     return "cluster"
 
 
-def _pick_preset(tier: Tier, memory_gb: float, presets: Sequence[PresetSpec]) -> PresetSpec | None:
+def tier_votes(inp: AdvisorInput, memory_gb: float, presets: Sequence[PresetSpec]) -> TierVotes:
+    return TierVotes(
+        parameters=tier_for_parameters(inp.parameters_billion),
+        memory=tier_for_memory(memory_gb, presets),
+        dataset=tier_for_dataset(inp.dataset_gb),
+        wish="multi" if inp.multi_gpu else "budget",
+    )
+
+
+def recommended_tier(votes: TierVotes, presets: Sequence[PresetSpec]) -> Tier:
+    """The highest vote, moved up past tiers the catalog has no preset for.
+
+    The cluster tier is recommended even without a preset (then: rent).
+    """
+    tier = votes.highest
+    while tier != "cluster" and not any(p.tier == tier for p in presets):
+        tier = TIERS[TIERS.index(tier) + 1]
+    return tier
+
+
+def pick_preset(tier: Tier, memory_gb: float, presets: Sequence[PresetSpec]) -> PresetSpec | None:
     """The smallest preset of the tier that holds the job (the largest if none does)."""
     candidates = sorted(
         (p for p in presets if p.tier == tier), key=lambda p: (p.capacity_gb, p.slug)
@@ -302,14 +421,213 @@ def _pick_preset(tier: Tier, memory_gb: float, presets: Sequence[PresetSpec]) ->
     return candidates[-1] if candidates else None
 
 
-def _r(code: str, text: str, **params: Any) -> Reason:
-    return Reason(code=code, params=params, text=text.format(**params))
+# --- what the advisor says ------------------------------------------------------------------
 
 
-def _fmt(x: float) -> float | int:
-    """Three significant figures (whole numbers from 100 up), an int when it is one."""
-    rounded = float(f"{x:.3g}") if x < 100 else float(round(x))
-    return int(rounded) if rounded.is_integer() else rounded
+def tier_reasons(
+    inp: AdvisorInput, memory_gb: float, votes: TierVotes, presets: Sequence[PresetSpec]
+) -> list[Reason]:
+    """Why this tier: memory first, then each rule that asked for more than the budget tier."""
+    reasons = [
+        Reason(
+            code="vram_priority",
+            params={
+                "parameters_billion": inp.parameters_billion,
+                "precision": inp.precision,
+                "memory_gb": memory_gb,
+                "bytes_per_parameter": BYTES_PER_PARAMETER[inp.precision],
+                "activation_allowance": ACTIVATION_ALLOWANCE,
+                "overhead_gb": FRAMEWORK_OVERHEAD_GB,
+            },
+        ),
+        Reason(code="vram_floor", params={"floor_gb": VRAM_FLOOR_GB}),
+    ]
+    if votes.parameters != "budget":
+        reasons.append(
+            Reason(
+                code="model_size_band",
+                params={
+                    "parameters_billion": inp.parameters_billion,
+                    "tier": votes.parameters,
+                    "budget_max": BUDGET_MAX_PARAMETERS_BILLION,
+                    "entry_max": ENTRY_MAX_PARAMETERS_BILLION,
+                    "cluster_min": CLUSTER_MIN_PARAMETERS_BILLION,
+                },
+            )
+        )
+    if votes.memory == "cluster":  # no single box holds it (else a lower tier would)
+        largest = max((p.capacity_gb for p in presets if p.tier != "cluster"), default=0.0)
+        reasons.append(
+            Reason(
+                code="memory_beyond_one_box",
+                params={"memory_gb": memory_gb, "largest_gb": largest},
+            )
+        )
+    elif votes.memory != "budget":
+        reasons.append(
+            Reason(code="memory_needs_tier", params={"memory_gb": memory_gb, "tier": votes.memory})
+        )
+    if votes.dataset != "budget":
+        reasons.append(
+            Reason(
+                code="dataset_band",
+                params={
+                    "dataset_gb": inp.dataset_gb,
+                    "tier": votes.dataset,
+                    "budget_max": BUDGET_MAX_DATASET_GB,
+                    "entry_max": ENTRY_MAX_DATASET_GB,
+                    "multi_min": MULTI_DATASET_GB,
+                },
+            )
+        )
+    if inp.multi_gpu:
+        reasons.append(Reason(code="multi_gpu_requested"))
+    return reasons
+
+
+def box_advice(
+    inp: AdvisorInput, preset: PresetSpec, memory_gb: float
+) -> tuple[list[Reason], list[Reason]]:
+    """Reasons and warnings for building one box: fit, CPU, NVMe, power supply, NVLink."""
+    reasons = [
+        Reason(
+            code="preset_fits",
+            params={
+                "preset": preset.slug,
+                "tier": preset.tier,
+                "gpu_count": preset.gpu_count,
+                "gpu_name": preset.gpu_name,
+                "capacity_gb": preset.capacity_gb,
+                "memory_gb": memory_gb,
+            },
+        ),
+        Reason(code="cpu_cores_pipeline", params={"cores": CPU_CORES_BY_TIER[preset.tier]}),
+        _nvme(inp),
+    ]
+    warnings = []
+    if preset.capacity_gb < memory_gb:
+        warnings.append(
+            Reason(
+                code="preset_too_small",
+                params={
+                    "preset": preset.slug,
+                    "capacity_gb": preset.capacity_gb,
+                    "memory_gb": memory_gb,
+                },
+            )
+        )
+    psu_reason, psu_warnings = power_supply_advice(preset)
+    reasons.append(psu_reason)
+    warnings.extend(psu_warnings)
+    if preset.gpu_count > 1 and preset.is_geforce_40:
+        warnings.append(Reason(code="no_nvlink_geforce_40", params={"gpu_name": preset.gpu_name}))
+    return reasons, warnings
+
+
+def cluster_advice(
+    inp: AdvisorInput, preset: PresetSpec | None, memory_gb: float
+) -> tuple[list[Reason], list[Reason]]:
+    """Reasons and warnings for the cluster tier: the preset, its power, the managed alternatives.
+
+    Notes
+    -----
+    The cluster's power is given in kW for colocation billed per kW:
+    ``peak / 1000`` for the whole cluster and ``peak / nodes / 1000`` per node.
+    """
+    reasons = [Reason(code="cluster_beyond_one_box")]
+    warnings = []
+    if preset is None:
+        reasons.append(Reason(code="cluster_no_preset"))
+    else:
+        reasons.append(
+            Reason(
+                code="cluster_preset_fits",
+                params={
+                    "preset": preset.slug,
+                    "node_count": preset.node_count,
+                    "gpus_per_node": preset.gpus_per_node,
+                    "gpu_name": preset.gpu_name,
+                    "capacity_gb": preset.capacity_gb,
+                    "memory_gb": memory_gb,
+                },
+            )
+        )
+        if preset.peak_power_watts is not None:
+            reasons.append(
+                Reason(
+                    code="cluster_power",
+                    params={
+                        "peak_kw": preset.peak_power_watts / 1000,
+                        "node_kw": preset.peak_power_watts / preset.node_count / 1000,
+                    },
+                )
+            )
+        reasons.append(_nvme(inp))
+        if preset.capacity_gb < memory_gb:
+            warnings.append(
+                Reason(
+                    code="cluster_too_small",
+                    params={
+                        "preset": preset.slug,
+                        "capacity_gb": preset.capacity_gb,
+                        "memory_gb": memory_gb,
+                        "nodes_needed": nodes_needed(memory_gb, preset),
+                        "gpus_per_node": preset.gpus_per_node,
+                        "gpu_name": preset.gpu_name,
+                    },
+                )
+            )
+    reasons.append(Reason(code="managed_alternatives", params={"has_preset": preset is not None}))
+    return reasons, warnings
+
+
+def power_supply_advice(preset: PresetSpec) -> tuple[Reason, list[Reason]]:
+    """The headroom rule for the box, and a warning if the preset's supply breaks it."""
+    if preset.peak_power_watts is None:
+        return Reason(code="psu_headroom", params={"headroom": PSU_HEADROOM}), []
+    peak = preset.peak_power_watts
+    reason = Reason(
+        code="psu_headroom_known_peak",
+        params={
+            "peak_watts": peak,
+            "required_watts": _ceil_watts(peak * (1 + PSU_HEADROOM)),
+            "headroom": PSU_HEADROOM,
+        },
+    )
+    if preset.psu_rated_watts is None:
+        return reason, []
+    check = check_psu(preset.psu_rated_watts, peak, preset.psu_efficiency)
+    if check.ok:
+        return reason, []
+    warning = Reason(
+        code="psu_insufficient",
+        params={
+            "rated_watts": preset.psu_rated_watts,
+            "efficiency": preset.psu_efficiency,
+            "peak_watts": peak,
+            "required_watts": _ceil_watts(check.required_watts),
+        },
+    )
+    return reason, [warning]
+
+
+def guide_corrections(
+    inp: AdvisorInput, preset: PresetSpec | None, warnings: Sequence[Reason]
+) -> list[Reason]:
+    """The guides' known errors that apply to this job, and what int8 means here."""
+    corrections = []
+    said = {w.code for w in warnings}
+    if inp.nvlink and preset is not None and "no_nvlink_geforce_40" not in said:
+        if preset.is_geforce_40:
+            corrections.append(
+                Reason(code="no_nvlink_geforce_40", params={"gpu_name": preset.gpu_name})
+            )
+        elif not preset.nvlink:
+            corrections.append(Reason(code="no_nvlink", params={"gpu_name": preset.gpu_name}))
+    if inp.precision == "int8":
+        corrections.append(Reason(code="int8_training"))
+    corrections.append(Reason(code="tensorflow_linux_gpu"))
+    return corrections
 
 
 def advise(inp: AdvisorInput, presets: Sequence[PresetSpec] | None = None) -> Advice:
@@ -321,234 +639,36 @@ def advise(inp: AdvisorInput, presets: Sequence[PresetSpec] | None = None) -> Ad
     presets : the catalog's presets (default :data:`DEFAULT_PRESETS`); presets
         whose GPUs have less than 12 GB are never recommended.
     """
-    usable = _usable(DEFAULT_PRESETS if presets is None else presets)
-    p = inp.parameters_billion
-    memory = training_memory_gb(p, inp.precision)
-
-    by_parameters = _band_for_parameters(p)
-    by_memory = _tier_for_memory(memory, usable)
-    by_dataset = _band_for_dataset(inp.dataset_gb)
-    by_wish: Tier = "multi" if inp.multi_gpu else "budget"
-    tier = max((by_parameters, by_memory, by_dataset, by_wish), key=_tier_index)
-    # A tier the catalog has no preset for is skipped upwards (the cluster tier needs none).
-    while tier != "cluster" and not any(x.tier == tier for x in usable):
-        tier = TIERS[_tier_index(tier) + 1]
-    preset = None if tier == "cluster" else _pick_preset(tier, memory, usable)
-
-    reasons: list[Reason] = []
-    warnings: list[Reason] = []
-    bpp = BYTES_PER_PARAMETER[inp.precision]
-    reasons.append(
-        _r(
-            "vram_priority",
-            "GPU memory comes first. Training a {parameters_billion} B-parameter model at "
-            "{precision} with Adam needs about {memory_gb} GB: {bytes_per_parameter} bytes per "
-            "parameter for weights, gradients and optimizer states, plus {activation_pct} % for "
-            "activations and {overhead_gb} GB for the framework.",
-            parameters_billion=_fmt(p),
-            precision=inp.precision,
-            memory_gb=_fmt(memory),
-            bytes_per_parameter=_fmt(bpp),
-            activation_pct=round(ACTIVATION_ALLOWANCE * 100),
-            overhead_gb=_fmt(FRAMEWORK_OVERHEAD_GB),
-        )
-    )
-    reasons.append(
-        _r(
-            "vram_floor",
-            "Below {floor_gb} GB of GPU memory batch size and model size are limited, so no GPU "
-            "with less than {floor_gb} GB is recommended.",
-            floor_gb=_fmt(VRAM_FLOOR_GB),
-        )
-    )
-    if by_parameters != "budget":
-        reasons.append(
-            _r(
-                "model_size_band",
-                "The guide puts a {parameters_billion} B-parameter model in the {band} tier "
-                "(budget up to {budget_max} B, entry below {entry_max} B, multi from {entry_max} "
-                "B, cluster above {cluster_min} B).",
-                parameters_billion=_fmt(p),
-                band=by_parameters,
-                budget_max=_fmt(BUDGET_MAX_PARAMETERS_BILLION),
-                entry_max=_fmt(ENTRY_MAX_PARAMETERS_BILLION),
-                cluster_min=_fmt(CLUSTER_MIN_PARAMETERS_BILLION),
-            )
-        )
-    if by_memory != "budget":
-        if by_memory == "cluster":
-            largest = max((x.capacity_gb for x in usable), default=0.0)
-            reasons.append(
-                _r(
-                    "memory_beyond_one_box",
-                    "About {memory_gb} GB of training memory does not fit in one box: the "
-                    "largest preset has {largest_gb} GB of GPU memory.",
-                    memory_gb=_fmt(memory),
-                    largest_gb=_fmt(largest),
-                )
-            )
-        else:
-            reasons.append(
-                _r(
-                    "memory_needs_tier",
-                    "About {memory_gb} GB of training memory needs at least the {band} tier.",
-                    memory_gb=_fmt(memory),
-                    band=by_memory,
-                )
-            )
-    if by_dataset != "budget":
-        reasons.append(
-            _r(
-                "dataset_band",
-                "A {dataset_gb} GB dataset puts the job in at least the {band} tier (budget below "
-                "{budget_max} GB, entry below {entry_max} GB; the guide puts more than "
-                "{multi_min} GB in the multi tier and leaves the gap between open: the advisor "
-                "rounds up).",
-                dataset_gb=_fmt(inp.dataset_gb),
-                band=by_dataset,
-                budget_max=_fmt(BUDGET_MAX_DATASET_GB),
-                entry_max=_fmt(ENTRY_MAX_DATASET_GB),
-                multi_min=_fmt(MULTI_DATASET_GB),
-            )
-        )
-    if inp.multi_gpu:
-        reasons.append(
-            _r(
-                "multi_gpu_requested",
-                "Several GPUs in one box were asked for, which is the multi tier. Total batch = "
-                "per-GPU batch × GPUs; scale the learning rate linearly or by √GPUs.",
-            )
-        )
-
+    usable = [p for p in (DEFAULT_PRESETS if presets is None else presets) if _usable(p)]
+    memory = training_memory_gb(inp.parameters_billion, inp.precision)
+    votes = tier_votes(inp, memory, usable)
+    tier = recommended_tier(votes, usable)
+    preset = pick_preset(tier, memory, usable)
+    reasons = tier_reasons(inp, memory, votes, usable)
     if tier == "cluster":
-        reasons.append(
-            _r(
-                "cluster_beyond_one_box",
-                "This job needs several nodes joined by RDMA / InfiniBand. That is beyond one "
-                "self-built box: rent GPU instances or a managed cluster rather than building one.",
-            )
-        )
-    elif preset is not None:
-        reasons.append(
-            _r(
-                "preset_fits",
-                "The {tier} preset {slug} has {gpu_count} × {gpu_name} with {capacity_gb} GB of "
-                "GPU memory in total for about {memory_gb} GB needed.",
-                tier=tier,
-                slug=preset.slug,
-                gpu_count=preset.gpu_count,
-                gpu_name=preset.gpu_name,
-                capacity_gb=_fmt(preset.capacity_gb),
-                memory_gb=_fmt(memory),
-            )
-        )
-        if preset.capacity_gb < memory:
-            warnings.append(
-                _r(
-                    "preset_too_small",
-                    "The {slug} preset has only {capacity_gb} GB of GPU memory for about "
-                    "{memory_gb} GB needed: reduce the batch size, use gradient checkpointing, "
-                    "or choose a larger box.",
-                    slug=preset.slug,
-                    capacity_gb=_fmt(preset.capacity_gb),
-                    memory_gb=_fmt(memory),
-                )
-            )
-        cores = CPU_CORES_BY_TIER[tier]
-        reasons.append(
-            _r(
-                "cpu_cores_pipeline",
-                "Give the input pipeline at least {cores} CPU cores and set tf.data "
-                "num_parallel_calls to about the number of cores, so preprocessing does not "
-                "starve the GPU.",
-                cores=cores,
-            )
-        )
-        nvme = max(500.0, inp.dataset_gb * NVME_CAPACITY_FACTOR)
-        reasons.append(
-            _r(
-                "nvme_for_data",
-                "Keep the training data on NVMe (PCIe 4.0), never on HDD: at least {nvme_gb} GB "
-                "for a {dataset_gb} GB dataset; HDD only for cold storage. Put each GPU in a "
-                "PCIe 4.0 x8/x16 slot.",
-                nvme_gb=_fmt(nvme),
-                dataset_gb=_fmt(inp.dataset_gb),
-            )
-        )
-        reasons.append(_psu_reason(preset, warnings))
-        if preset.gpu_count > 1 and preset.is_geforce_40:
-            warnings.append(_no_nvlink(preset.gpu_name))
-    if inp.nvlink and not any(w.code == "no_nvlink_geforce_40" for w in warnings):
-        if preset is None or preset.is_geforce_40 or not preset.nvlink:
-            warnings.append(_no_nvlink(preset.gpu_name if preset else "RTX 4090"))
-    if inp.precision == "int8":
-        warnings.append(
-            _r(
-                "int8_training",
-                "int8 here means 8-bit optimizer states with mixed-precision weights and "
-                "gradients; fully 8-bit training needs quantization-aware tooling.",
-            )
-        )
-    warnings.append(
-        _r(
-            "tensorflow_linux_gpu",
-            "The guide says TensorFlow 2.10 and later no longer support the GPU on Linux. That "
-            "is wrong: native Windows GPU support ended after 2.10; on Linux the GPU is "
-            "supported (pip install tensorflow[and-cuda] from 2.14).",
-        )
-    )
+        more, warnings = cluster_advice(inp, preset, memory)
+    else:
+        assert preset is not None  # below the cluster tier, recommended_tier needs a preset
+        more, warnings = box_advice(inp, preset, memory)
+    warnings += guide_corrections(inp, preset, warnings)
     return Advice(
         tier=tier,
-        preset_slug=preset.slug if preset is not None else None,
+        preset_slug=None if preset is None else preset.slug,
         training_memory_gb=memory,
-        reasons=reasons,
+        reasons=reasons + more,
         warnings=warnings,
     )
+
+
+def _usable(preset: PresetSpec) -> bool:
+    return preset.vram_gb >= VRAM_FLOOR_GB
+
+
+def _nvme(inp: AdvisorInput) -> Reason:
+    nvme = max(NVME_MIN_GB, inp.dataset_gb * NVME_CAPACITY_FACTOR)
+    return Reason(code="nvme_for_data", params={"nvme_gb": nvme, "dataset_gb": inp.dataset_gb})
 
 
 def _ceil_watts(watts: float) -> int:
     # Round first so that 850 W × 1.3 reads 1105 W, not 1106 W.
     return math.ceil(round(watts, 6))
-
-
-def _no_nvlink(gpu_name: str) -> Reason:
-    return _r(
-        "no_nvlink_geforce_40",
-        "GeForce RTX 40-series cards such as the {gpu_name} have no NVLink: the guide's "
-        "'needs an NVLink bridge' is wrong. Several of them in one box talk over PCIe only.",
-        gpu_name=gpu_name,
-    )
-
-
-def _psu_reason(preset: PresetSpec, warnings: list[Reason]) -> Reason:
-    if preset.peak_power_watts is None:
-        return _r(
-            "psu_headroom",
-            "Choose a power supply rated at least {headroom_pct} % above the box's peak draw, "
-            "80 Plus Gold or better.",
-            headroom_pct=round(PSU_HEADROOM * 100),
-        )
-    peak = preset.peak_power_watts
-    if preset.psu_rated_watts is not None:
-        check = check_psu(preset.psu_rated_watts, peak, preset.psu_efficiency)
-        if not check.ok:
-            warnings.append(
-                _r(
-                    "psu_insufficient",
-                    "The preset's {rated_watts} W {efficiency} power supply does not meet the "
-                    "rule for a {peak_watts} W peak draw: it needs at least {required_watts} W, "
-                    "80 Plus Gold or better.",
-                    rated_watts=_fmt(preset.psu_rated_watts),
-                    efficiency=preset.psu_efficiency or "unrated",
-                    peak_watts=_fmt(peak),
-                    required_watts=_ceil_watts(check.required_watts),
-                )
-            )
-    return _r(
-        "psu_headroom",
-        "The box peaks at about {peak_watts} W: choose a power supply of at least "
-        "{required_watts} W ({headroom_pct} % headroom), 80 Plus Gold or better.",
-        peak_watts=_fmt(peak),
-        required_watts=_ceil_watts(peak * (1 + PSU_HEADROOM)),
-        headroom_pct=round(PSU_HEADROOM * 100),
-    )

@@ -16,5 +16,6 @@ urlpatterns = [
     path("healthz", planner_views.health, name="health"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
+    path("", include("webapp.advisor.urls")),
     path("", include("webapp.planner.urls")),
 ]

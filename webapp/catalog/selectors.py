@@ -10,11 +10,16 @@ or a conversion.
 from __future__ import annotations
 
 import datetime
+import uuid
 from collections.abc import Iterable
 from decimal import Decimal
 from typing import TypeVar
 
+from django.apps import apps as django_apps
+from django.core.cache import cache
+from django.db import transaction
 from django.db.models import Model, Prefetch, Q, QuerySet
+from django.db.models.signals import post_delete, post_save
 
 from webapp.catalog.models import (
     Benchmark,
@@ -298,3 +303,94 @@ def scaling_efficiency_of_like_offerings(gpu: GpuModel, gpu_count: int) -> Decim
 def rate_on_date(offering: CloudOffering, day: datetime.date) -> CloudRate | None:
     """The offering's rate point dated exactly ``day``."""
     return CloudRate.objects.filter(offering=offering, effective_date=day).first()
+
+
+# --- what the sizing advisor and "the guide, checked" read ------------------------------------
+
+
+def presets_by_slug(preset_slugs: Iterable[str]) -> dict[str, BuildPreset]:
+    """The presets named, with their GPU model, by slug (unknown slugs are simply absent)."""
+    rows = BuildPreset.objects.filter(slug__in=list(preset_slugs)).select_related("gpu_model")
+    return {preset.slug: preset for preset in rows}
+
+
+def cloud_offerings(
+    gpu_name_regex: str | None = None,
+    vram_gb: int | None = None,
+    pricing_modes: Iterable[str] | None = None,
+    gpu_count: int | None = None,
+) -> list[CloudOffering]:
+    """Offerings whose GPU model's name matches ``gpu_name_regex`` (case-insensitive), of that
+    much GPU memory, in those pricing modes, with that many GPUs per instance; by provider.
+
+    The pattern is matched by the database (SQLite and PostgreSQL): keep to the syntax both
+    share (no ``\\b``).
+    """
+    offerings = CloudOffering.objects.select_related("gpu_model", "on_demand_sibling")
+    if gpu_name_regex is not None:
+        offerings = offerings.filter(gpu_model__name__iregex=gpu_name_regex)
+    if vram_gb is not None:
+        offerings = offerings.filter(gpu_model__vram_gb=vram_gb)
+    if pricing_modes is not None:
+        offerings = offerings.filter(pricing_mode__in=list(pricing_modes))
+    if gpu_count is not None:
+        offerings = offerings.filter(gpu_count=gpu_count)
+    return list(offerings.order_by("provider", "slug"))
+
+
+def measured_throughput(gpu_slug: str, benchmark_slug: str) -> GpuThroughput | None:
+    """A GPU's measured figure on a benchmark (with its unit), if the catalog has one."""
+    return (
+        GpuThroughput.objects.filter(
+            gpu_model__slug=gpu_slug, benchmark__slug=benchmark_slug, measured_value__isnull=False
+        )
+        .select_related("gpu_model", "benchmark")
+        .first()
+    )
+
+
+def gpu_models_named(gpu_name_regex: str) -> list[GpuModel]:
+    """GPU models whose name matches the pattern (case-insensitive), by slug."""
+    return list(GpuModel.objects.filter(name__iregex=gpu_name_regex).order_by("slug"))
+
+
+# --- the catalog's version ----------------------------------------------------------------------
+
+CATALOG_VERSION_KEY = "catalog:version"
+"""Cache key of the catalog's version token."""
+
+
+def catalog_version() -> str:
+    """An opaque token that changes whenever a catalog row is saved or deleted.
+
+    Kept in Django's cache (no expiry) and replaced by :func:`bump_catalog_version`,
+    which the catalog models' ``post_save`` and ``post_delete`` signals call (so also
+    ``load_catalog``, the importers and the admin). Caches of pages built from the
+    catalog put it in their keys. A process that does not share the cache (another
+    worker with a local-memory cache) sees the change only when its own entries expire.
+    """
+    version = cache.get(CATALOG_VERSION_KEY)
+    if version is None:
+        cache.add(CATALOG_VERSION_KEY, uuid.uuid4().hex, timeout=None)
+        version = cache.get(CATALOG_VERSION_KEY) or uuid.uuid4().hex
+    return str(version)
+
+
+def bump_catalog_version() -> None:
+    """Give the catalog a new version token: every cache keyed by the old one is bypassed."""
+    cache.set(CATALOG_VERSION_KEY, uuid.uuid4().hex, timeout=None)
+
+
+def _catalog_changed(**kwargs: object) -> None:
+    bump_catalog_version()
+    # Again once the transaction commits: a page built from the old rows in between
+    # (another connection still reads them) must not outlive the change.
+    transaction.on_commit(bump_catalog_version)
+
+
+def watch_catalog_changes() -> None:
+    """Bump the catalog version on every save and delete of a catalog row (idempotent)."""
+    for model in django_apps.get_app_config("catalog").get_models():
+        label = model._meta.label_lower
+        post_save.connect(_catalog_changed, sender=model, dispatch_uid=f"catalog-version-{label}")
+        post_delete.connect(_catalog_changed, sender=model, dispatch_uid=f"catalog-version-{label}")

@@ -1,14 +1,12 @@
 from django.urls import path
 
-from webapp.planner import advisor_views, guide_views, language, views
+from webapp.planner import language, views
 
 app_name = "planner"
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("r/<str:code>", views.results, name="results"),
-    path("advisor/", advisor_views.advisor, name="advisor"),
-    path("guide/", guide_views.guide, name="guide"),
     path("r/<str:code>/projection.csv", views.results_csv, name="results-csv"),
     path("saved/", views.saved_list, name="saved-list"),
     path("saved/new", views.save, name="save"),

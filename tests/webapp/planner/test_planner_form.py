@@ -46,7 +46,7 @@ def test_the_form_lists_presets_and_offerings_grouped_by_provider(client, shippe
     assert "entry-rtx4090" in html
     assert '<optgroup label="Alibaba Cloud">' in html
     assert "per hour (as of" in html
-    assert reverse("planner:advisor") in html
+    assert reverse("advisor:advisor") in html
 
 
 def test_the_advisor_hands_over_a_preset_in_the_query_string(client, shipped_catalog):
