@@ -313,12 +313,12 @@ def test_the_page_reuses_its_checks_until_the_catalog_changes(client, catalog):
 def test_editing_a_price_in_place_refreshes_the_cached_page(client, catalog):
     url = reverse("planner:guide")
     before = client.get(url).content.decode()
-    assert "¥162,905" in before
+    assert "¥165,329" in before
     price = PartPrice.objects.filter(part__slug="chassis-4u-4gpu").latest("effective_date")
     price.amount += 1000
     price.save()
     after = client.get(url).content.decode()
-    assert "¥163,905" in after
+    assert "¥166,329" in after
 
 
 @pytest.mark.django_db
