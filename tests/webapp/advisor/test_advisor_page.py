@@ -119,7 +119,8 @@ def test_the_shipped_presets_power_supplies_meet_the_headroom_rule(catalog):
 
 def test_several_power_supplies_in_a_preset_add_up(catalog):
     specs = {s.slug: s for s in preset_specs()}
-    assert specs["multi-4x-rtx4090"].psu_rated_watts == 4000
+    # two SilverStone HELA 2050 supplies
+    assert specs["multi-4x-rtx4090"].psu_rated_watts == 2 * 2050
 
 
 def test_the_planner_form_opens_with_the_recommended_preset(client, catalog):

@@ -160,7 +160,7 @@ def test_a_custom_parts_list_is_resolved(client, shipped_catalog):
         **{
             "part__gpu-rtx-4090": "2",
             "part__cpu-desktop-16c": "1",
-            "part__psu-2000w-platinum": "1",
+            "part__psu-silverstone-hela-2050": "1",
         },
     )
     data.pop("preset")
