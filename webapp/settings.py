@@ -71,7 +71,6 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
-    "django.contrib.humanize",
     "ninja",  # serves the API docs (swagger-ui) from local static files, not a CDN
     "webapp.catalog",
     "webapp.planner",
