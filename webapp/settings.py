@@ -73,6 +73,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "ninja",  # serves the API docs (swagger-ui) from local static files, not a CDN
     "webapp.catalog",
+    "webapp.scenarios",
     "webapp.planner",
 ]
 

@@ -26,7 +26,7 @@ from costmodel.projection import ProjectionOverflowError
 from costmodel.results import CompareResult
 from webapp.api.errors import ApiError, error, json_response, read_body, read_json
 from webapp.api.schemas import BatchOut, ErrorsOut
-from webapp.planner.saved import overflow_error
+from webapp.scenarios.services import overflow_error
 
 router = Router(tags=["compare"])
 

@@ -156,6 +156,16 @@ def offerings_with_rates(provider: str | None = None) -> QuerySet[CloudOffering]
     return offerings
 
 
+def offerings_with_rate_on(day: datetime.date) -> list[tuple[CloudOffering, CloudRate]]:
+    """Each offering that has a rate in effect on ``day``, with that rate."""
+    found = []
+    for offering in offerings_with_rates():
+        rates = [rate for rate in offering.rates.all() if rate.effective_date <= day]
+        if rates:
+            found.append((offering, rates[-1]))  # oldest first: the last is in effect
+    return found
+
+
 def tariffs_in_effect(day: datetime.date, currency: str | None = None) -> QuerySet[Tariff]:
     tariffs = Tariff.objects.prefetch_related("periods").filter(effective_date__lte=day)
     return tariffs.filter(currency=currency) if currency else tariffs

@@ -1,31 +1,37 @@
-"""Forms of the planner pages. Validation only: figures come from the engine."""
+"""Forms of the planner pages. Validation of what was typed only: no database, no engine.
+
+The planner form checks each field and which ones the chosen workload and
+box need; turning its data into a plan (resolving the catalog, validating the
+explicit scenario) is :func:`webapp.planner.services.plan_from_form`, which
+puts any error that names a field back beside that field.
+"""
 
 from __future__ import annotations
 
-import datetime
-import json
 import re
 from typing import Any
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from costmodel import ScenarioError, UnreadableInput
+from costmodel import FieldError, ScenarioError, UnreadableInput
 from costmodel.errors import load_json
+from costmodel.paths import get_path
+from webapp.planner.choices import CatalogChoices
 from webapp.planner.comparison import MAX_COMPARED, MIN_COMPARED
-from webapp.planner.fields import BUILD_FIELDS, RENT_FIELDS, get_path
-from webapp.planner.models import SavedScenario
+from webapp.planner.fields import BUILD_FIELDS, RENT_FIELDS
 from webapp.planner.permalink import Permalink, PermalinkError, decode
-from webapp.planner.planning import (
-    ADVANCED_PATHS,
-    PROFILE_MONTHS,
-    catalog_values,
-    form_field_for,
-    form_name,
-    make_plan,
-    selection_from,
-)
-from webapp.planner.saved import ensure_computable
+from webapp.scenarios.models import SavedScenario
+from webapp.scenarios.selectors import all_saved
+
+ADVANCED_PATHS: tuple[str, ...] = tuple(f.path for f in BUILD_FIELDS + RENT_FIELDS)
+PROFILE_MONTHS = 12
+
+
+def form_name(path: str) -> str:
+    """Form field name of an explicit scenario field: ``build.capex`` → ``build__capex``."""
+    return path.replace(".", "__")
+
 
 _ENGINE_BOUNDS = [
     (
@@ -81,7 +87,7 @@ class RenameForm(ErrorTextMixin, forms.Form):
 
 class CompareForm(ErrorTextMixin, forms.Form):
     # Any saved scenario may be compared by whoever has its link.
-    ids = forms.ModelMultipleChoiceField(label=_("Scenarios"), queryset=SavedScenario.objects.all())
+    ids = forms.ModelMultipleChoiceField(label=_("Scenarios"), queryset=all_saved())
 
     def clean_ids(self) -> list[SavedScenario]:
         chosen = list(self.cleaned_data["ids"])
@@ -112,7 +118,7 @@ integer up to here exactly; a larger one (``2**1100``) is not even a finite floa
 class PlannerForm(ErrorTextMixin, forms.Form):
     """The planner: a catalog selection, the workload, and every explicit field under Advanced.
 
-    ``catalog`` is :func:`webapp.planner.catalog_bridge.catalog_choices` (``None``
+    ``catalog`` is :func:`webapp.planner.choices.catalog_choices` (``None``
     when the catalog is empty: then every Advanced field is required).
     """
 
@@ -180,7 +186,7 @@ class PlannerForm(ErrorTextMixin, forms.Form):
     )
     basis = forms.CharField(widget=forms.HiddenInput, required=False)
 
-    def __init__(self, *args: Any, catalog: Any = None, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, catalog: CatalogChoices | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.catalog = catalog
         for i in range(1, PROFILE_MONTHS + 1):
@@ -250,7 +256,7 @@ class PlannerForm(ErrorTextMixin, forms.Form):
         ]
 
     # -- validation -------------------------------------------------------------------------
-    def _basis(self) -> dict[str, Any]:
+    def shown_values(self) -> dict[str, Any]:
         """The hidden field's ``path → value`` map; anything else in it is ignored.
 
         The field only tells which Advanced values were prefilled, so a
@@ -262,6 +268,18 @@ class PlannerForm(ErrorTextMixin, forms.Form):
         except UnreadableInput:
             return {}
         return data if isinstance(data, dict) else {}
+
+    def uses_catalog(self) -> bool:
+        return bool(self.cleaned_data.get("use_catalog")) and self.catalog is not None
+
+    def _parts(self, values: dict[str, Any]) -> list[dict[str, Any]]:
+        """The custom parts list: one line per part with a quantity."""
+        return [
+            {"part": name.removeprefix("part__"), "quantity": values[name]}
+            for _kind, names in self.part_names
+            for name in names
+            if values.get(name)
+        ]
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
@@ -276,41 +294,86 @@ class PlannerForm(ErrorTextMixin, forms.Form):
         for name in required:
             if data.get(name) is None:
                 self.add_error(name, _("Enter a value for this workload."))
-        use_catalog = bool(data.get("use_catalog")) and self.catalog is not None
-        if use_catalog:
+        if bool(data.get("use_catalog")) and self.catalog is not None:
             for name in ("cloud_offering", "tariff", "hosting", "benchmark"):
                 if not data.get(name):
                     self.add_error(name, _("Choose one."))
             if data.get("box") == "custom":
-                data["parts"] = [
-                    {"part": name.removeprefix("part__"), "quantity": data[name]}
-                    for _kind, names in self.part_names
-                    for name in names
-                    if data.get(name)
-                ]
+                data["parts"] = self._parts(data)
                 if not data["parts"]:
                     self.add_error("box", _("Enter a quantity for at least one part."))
             elif not data.get("preset"):
                 self.add_error("preset", _("Choose a preset."))
-        if self.errors:
-            return data
-        try:
-            plan = make_plan(data, use_catalog=use_catalog, basis=self._basis())
-            ensure_computable(plan.scenario)
-        except ScenarioError as exc:
-            for error in exc.errors:
-                target = form_field_for(error)
-                message = _engine_message(error.message)
-                if not target:
-                    message = f"{error.field}: {message}"
-                self.add_error(target if target in self.fields else None, message)
-            return data
-        self.overrides = plan.overrides
-        data["plan"] = plan
         return data
 
+    def add_engine_errors(self, exc: ScenarioError) -> None:
+        """Put each error of the resolver or the engine beside the field it names."""
+        for error in exc.errors:
+            target = form_field_for(error)
+            message = _engine_message(error.message)
+            if not target:
+                message = f"{error.field}: {message}"
+            self.add_error(target if target in self.fields else None, message)
 
-def _initial_from_link(link: Permalink) -> dict[str, Any]:
+    # -- prefilling an unbound form ---------------------------------------------------------
+    def initial_selection(self) -> dict[str, Any] | None:
+        """The initial values as cleaned data would hold them, when they name a catalog
+        selection (``None`` when the form does not use the catalog)."""
+        values = {name: self.get_initial_for_field(f, name) for name, f in self.fields.items()}
+        if self.catalog is None or not values.get("use_catalog"):
+            return None
+        if values.get("box") == "custom":
+            values["parts"] = self._parts(values)
+        return values
+
+    def prefill(self, values: dict[str, Any], basis: str) -> None:
+        """Show the catalog's ``path → value`` in the Advanced fields, except overridden ones."""
+        self.initial["basis"] = basis
+        overridden = set(self.overrides)
+        for path, value in values.items():
+            if path not in overridden:
+                self.initial[form_name(path)] = value
+
+
+_SAME_NAME = {
+    "preset",
+    "cloud_offering",
+    "tariff",
+    "hosting",
+    "benchmark",
+    "horizon_months",
+    "currency",
+    "scaling_efficiency",
+    "workload.active_days_per_month",
+    "workload.hours_per_active_day",
+}
+
+
+def form_field_for(error: FieldError) -> str | None:
+    """The planner form field an engine or resolver error belongs beside (``None``: the form)."""
+    path = error.field
+    if path.startswith(("build.", "rent.")) and path in ADVANCED_PATHS:
+        return form_name(path)
+    if path in _SAME_NAME:
+        return path.removeprefix("workload.")
+    if path == "discount_rate_per_year":
+        return "discount_rate_percent"
+    if path == "workload.utilization":
+        return "utilization_percent"
+    if path.startswith("workload.monthly_utilization."):
+        index = path.rsplit(".", 1)[-1]
+        if index.isdigit() and int(index) < PROFILE_MONTHS:
+            return f"profile_percent_{int(index) + 1}"
+        return "workload_kind"
+    if path.startswith("workload"):
+        return "workload_kind"
+    if path.startswith(("parts", "gpu_model", "gpu_count")):
+        return "box"
+    return None
+
+
+def initial_from_link(link: Permalink) -> dict[str, Any]:
+    """The planner form's initial values that reproduce a permalink's inputs."""
     s = link.scenario
     initial: dict[str, Any] = {
         "name": s.name or "",
@@ -345,45 +408,3 @@ def _initial_from_link(link: Permalink) -> dict[str, Any]:
     for path in ADVANCED_PATHS:
         initial[form_name(path)] = get_path(data, path)
     return initial
-
-
-def initial_planner_form(params: Any, catalog: Any) -> PlannerForm:
-    """An unbound planner form for ``?preset=<slug>`` or ``?from=<permalink code>``.
-
-    Advanced fields are prefilled with the catalog's values for the initial
-    selection (at today's prices); values the link's user overrode stay theirs.
-    """
-    initial: dict[str, Any] = {}
-    link: Permalink | None = None
-    if params.get("from"):
-        try:
-            link = decode(params["from"])
-        except PermalinkError:
-            link = None
-    if link is not None:
-        initial = _initial_from_link(link)
-    elif catalog is not None and params.get("preset") in {s for s, _l in catalog.presets}:
-        initial = {"box": "preset", "preset": params["preset"]}
-    form = PlannerForm(initial=initial, catalog=catalog)
-    if link is not None:
-        form.overrides = list(link.overrides)
-    values = {name: form.get_initial_for_field(f, name) for name, f in form.fields.items()}
-    if catalog is None or not values.get("use_catalog"):
-        return form
-    if values.get("box") == "custom":
-        values["parts"] = [
-            {"part": n.removeprefix("part__"), "quantity": values[n]}
-            for _kind, names in form.part_names
-            for n in names
-            if values.get(n)
-        ]
-    try:
-        from_catalog = catalog_values(selection_from(values, datetime.date.today()))
-    except (ScenarioError, KeyError, TypeError):
-        return form  # the catalog can no longer resolve this selection: keep the link's values
-    form.initial["basis"] = json.dumps(from_catalog)
-    overridden = set(form.overrides)
-    for path, value in from_catalog.items():
-        if path not in overridden:
-            form.initial[form_name(path)] = value
-    return form

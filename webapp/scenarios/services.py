@@ -1,0 +1,156 @@
+"""Saved-scenario operations: the planner's pages and the API both call these.
+
+A saved scenario stores a validated :class:`costmodel.Scenario` in its JSON
+form; it is read back (and validated, once) where it leaves the database.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+from django.contrib.sessions.backends.base import SessionBase
+from django.utils.translation import gettext as _
+
+from costmodel import FieldError, Scenario, ScenarioError, project
+from costmodel.errors import with_fields
+from costmodel.paths import get_path
+from costmodel.projection import ProjectionOverflowError
+from webapp.catalog.resolver import parse_selection, resolve
+from webapp.scenarios.models import SavedScenario
+from webapp.scenarios.selectors import User
+
+
+def overflow_error() -> FieldError:
+    """The error of a valid scenario whose results overflow float64 (say, capex 1e308)."""
+    return FieldError(
+        "(scenario)",
+        _("inputs are so large that the results are not finite numbers; check the amounts"),
+    )
+
+
+def ensure_computable(scenario: Scenario) -> None:
+    """Run the engine on ``scenario``; :class:`ScenarioError` if its results are not finite.
+
+    Every field can be within its bounds while the results still overflow
+    (a capex, an hourly rate and a fixed fee of 1e308 each). A saved scenario
+    is shown on pages and in CSV files for as long as it exists, so one that
+    cannot be computed is refused when it is saved, not each time it is read.
+    """
+    try:
+        project([scenario])
+    except ProjectionOverflowError:
+        raise ScenarioError([overflow_error()]) from None
+
+
+def stored_scenario(saved: SavedScenario) -> Scenario:
+    """The explicit scenario of a saved row (validated where it leaves the database)."""
+    return Scenario.model_validate(saved.scenario)
+
+
+def create_saved_scenario(
+    *,
+    name: str,
+    scenario: Scenario,
+    provenance: list[dict[str, Any]] | None = None,
+    overrides: list[str] | None = None,
+    user: User | None = None,
+    session_key: str | None = None,
+    selection: dict[str, Any] | None = None,
+) -> SavedScenario:
+    """Store an explicit scenario under ``name``, owned by ``user`` or, if anonymous, the session.
+
+    ``scenario`` is stored in its JSON form with defaults filled in.
+    ``selection`` (optional) is the catalog selection it was resolved from,
+    kept so it can be re-run later.
+
+    Raises
+    ------
+    ScenarioError
+        If the engine's results for ``scenario`` overflow (:func:`ensure_computable`).
+    """
+    ensure_computable(scenario)
+    owner = user if user is not None and user.is_authenticated else None
+    return SavedScenario.objects.create(
+        name=name,
+        scenario=scenario.model_dump(mode="json"),
+        provenance=list(provenance or []),
+        overrides=sorted(set(overrides or [])),
+        selection=selection,
+        owner=owner,
+        session_key="" if owner is not None else (session_key or ""),
+    )
+
+
+ANONYMOUS_SAVES = "planner:anonymous_saves_key"
+"""Session entry naming the session key that anonymous saves were stored under.
+
+Logging in gives the browser a new session key (against session fixation)
+but keeps the session's data, so this entry survives the login and tells
+:func:`claim_anonymous_saves` which rows to hand to the user.
+"""
+
+
+def anonymous_owner_key(session: SessionBase) -> str:
+    """The session key to store an anonymous save under; remembered in the session itself."""
+    if not session.session_key:
+        session.save()
+    key = str(session.session_key)
+    session[ANONYMOUS_SAVES] = key
+    return key
+
+
+def claim_anonymous_saves(user: User, session: SessionBase) -> int:
+    """Give ``user`` the scenarios this browser saved before logging in; return how many.
+
+    Called when a user logs in (``user_logged_in``): without it the saves would
+    stay keyed by the session key the login just replaced and vanish from
+    "Saved".
+    """
+    key = session.pop(ANONYMOUS_SAVES, None)
+    if not key or not user.is_authenticated:
+        return 0
+    return SavedScenario.objects.filter(owner__isnull=True, session_key=key).update(
+        owner=user, session_key=""
+    )
+
+
+def rename(saved: SavedScenario, name: str) -> SavedScenario:
+    """Give a saved scenario a new name; its figures never change."""
+    saved.name = name
+    saved.save(update_fields=["name", "updated_at"])
+    return saved
+
+
+def delete(saved: SavedScenario) -> None:
+    saved.delete()
+
+
+def rerun_at_todays_prices(
+    saved: SavedScenario, *, user: User | None, session_key: str | None
+) -> SavedScenario:
+    """Resolve ``saved``'s catalog selection at today's prices and save the result as new.
+
+    The user's overrides are kept: each overridden field takes the saved value
+    again. Raises :class:`costmodel.ScenarioError` if there is no selection or
+    the catalog can no longer resolve it.
+    """
+    if not saved.selection:
+        raise ScenarioError(
+            [FieldError("selection", _("this scenario was entered by hand: no catalog prices"))]
+        )
+    selection = parse_selection({**saved.selection, "as_of": None})
+    resolution = resolve(selection)
+    kept = {path: get_path(saved.scenario, path) for path in saved.overrides}
+    scenario = with_fields(
+        resolution.scenario, {path: value for path, value in kept.items() if value is not None}
+    )
+    return create_saved_scenario(
+        name=f"{saved.name} ({date.today().isoformat()})"[:200],
+        scenario=scenario,
+        provenance=resolution.provenance,
+        overrides=saved.overrides,
+        selection=selection.model_dump(mode="json"),
+        user=user,
+        session_key=session_key,
+    )
