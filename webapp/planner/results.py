@@ -33,7 +33,7 @@ from webapp.planner.permalink import Permalink, encode
 
 def chart_labels(currency: str) -> dict[str, str]:
     """Translated titles, axis names and legend entries: the charts' only words."""
-    symbol = formatting.CURRENCY_SYMBOLS.get(currency, currency)
+    symbol = formatting.currency_symbol(currency)
     money_axis = _("Amount [%(currency)s]") % {"currency": symbol}
     return {
         "cumulative_title": _("Cumulative cost"),
