@@ -135,6 +135,20 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "transaction_mode": "IMMEDIATE",
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
     }
+# Caches: "default" is each process's memory, for what a key fully determines (a results
+# page's figures per permalink code). "shared" is the database, seen by every process
+# and by management commands: it holds the catalog's version, the token that anything
+# cached from catalog rows puts in its key (webapp.catalog.selectors.catalog_version),
+# so an admin edit or a load_catalog run is seen at once by every worker. Its table is
+# created by the catalog's migrations.
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    "shared": {
+        "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+        "LOCATION": "django_cache",
+    },
+}
+
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [

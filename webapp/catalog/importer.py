@@ -36,6 +36,7 @@ from django.db import IntegrityError, transaction
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from costmodel import field_errors
+from webapp.catalog import selectors
 from webapp.catalog.models import CloudOffering, CloudRate, FxRate, Part, PartPrice
 
 COLUMNS = [
@@ -139,11 +140,11 @@ def _pending(row: PriceRow, number: int, errors: list[str]):
     """The unsaved model instance for ``row``, its existing twin if any, or None on error."""
     common = {"source": row.source, "note": row.note, "estimate": row.estimate}
     if row.item_type == "part":
-        part = Part.objects.filter(slug=row.item).first()
+        part = selectors.by_slug(Part, row.item)
         if part is None:
             errors.append(f"row {number}: item: no part with slug '{row.item}'")
             return None, None
-        existing = PartPrice.objects.filter(part=part, effective_date=row.effective_date).first()
+        existing = selectors.part_price_on_date(part, row.effective_date)
         new = PartPrice(
             part=part,
             amount=row.amount,
@@ -153,13 +154,11 @@ def _pending(row: PriceRow, number: int, errors: list[str]):
         )
         return new, existing
     if row.item_type == "cloud_offering":
-        offering = CloudOffering.objects.filter(slug=row.item).first()
+        offering = selectors.by_slug(CloudOffering, row.item)
         if offering is None:
             errors.append(f"row {number}: item: no cloud offering with slug '{row.item}'")
             return None, None
-        existing = CloudRate.objects.filter(
-            offering=offering, effective_date=row.effective_date
-        ).first()
+        existing = selectors.rate_on_date(offering, row.effective_date)
         new = CloudRate(
             offering=offering,
             hourly_rate=row.amount,
@@ -169,9 +168,7 @@ def _pending(row: PriceRow, number: int, errors: list[str]):
         )
         return new, existing
     base, _, quote = row.item.partition("/")
-    existing = FxRate.objects.filter(
-        base_currency=base, quote_currency=quote, effective_date=row.effective_date
-    ).first()
+    existing = selectors.fx_rate_on_date(base, quote, row.effective_date)
     new = FxRate(
         base_currency=base,
         quote_currency=quote,

@@ -10,10 +10,12 @@ or a conversion.
 from __future__ import annotations
 
 import datetime
+import uuid
 from collections.abc import Iterable
 from decimal import Decimal
-from typing import TypeVar
+from typing import Any, TypeVar
 
+from django.core.cache import caches
 from django.db.models import Model, Prefetch, Q, QuerySet
 
 from webapp.catalog.models import (
@@ -30,10 +32,31 @@ from webapp.catalog.models import (
     PresetPart,
     PricingMode,
     Tariff,
+    TariffKind,
     TariffPeriod,
 )
 
 M = TypeVar("M", bound=Model)
+
+VERSION_CACHE = "shared"
+"""The cache alias every process shares (the database): where the catalog's version lives."""
+VERSION_KEY = "catalog:version"
+
+
+def catalog_version() -> str:
+    """A token that changes whenever the catalog does: part of the key of anything cached
+    from catalog rows (``f"guide:{catalog_version()}:{language}"``).
+
+    Every save or delete of a catalog row, ``load_catalog`` and ``catalog_import``
+    replace it (:func:`webapp.catalog.services.bump_catalog_version`), in every
+    process at once, so an entry cached under the old token is never read again.
+    """
+    cache = caches[VERSION_CACHE]
+    version = cache.get(VERSION_KEY)
+    if version is None:
+        cache.add(VERSION_KEY, uuid.uuid4().hex, timeout=None)
+        version = cache.get(VERSION_KEY)
+    return str(version)
 
 
 def by_slug(model: type[M], slug: str) -> M | None:
@@ -46,6 +69,16 @@ def slugs(model: type[Model]) -> list[str]:
     return list(
         model._default_manager.order_by("slug").values_list("slug", flat=True)  # type: ignore[attr-defined]
     )
+
+
+def rows_in_order(model: type[M], ordering: list[str]) -> QuerySet[M]:
+    """Every row of a catalog ``model``, sorted by ``ordering`` (the fixture files' order)."""
+    return model._default_manager.order_by(*ordering)  # type: ignore[attr-defined,no-any-return]
+
+
+def row_exists(row: Model) -> bool:
+    """Whether a row with ``row``'s primary key is stored."""
+    return type(row)._default_manager.filter(pk=row.pk).exists()  # type: ignore[attr-defined,no-any-return]
 
 
 # --- what the resolver reads ----------------------------------------------------------------
@@ -267,15 +300,66 @@ def dated_rows_in_effect() -> list[Tariff | HostingOption]:
     ]
 
 
-def dated_price_rows() -> dict[str, QuerySet]:
-    """Every dated price row, by model label (what "price rows" counts)."""
-    return {
+def dated_price_rows(*, estimate: bool | None = None) -> dict[str, QuerySet[Any]]:
+    """Every dated price row, by model label (what "price rows" counts); only the estimates
+    (or only the sourced figures) when ``estimate`` says."""
+    rows: dict[str, QuerySet[Any]] = {
         "catalog.partprice": PartPrice.objects.select_related("part"),
         "catalog.cloudrate": CloudRate.objects.select_related("offering"),
         "catalog.fxrate": FxRate.objects.all(),
         "catalog.tariff": Tariff.objects.all(),
         "catalog.hostingoption": HostingOption.objects.all(),
     }
+    if estimate is None:
+        return rows
+    return {label: queryset.filter(estimate=estimate) for label, queryset in rows.items()}
+
+
+def unsourced_rows(model: type[M]) -> QuerySet[M]:
+    """Rows of a dated ``model`` with neither a source nor the estimate flag."""
+    return model._default_manager.filter(source="", estimate=False)  # type: ignore[attr-defined,no-any-return]
+
+
+def parts_without_price() -> QuerySet[Part]:
+    return Part.objects.filter(prices__isnull=True)
+
+
+def offerings_without_rate() -> QuerySet[CloudOffering]:
+    return CloudOffering.objects.filter(rates__isnull=True)
+
+
+def time_of_use_tariffs() -> QuerySet[Tariff]:
+    return Tariff.objects.filter(kind=TariffKind.TIME_OF_USE).prefetch_related("periods")
+
+
+def periods_of_flat_tariffs() -> QuerySet[TariffPeriod]:
+    return TariffPeriod.objects.filter(tariff__kind=TariffKind.FLAT)
+
+
+def gpus_without_throughput() -> QuerySet[GpuModel]:
+    return GpuModel.objects.filter(throughputs__isnull=True)
+
+
+def all_benchmarks() -> list[Benchmark]:
+    return list(Benchmark.objects.all())
+
+
+def gpus_in_use() -> QuerySet[GpuModel]:
+    """GPU models that a preset or a cloud offering uses."""
+    used = GpuModel.objects.filter(presets__isnull=False) | GpuModel.objects.filter(
+        offerings__isnull=False
+    )
+    return used.distinct()
+
+
+def benchmark_ids_measured(gpu: GpuModel) -> set[int]:
+    """Ids of the benchmarks the catalog has a throughput of ``gpu`` on."""
+    return set(GpuThroughput.objects.filter(gpu_model=gpu).values_list("benchmark", flat=True))
+
+
+def card_slugs(gpu: GpuModel) -> set[str]:
+    """Slugs of the parts that carry ``gpu`` (its cards, and servers built around it)."""
+    return set(Part.objects.filter(gpu_model=gpu).values_list("slug", flat=True))
 
 
 def offerings_by_provider_and_type(provider: str) -> dict[tuple[str, str], list[CloudOffering]]:
@@ -308,3 +392,15 @@ def scaling_efficiency_of_like_offerings(gpu: GpuModel, gpu_count: int) -> Decim
 def rate_on_date(offering: CloudOffering, day: datetime.date) -> CloudRate | None:
     """The offering's rate point dated exactly ``day``."""
     return CloudRate.objects.filter(offering=offering, effective_date=day).first()
+
+
+def part_price_on_date(part: Part, day: datetime.date) -> PartPrice | None:
+    """The part's price point dated exactly ``day``."""
+    return PartPrice.objects.filter(part=part, effective_date=day).first()
+
+
+def fx_rate_on_date(base: str, quote: str, day: datetime.date) -> FxRate | None:
+    """The rate of the pair ``base``/``quote`` (this direction) dated exactly ``day``."""
+    return FxRate.objects.filter(
+        base_currency=base, quote_currency=quote, effective_date=day
+    ).first()

@@ -49,7 +49,9 @@ def test_a_saved_scenario_does_not_change_when_the_catalog_does(client, shipped_
 
     CloudRate.objects.update(hourly_rate=0)
     after_page = client.get(reverse("planner:saved-detail", args=[saved.pk])).content.decode()
-    assert json_script(after_page, "chart-data")["rent"]["cumulative"] == before["rent"]["cumulative"]
+    assert (
+        json_script(after_page, "chart-data")["rent"]["cumulative"] == before["rent"]["cumulative"]
+    )
 
 
 def test_a_bad_code_is_not_saved(client):
