@@ -12,6 +12,7 @@ import re
 from typing import Any
 
 from django import forms
+from django.forms.renderers import DjangoTemplates as TemplateRenderer
 from django.utils.translation import gettext_lazy as _
 
 from costmodel import FieldError, ScenarioError, UnreadableInput
@@ -115,6 +116,21 @@ MAX_COUNT = 2**53
 integer up to here exactly; a larger one (``2**1100``) is not even a finite float."""
 
 
+class FieldRenderer(TemplateRenderer):
+    """Renders ``{{ field.as_field_group }}`` as the planner's form row: label (with the
+    override flag), widget, help text and errors."""
+
+    field_template_name = "planner/field.html"
+
+
+class PlannerBoundField(forms.BoundField):
+    form: PlannerForm
+
+    @property
+    def overridden(self) -> bool:
+        return self.form.is_overridden(self.name)
+
+
 class PlannerForm(ErrorTextMixin, forms.Form):
     """The planner: a catalog selection, the workload, and every explicit field under Advanced.
 
@@ -186,6 +202,9 @@ class PlannerForm(ErrorTextMixin, forms.Form):
     )
     basis = forms.CharField(widget=forms.HiddenInput, required=False)
 
+    default_renderer = FieldRenderer
+    bound_field_class = PlannerBoundField
+
     def __init__(self, *args: Any, catalog: CatalogChoices | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.catalog = catalog
@@ -245,15 +264,15 @@ class PlannerForm(ErrorTextMixin, forms.Form):
     def part_groups(self) -> list[tuple[str, list[forms.BoundField]]]:
         return [(kind, [self[n] for n in names]) for kind, names in self.part_names]
 
-    def advanced_groups(self) -> list[tuple[str, list[tuple[forms.BoundField, bool]]]]:
-        overridden = set(self.overrides)
+    def advanced_groups(self) -> list[tuple[str, list[forms.BoundField]]]:
         return [
-            (
-                str(title),
-                [(self[form_name(f.path)], f.path in overridden) for f in fields],
-            )
+            (str(title), [self[form_name(f.path)] for f in fields])
             for title, fields in ((_("Build"), BUILD_FIELDS), (_("Rent"), RENT_FIELDS))
         ]
+
+    def is_overridden(self, name: str) -> bool:
+        """Whether the field ``name`` holds a value the user typed over the catalog's."""
+        return name in {form_name(path) for path in self.overrides}
 
     # -- validation -------------------------------------------------------------------------
     def shown_values(self) -> dict[str, Any]:
