@@ -109,7 +109,7 @@ def create_scenario(request: HttpRequest) -> HttpResponse:
             scenario = parse_scenario(data["scenario"])
         except ScenarioError as exc:
             errors.extend(FieldError(f"scenario.{e.field}", e.message) for e in exc.errors)
-    if errors or scenario is None:
+    if errors or scenario is None or not isinstance(name, str):
         raise ApiError(422, errors)
     try:
         saved = services.create_saved_scenario(name=name.strip(), scenario=scenario)

@@ -42,7 +42,7 @@ CHECK_WORKLOAD = {"kind": "steady", "utilization": 1.0}
 CHECK_HORIZON_MONTHS = 36
 
 
-def _key(row) -> str:
+def _key(row: Model) -> str:
     return f"{row._meta.label_lower} {'/'.join(str(k) for k in _natural_key(row))}"
 
 
@@ -144,7 +144,7 @@ def _cards_of(gpu: GpuModel) -> set[str]:
     return selectors.card_slugs(gpu)
 
 
-def _first(model) -> str | None:
+def _first(model: type[Model]) -> str | None:
     found = selectors.slugs(model)
     return found[0] if found else None
 
@@ -167,16 +167,17 @@ def resolution_problems(as_of: datetime.date | None = None) -> list[str]:
     missing = [name for name, slug in first.items() if slug is None]
     if missing:
         return [f"catalog: no {name} to resolve" for name in missing]
+    first_of = {name: str(slug) for name, slug in first.items()}
     combos: list[tuple[dict[str, str], str]] = []
     for preset in selectors.slugs(BuildPreset):
-        combos += [({**first, "preset": preset}, "CNY"), ({**first, "preset": preset}, "USD")]
+        combos += [({**first_of, "preset": preset}, "CNY"), ({**first_of, "preset": preset}, "USD")]
     for field_name, model in (
         ("cloud_offering", CloudOffering),
         ("tariff", Tariff),
         ("hosting", HostingOption),
     ):
         for slug in selectors.slugs(model):
-            combos.append(({**first, field_name: slug}, "CNY"))
+            combos.append(({**first_of, field_name: slug}, "CNY"))
     problems: list[str] = []
     for combo, currency in combos:
         selection = Selection.model_validate(
@@ -202,6 +203,8 @@ def sibling_problems() -> list[str]:
     problems = []
     for offering in selectors.commitments_with_sibling():
         sibling = offering.on_demand_sibling
+        if sibling is None:
+            continue
         if (
             sibling.pricing_mode != "on-demand"
             or sibling.provider != offering.provider

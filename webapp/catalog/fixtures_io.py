@@ -67,7 +67,7 @@ def serialize_group(labels: list[str]) -> str:
         use_natural_foreign_keys=True,
         use_natural_primary_keys=True,
     )
-    return text + "\n"
+    return str(text) + "\n"
 
 
 def export_catalog(directory: Path = FIXTURES_DIR) -> list[tuple[Path, bool]]:

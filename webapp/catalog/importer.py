@@ -37,7 +37,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from costmodel import field_errors
 from webapp.catalog import selectors
-from webapp.catalog.models import CloudOffering, CloudRate, FxRate, Part, PartPrice
+from webapp.catalog.models import CloudOffering, CloudRate, FxRate, Part, PartPrice, PricePoint
 
 COLUMNS = [
     "item_type",
@@ -136,7 +136,9 @@ def _describe(row: PriceRow) -> str:
     return f"{row.item_type} {row.item} {row.amount} {row.currency} from {row.effective_date}"
 
 
-def _pending(row: PriceRow, number: int, errors: list[str]):
+def _pending(
+    row: PriceRow, number: int, errors: list[str]
+) -> tuple[PricePoint | FxRate | None, PricePoint | FxRate | None]:
     """The unsaved model instance for ``row``, its existing twin if any, or None on error."""
     common = {"source": row.source, "note": row.note, "estimate": row.estimate}
     if row.item_type == "part":
@@ -144,46 +146,44 @@ def _pending(row: PriceRow, number: int, errors: list[str]):
         if part is None:
             errors.append(f"row {number}: item: no part with slug '{row.item}'")
             return None, None
-        existing = selectors.part_price_on_date(part, row.effective_date)
-        new = PartPrice(
+        price = PartPrice(
             part=part,
             amount=row.amount,
             currency=row.currency,
             effective_date=row.effective_date,
             **common,
         )
-        return new, existing
+        return price, selectors.part_price_on_date(part, row.effective_date)
     if row.item_type == "cloud_offering":
         offering = selectors.by_slug(CloudOffering, row.item)
         if offering is None:
             errors.append(f"row {number}: item: no cloud offering with slug '{row.item}'")
             return None, None
-        existing = selectors.rate_on_date(offering, row.effective_date)
-        new = CloudRate(
+        rate = CloudRate(
             offering=offering,
             hourly_rate=row.amount,
             currency=row.currency,
             effective_date=row.effective_date,
             **common,
         )
-        return new, existing
+        return rate, selectors.rate_on_date(offering, row.effective_date)
     base, _, quote = row.item.partition("/")
-    existing = selectors.fx_rate_on_date(base, quote, row.effective_date)
-    new = FxRate(
+    fx = FxRate(
         base_currency=base,
         quote_currency=quote,
         rate=row.amount,
         effective_date=row.effective_date,
         **common,
     )
-    return new, existing
+    return fx, selectors.fx_rate_on_date(base, quote, row.effective_date)
 
 
-def _amount_of(obj) -> tuple[Decimal, str]:
+def _amount_of(obj: PricePoint | FxRate) -> tuple[Decimal, str]:
     if isinstance(obj, PartPrice):
         return obj.amount, obj.currency
     if isinstance(obj, CloudRate):
         return obj.hourly_rate, obj.currency
+    assert isinstance(obj, FxRate)
     return obj.rate, obj.quote_currency
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import datetime
 from decimal import Decimal
+from typing import Any, Self
 
 from django.db import models
 from django.db.models import F, Q
@@ -44,7 +45,7 @@ def _currency_field() -> models.CharField:
 class SlugManager(models.Manager):
     """Default manager of slug-keyed models: ``get_by_natural_key(slug)``."""
 
-    def get_by_natural_key(self, slug: str):
+    def get_by_natural_key(self, slug: str) -> Any:
         return self.get(slug=slug)
 
 
@@ -183,7 +184,7 @@ class GpuModel(LocalizedNameMixin, SlugModel):
 
 
 class GpuThroughputManager(models.Manager):
-    def get_by_natural_key(self, gpu_model: str, benchmark: str):
+    def get_by_natural_key(self, gpu_model: str, benchmark: str) -> Any:
         return self.get(gpu_model__slug=gpu_model, benchmark__slug=benchmark)
 
 
@@ -246,7 +247,7 @@ class GpuThroughput(models.Model):
 
 
 class PricePointQuerySet(models.QuerySet):
-    def effective_on(self, day: datetime.date):
+    def effective_on(self, day: datetime.date) -> Self:
         """Points in effect on ``day``, newest first: ``.first()`` is "the price" on that day."""
         return self.filter(effective_date__lte=day).order_by("-effective_date")
 
@@ -381,7 +382,7 @@ class Part(LocalizedNameMixin, SlugModel):
     def __str__(self) -> str:
         return self.name
 
-    def save(self, *args, **kwargs) -> None:
+    def save(self, *args: Any, **kwargs: Any) -> None:
         # A card holds one GPU: spare every caller (admin, tests, scripts) from saying so.
         if self.kind == PartKind.GPU and not self.gpu_count:
             self.gpu_count = 1
@@ -389,7 +390,7 @@ class Part(LocalizedNameMixin, SlugModel):
 
 
 class PartPriceManager(models.Manager.from_queryset(PricePointQuerySet)):  # type: ignore[misc]
-    def get_by_natural_key(self, part: str, effective_date: str):
+    def get_by_natural_key(self, part: str, effective_date: str) -> Any:
         return self.get(part__slug=part, effective_date=effective_date)
 
 
@@ -431,7 +432,9 @@ class PartPrice(PricePoint):
 
 
 class FxRateManager(models.Manager):
-    def get_by_natural_key(self, base_currency: str, quote_currency: str, effective_date: str):
+    def get_by_natural_key(
+        self, base_currency: str, quote_currency: str, effective_date: str
+    ) -> Any:
         return self.get(
             base_currency=base_currency,
             quote_currency=quote_currency,
@@ -537,7 +540,7 @@ class Tariff(LocalizedNameMixin, SlugModel):
 
 
 class TariffPeriodManager(models.Manager):
-    def get_by_natural_key(self, tariff: str, name: str):
+    def get_by_natural_key(self, tariff: str, name: str) -> Any:
         return self.get(tariff__slug=tariff, name=name)
 
 
@@ -808,7 +811,7 @@ class CloudOffering(LocalizedNameMixin, SlugModel):
 
 
 class CloudRateManager(models.Manager.from_queryset(PricePointQuerySet)):  # type: ignore[misc]
-    def get_by_natural_key(self, offering: str, effective_date: str):
+    def get_by_natural_key(self, offering: str, effective_date: str) -> Any:
         return self.get(offering__slug=offering, effective_date=effective_date)
 
 
@@ -1001,7 +1004,7 @@ class BuildPreset(LocalizedNameMixin, SlugModel):
 
 
 class PresetPartManager(models.Manager):
-    def get_by_natural_key(self, preset: str, part: str):
+    def get_by_natural_key(self, preset: str, part: str) -> Any:
         return self.get(preset__slug=preset, part__slug=part)
 
 

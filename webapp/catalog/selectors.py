@@ -61,24 +61,22 @@ def catalog_version() -> str:
 
 def by_slug(model: type[M], slug: str) -> M | None:
     """The row of ``model`` with ``slug``, or ``None``."""
-    return model._default_manager.filter(slug=slug).first()  # type: ignore[attr-defined]
+    return model._default_manager.filter(slug=slug).first()
 
 
 def slugs(model: type[Model]) -> list[str]:
     """Every slug of ``model``, sorted."""
-    return list(
-        model._default_manager.order_by("slug").values_list("slug", flat=True)  # type: ignore[attr-defined]
-    )
+    return list(model._default_manager.order_by("slug").values_list("slug", flat=True))
 
 
 def rows_in_order(model: type[M], ordering: list[str]) -> QuerySet[M]:
     """Every row of a catalog ``model``, sorted by ``ordering`` (the fixture files' order)."""
-    return model._default_manager.order_by(*ordering)  # type: ignore[attr-defined,no-any-return]
+    return model._default_manager.order_by(*ordering)
 
 
 def row_exists(row: Model) -> bool:
     """Whether a row with ``row``'s primary key is stored."""
-    return type(row)._default_manager.filter(pk=row.pk).exists()  # type: ignore[attr-defined,no-any-return]
+    return type(row)._default_manager.filter(pk=row.pk).exists()
 
 
 # --- what the resolver reads ----------------------------------------------------------------
@@ -144,7 +142,8 @@ def offering_for_resolution(slug: str) -> CloudOffering | None:
 
 def rate_on(offering: CloudOffering, day: datetime.date) -> CloudRate | None:
     """The offering's hourly rate in effect on ``day``."""
-    return CloudRate.objects.filter(offering=offering).effective_on(day).first()
+    rate: CloudRate | None = CloudRate.objects.filter(offering=offering).effective_on(day).first()
+    return rate
 
 
 # --- lists: the API and the planner's choices -----------------------------------------------
@@ -278,7 +277,7 @@ def rows_without_chinese_name() -> list[Model]:
     ]
     rows: list[Model] = []
     for model in models:
-        rows.extend(model._default_manager.filter(name_zh="").order_by("slug"))  # type: ignore[attr-defined]
+        rows.extend(model._default_manager.filter(name_zh="").order_by("slug"))
     return rows
 
 
@@ -317,7 +316,7 @@ def dated_price_rows(*, estimate: bool | None = None) -> dict[str, QuerySet[Any]
 
 def unsourced_rows(model: type[M]) -> QuerySet[M]:
     """Rows of a dated ``model`` with neither a source nor the estimate flag."""
-    return model._default_manager.filter(source="", estimate=False)  # type: ignore[attr-defined,no-any-return]
+    return model._default_manager.filter(source="", estimate=False)
 
 
 def parts_without_price() -> QuerySet[Part]:
@@ -391,12 +390,14 @@ def scaling_efficiency_of_like_offerings(gpu: GpuModel, gpu_count: int) -> Decim
 
 def rate_on_date(offering: CloudOffering, day: datetime.date) -> CloudRate | None:
     """The offering's rate point dated exactly ``day``."""
-    return CloudRate.objects.filter(offering=offering, effective_date=day).first()
+    rate: CloudRate | None = CloudRate.objects.filter(offering=offering, effective_date=day).first()
+    return rate
 
 
 def part_price_on_date(part: Part, day: datetime.date) -> PartPrice | None:
     """The part's price point dated exactly ``day``."""
-    return PartPrice.objects.filter(part=part, effective_date=day).first()
+    price: PartPrice | None = PartPrice.objects.filter(part=part, effective_date=day).first()
+    return price
 
 
 def fx_rate_on_date(base: str, quote: str, day: datetime.date) -> FxRate | None:

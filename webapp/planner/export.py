@@ -165,7 +165,9 @@ def monthly_csv(
     currency = scenario.currency
     header, rows = monthly_table(result)
     assert tuple(header) == MONTHLY_COLUMNS
-    rounded = [[row[0], *(round_money(float(v), currency) for v in row[1:])] for row in rows]
+    rounded: list[list[Cell]] = [
+        [row[0], *(round_money(float(v), currency) for v in row[1:])] for row in rows
+    ]
     out: list[list[Cell]] = [
         [_("Build or rent GPUs: monthly projection")],
         ["name", _("Scenario"), scenario.name or ""],

@@ -9,10 +9,11 @@ puts any error that names a field back beside that field.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.forms.renderers import DjangoTemplates as TemplateRenderer
+from django.http import QueryDict
 from django.utils.translation import gettext_lazy as _
 
 from costmodel import FieldError, ScenarioError, UnreadableInput
@@ -97,7 +98,7 @@ class CompareForm(ErrorTextMixin, forms.Form):
                 _("Choose between %(min)d and %(max)d scenarios to compare."),
                 params={"min": MIN_COMPARED, "max": MAX_COMPARED},
             )
-        order = {str(pk): i for i, pk in enumerate(self.data.getlist("ids"))}
+        order = {str(pk): i for i, pk in enumerate(cast(QueryDict, self.data).getlist("ids"))}
         return sorted(chosen, key=lambda s: order.get(str(s.pk), 0))
 
 
@@ -218,11 +219,14 @@ class PlannerForm(ErrorTextMixin, forms.Form):
             )
         self.part_names: list[tuple[str, list[str]]] = []
         if catalog is not None:
-            self.fields["preset"].choices = catalog.presets
-            self.fields["cloud_offering"].choices = catalog.offerings
-            self.fields["tariff"].choices = catalog.tariffs
-            self.fields["hosting"].choices = catalog.hostings
-            self.fields["benchmark"].choices = catalog.benchmarks
+            for name, listed in (
+                ("preset", catalog.presets),
+                ("cloud_offering", catalog.offerings),
+                ("tariff", catalog.tariffs),
+                ("hosting", catalog.hostings),
+                ("benchmark", catalog.benchmarks),
+            ):
+                cast(forms.ChoiceField, self.fields[name]).choices = listed
             self.fields["preset"].initial = catalog.presets[0][0]
             self.fields["cloud_offering"].initial = (
                 catalog.default_offering or catalog.offerings[0][1][0][0]
@@ -247,13 +251,13 @@ class PlannerForm(ErrorTextMixin, forms.Form):
             self.fields["use_catalog"].disabled = True
         for f in BUILD_FIELDS + RENT_FIELDS:
             unit = f.unit
-            help_text = f.help or ADVANCED_UNITS.get(unit, "")
+            label, help_text = str(f.label), str(f.help or ADVANCED_UNITS.get(unit, ""))
             self.fields[form_name(f.path)] = (
                 forms.IntegerField(
-                    label=f.label, required=False, help_text=help_text, max_value=MAX_COUNT
+                    label=label, required=False, help_text=help_text, max_value=MAX_COUNT
                 )
                 if unit == "int"
-                else forms.FloatField(label=f.label, required=False, help_text=help_text)
+                else forms.FloatField(label=label, required=False, help_text=help_text)
             )
         self.overrides: list[str] = []
 

@@ -214,7 +214,8 @@ def _compared(request: HttpRequest) -> list[SavedScenario] | str:
     form = CompareForm(request.GET)
     if not form.is_valid():
         return "; ".join(form.errors_as_text())
-    return form.cleaned_data["ids"]
+    chosen: list[SavedScenario] = form.cleaned_data["ids"]
+    return chosen
 
 
 @require_GET

@@ -70,7 +70,7 @@ def create_saved_scenario(
         If the engine's results for ``scenario`` overflow (:func:`ensure_computable`).
     """
     ensure_computable(scenario)
-    owner = user if user is not None and user.is_authenticated else None
+    owner: Any = user if user is not None and user.is_authenticated else None
     return SavedScenario.objects.create(
         name=name,
         scenario=scenario.model_dump(mode="json"),
