@@ -18,6 +18,7 @@ import datetime
 from decimal import Decimal
 from typing import Any, Self
 
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import F, Q
 from django.utils.translation import get_language
@@ -790,8 +791,6 @@ class CloudOffering(LocalizedNameMixin, SlugModel):
         return f"{self.provider} {self.instance_type} ({self.get_pricing_mode_display()})"
 
     def clean(self) -> None:
-        from django.core.exceptions import ValidationError
-
         sibling = self.on_demand_sibling
         if sibling is None:
             return
