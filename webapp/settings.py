@@ -181,6 +181,10 @@ STORAGES = {
         )
     },
 }
+# No uploads. Set anyway: with MEDIA_URL empty, Django's test live server treats every
+# path as a media file and answers 500 for a permalink longer than the file system allows.
+MEDIA_URL = "/media/"
+MEDIA_ROOT = BASE_DIR / "media"
 WHITENOISE_MAX_AGE = 31536000 if not DEBUG else 0
 
 LOGIN_URL = "admin:login"
