@@ -79,7 +79,7 @@ debian-test-deps:
 lint: install
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
-	$(VENV)/bin/mypy
+	$(TEST_ENV) $(VENV)/bin/mypy
 	$(TEST_ENV) $(PY) manage.py makemigrations --check --dry-run
 
 test: debian-test-deps install lint

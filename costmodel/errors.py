@@ -7,11 +7,13 @@ shape so that a user reads the same message wherever the input came from.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from pydantic import ValidationError
 
+from costmodel.paths import with_path
 from costmodel.scenario import Scenario
 
 _WORKLOAD_KINDS = {"steady", "tidal", "profile"}
@@ -117,6 +119,21 @@ def parse_scenario(data: object) -> Scenario:
         return Scenario.model_validate(data)
     except ValidationError as exc:
         raise ScenarioError(field_errors(exc)) from None
+
+
+def with_fields(scenario: Scenario, values: Mapping[str, Any]) -> Scenario:
+    """``scenario`` with each dotted field of ``values`` set, validated once as a whole.
+
+    Raises :class:`ScenarioError` naming the field when a value (or the
+    combination, such as idle power above load power) is not valid.
+
+    >>> with_fields(scenario, {"build.capex": 12_000.0}).build.capex  # doctest: +SKIP
+    12000.0
+    """
+    data = scenario.model_dump(mode="json")
+    for path, value in values.items():
+        data = with_path(data, path, value)
+    return parse_scenario(data)
 
 
 def load_json(text: str | bytes) -> object:

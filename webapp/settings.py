@@ -71,9 +71,9 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
-    "django.contrib.humanize",
     "ninja",  # serves the API docs (swagger-ui) from local static files, not a CDN
     "webapp.catalog",
+    "webapp.scenarios",
     "webapp.planner",
     "webapp.advisor",
 ]
@@ -136,6 +136,20 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "transaction_mode": "IMMEDIATE",
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
     }
+# Caches: "default" is each process's memory, for what a key fully determines (a results
+# page's figures per permalink code). "shared" is the database, seen by every process
+# and by management commands: it holds the catalog's version, the token that anything
+# cached from catalog rows puts in its key (webapp.catalog.selectors.catalog_version),
+# so an admin edit or a load_catalog run is seen at once by every worker. Its table is
+# created by the catalog's migrations.
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    "shared": {
+        "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+        "LOCATION": "django_cache",
+    },
+}
+
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -171,6 +185,10 @@ STORAGES = {
         )
     },
 }
+# No uploads. Set anyway: with MEDIA_URL empty, Django's test live server treats every
+# path as a media file and answers 500 for a permalink longer than the file system allows.
+MEDIA_URL = "/media/"
+MEDIA_ROOT = BASE_DIR / "media"
 WHITENOISE_MAX_AGE = 31536000 if not DEBUG else 0
 
 LOGIN_URL = "admin:login"

@@ -15,8 +15,8 @@
   var traces = [];
   data.series.forEach(function (s, i) {
     var c = colors[i % colors.length];
-    traces.push({ x: s.months, y: s.build_cumulative, name: plain(s.name) + " · " + L.build + " (" + s.currency + ")", mode: "lines", line: { color: c, width: 3 } });
-    traces.push({ x: s.months, y: s.rent_cumulative, name: plain(s.name) + " · " + L.rent + " (" + s.currency + ")", mode: "lines", line: { color: c, width: 2, dash: "dash" } });
+    traces.push({ x: s.months, y: s.build.cumulative, name: plain(s.name) + " · " + L.build + " (" + s.currency + ")", mode: "lines", line: { color: c, width: 3 } });
+    traces.push({ x: s.months, y: s.rent.cumulative, name: plain(s.name) + " · " + L.rent + " (" + s.currency + ")", mode: "lines", line: { color: c, width: 2, dash: "dash" } });
   });
   Plotly.newPlot(el, traces, ChartLayout.layout(el, {
     title: { text: L.title },

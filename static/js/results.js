@@ -39,8 +39,8 @@
     cumShapes.push(be.shape); cumNotes.push(be.annotation);
   }
   charts.push(draw("chart-cumulative", [
-    { x: data.months, y: data.build_cumulative, name: L.build, mode: "lines", line: { color: BUILD, width: 3 } },
-    { x: data.months, y: data.rent_cumulative, name: L.rent, mode: "lines", line: { color: RENT, width: 3 } }
+    { x: data.months, y: data.build.cumulative, name: L.build, mode: "lines", line: { color: BUILD, width: 3 } },
+    { x: data.months, y: data.rent.cumulative, name: L.rent, mode: "lines", line: { color: RENT, width: 3 } }
   ], layout({
     title: { text: L.cumulative_title },
     xaxis: { title: { text: L.month } },

@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 from django.urls import reverse
 
-from webapp.planner.saved import create_saved_scenario
+from costmodel import parse_scenario
+from webapp.scenarios.services import create_saved_scenario
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -18,7 +19,7 @@ NAMES = ['<a href="https://evil.example/">x</a>', "<b>bold</b> &amp; <br>co"]
 
 def test_scenario_names_in_the_compare_chart_are_plain_text(page, live_server):
     ids = [
-        str(create_saved_scenario(name=name, scenario=SCENARIO, session_key="s").pk)
+        str(create_saved_scenario(name=name, scenario=parse_scenario(SCENARIO), session_key="s").pk)
         for name in NAMES
     ]
     query = "&".join(f"ids={i}" for i in ids)

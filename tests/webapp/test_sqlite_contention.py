@@ -112,7 +112,7 @@ class WriteLock:
 
 def saved_rows(db: Path) -> int:
     with sqlite3.connect(db) as connection:
-        return connection.execute("SELECT count(*) FROM planner_savedscenario").fetchone()[0]
+        return connection.execute("SELECT count(*) FROM scenarios_savedscenario").fetchone()[0]
 
 
 def test_saves_wait_for_a_writer_holding_the_lock_longer_than_five_seconds(db_file):

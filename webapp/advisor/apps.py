@@ -8,9 +8,3 @@ class AdvisorConfig(AppConfig):
     name = "webapp.advisor"
     label = "advisor"
     verbose_name = _("Sizing advisor")
-
-    def ready(self) -> None:
-        from webapp.catalog import selectors
-
-        # The checked guide is cached under the catalog's version: keep the version current.
-        selectors.watch_catalog_changes()

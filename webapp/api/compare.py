@@ -28,7 +28,7 @@ from costmodel.projection import ProjectionOverflowError
 from costmodel.results import CompareResult
 from webapp.api.errors import ApiError, error, json_response, read_body
 from webapp.api.schemas import BatchOut, ErrorsOut
-from webapp.planner.saved import overflow_error
+from webapp.scenarios.services import overflow_error
 
 router = Router(tags=["compare"])
 
@@ -133,7 +133,7 @@ def compare_batch(request: HttpRequest) -> HttpResponse:
     try:
         # A batch whose every item is valid is validated in one pass over the text.
         batch = ValidBatch.model_validate_json(body)
-        count, detail = len(batch.scenarios), batch.detail
+        count, detail = len(batch.scenarios), str(batch.detail)
         scenarios = dict(enumerate(batch.scenarios))
     except ValidationError:
         # Anything else is read item by item, so that each problem is named by its index.

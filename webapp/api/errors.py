@@ -11,6 +11,7 @@ import logging
 from collections.abc import Iterable
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
 from django.http import Http404, HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
@@ -124,8 +125,6 @@ def _nul_path(value: object, path: list[str]) -> str | None:
 
 
 def _body_limit() -> int:
-    from django.conf import settings
-
     return int(settings.DATA_UPLOAD_MAX_MEMORY_SIZE or 0)
 
 

@@ -2,7 +2,7 @@
 
 Creating needs no login: an API-created scenario has no owner, its random id
 is the capability to read it, and only staff may delete it. Deleting uses the
-Django session (with its CSRF check) and :func:`webapp.planner.saved.can_modify`,
+Django session (with its CSRF check) and :func:`webapp.scenarios.selectors.can_modify`,
 so one user can never delete another's scenario.
 """
 
@@ -20,8 +20,8 @@ from ninja.security import django_auth
 from costmodel import FieldError, Scenario, ScenarioError, parse_scenario
 from webapp.api.errors import ApiError, error, json_response, read_json
 from webapp.api.schemas import ErrorsOut
-from webapp.planner.models import SavedScenario
-from webapp.planner.saved import can_modify, create_saved_scenario
+from webapp.scenarios import selectors, services
+from webapp.scenarios.models import SavedScenario
 
 router = Router(tags=["saved scenarios"])
 
@@ -51,7 +51,7 @@ def _out(saved: SavedScenario) -> dict[str, Any]:
 
 
 def _get(scenario_id: uuid.UUID) -> SavedScenario:
-    saved = SavedScenario.objects.filter(pk=scenario_id).first()
+    saved = selectors.saved_scenario(scenario_id)
     if saved is None:
         raise error(404, "id", _("no saved scenario with this id"))
     return saved
@@ -109,10 +109,10 @@ def create_scenario(request: HttpRequest) -> HttpResponse:
             scenario = parse_scenario(data["scenario"])
         except ScenarioError as exc:
             errors.extend(FieldError(f"scenario.{e.field}", e.message) for e in exc.errors)
-    if errors or scenario is None:
+    if errors or scenario is None or not isinstance(name, str):
         raise ApiError(422, errors)
     try:
-        saved = create_saved_scenario(name=name.strip(), scenario=scenario)
+        saved = services.create_saved_scenario(name=name.strip(), scenario=scenario)
     except ScenarioError as exc:  # valid fields, but the results overflow
         raise ApiError(422, exc.errors) from None
     return json_response(_out(saved), status=201)
@@ -135,7 +135,7 @@ def get_scenario(request: HttpRequest, scenario_id: uuid.UUID) -> HttpResponse:
 )
 def delete_scenario(request: HttpRequest, scenario_id: uuid.UUID) -> HttpResponse:
     saved = _get(scenario_id)
-    if not can_modify(saved, request.user, request.session.session_key):
+    if not selectors.can_modify(saved, request.user, request.session.session_key):
         raise error(403, "id", _("only the owner of this scenario may delete it"))
-    saved.delete()
+    services.delete(saved)
     return HttpResponse(status=204)

@@ -8,9 +8,11 @@ effect today) beside it, with its price history inline.
 from __future__ import annotations
 
 import datetime
+from typing import Any
 
 from django.contrib import admin
 from django.db.models import Max, QuerySet
+from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
 from webapp.catalog.models import (
@@ -42,10 +44,10 @@ class StaleFilter(admin.SimpleListFilter):
     parameter_name = "stale"
     date_field = "effective_date"
 
-    def lookups(self, request, model_admin):
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, Any]]:
         return [("yes", _("stale")), ("no", _("current"))]
 
-    def queryset(self, request, queryset: QuerySet) -> QuerySet:
+    def queryset(self, request: HttpRequest, queryset: QuerySet) -> QuerySet:
         if self.value() == "yes":
             return queryset.filter(**{f"{self.date_field}__lt": stale_cutoff()})
         if self.value() == "no":
@@ -56,13 +58,13 @@ class StaleFilter(admin.SimpleListFilter):
 class LatestPriceStaleFilter(StaleFilter):
     date_field = "latest_price_date"
 
-    def queryset(self, request, queryset: QuerySet) -> QuerySet:
+    def queryset(self, request: HttpRequest, queryset: QuerySet) -> QuerySet:
         related = "prices" if queryset.model is Part else "rates"
         queryset = queryset.annotate(latest_price_date=Max(f"{related}__effective_date"))
         return super().queryset(request, queryset)
 
 
-def _describe(point, amount) -> str:
+def _describe(point: Any, amount: Any) -> str:
     if point is None:
         return str(_("no price in effect"))
     text = f"{amount} {point.currency} ({point.effective_date.isoformat()})"
@@ -75,8 +77,8 @@ def _describe(point, amount) -> str:
 
 class StaleMarkerMixin:
     @admin.display(description=_("stale"), boolean=True)
-    def stale(self, obj) -> bool:
-        return obj.is_stale
+    def stale(self, obj: Any) -> bool:
+        return bool(obj.is_stale)
 
 
 class GpuThroughputInline(admin.TabularInline):

@@ -29,12 +29,9 @@ from webapp.catalog.models import (
     GpuModel,
     GpuThroughput,
     HostingOption,
-    Part,
     PartKind,
     PartPrice,
     Tariff,
-    TariffKind,
-    TariffPeriod,
 )
 from webapp.catalog.resolver import Selection, resolve
 
@@ -45,7 +42,7 @@ CHECK_WORKLOAD = {"kind": "steady", "utilization": 1.0}
 CHECK_HORIZON_MONTHS = 36
 
 
-def _key(row) -> str:
+def _key(row: Model) -> str:
     return f"{row._meta.label_lower} {'/'.join(str(k) for k in _natural_key(row))}"
 
 
@@ -53,7 +50,7 @@ def unsourced_rows() -> list[str]:
     """Dated figures with neither a source nor the estimate flag."""
     problems = []
     for model in (PartPrice, CloudRate, FxRate, Tariff, HostingOption, GpuThroughput):
-        for row in model._default_manager.filter(source="", estimate=False):
+        for row in selectors.unsourced_rows(model):
             problems.append(f"{_key(row)}: no source (give one, or mark the figure an estimate)")
     return problems
 
@@ -61,24 +58,21 @@ def unsourced_rows() -> list[str]:
 def orphan_rows() -> list[str]:
     """Rows nothing can use: unpriced parts and offerings, tariffs without usable periods, …"""
     problems = []
-    for part in Part.objects.filter(prices__isnull=True):
+    for part in selectors.parts_without_price():
         problems.append(f"{_key(part)}: has no price")
-    for offering in CloudOffering.objects.filter(rates__isnull=True):
+    for offering in selectors.offerings_without_rate():
         problems.append(f"{_key(offering)}: has no hourly rate")
-    for tariff in Tariff.objects.filter(kind=TariffKind.TIME_OF_USE).prefetch_related("periods"):
+    for tariff in selectors.time_of_use_tariffs():
         hours = sum((p.hours_per_day for p in tariff.periods.all()), Decimal(0))
         if hours != 24:
             problems.append(f"{_key(tariff)}: time-of-use periods cover {hours} h, not 24 h")
-    for period in TariffPeriod.objects.filter(tariff__kind=TariffKind.FLAT):
+    for period in selectors.periods_of_flat_tariffs():
         problems.append(f"{_key(period)}: a period of a flat tariff is never used")
-    for gpu in GpuModel.objects.filter(throughputs__isnull=True):
+    for gpu in selectors.gpus_without_throughput():
         problems.append(f"{_key(gpu)}: has no throughput on any benchmark")
-    benchmarks = list(Benchmark.objects.all())
-    used_gpus = GpuModel.objects.filter(presets__isnull=False) | GpuModel.objects.filter(
-        offerings__isnull=False
-    )
-    for gpu in used_gpus.distinct():
-        have = set(GpuThroughput.objects.filter(gpu_model=gpu).values_list("benchmark", flat=True))
+    benchmarks = selectors.all_benchmarks()
+    for gpu in selectors.gpus_in_use():
+        have = selectors.benchmark_ids_measured(gpu)
         for benchmark in benchmarks:
             if benchmark.pk not in have:
                 problems.append(f"{_key(gpu)}: no throughput on benchmark '{benchmark.slug}'")
@@ -147,12 +141,12 @@ def preset_problems() -> list[str]:
 
 
 def _cards_of(gpu: GpuModel) -> set[str]:
-    return set(Part.objects.filter(gpu_model=gpu).values_list("slug", flat=True))
+    return selectors.card_slugs(gpu)
 
 
-def _first(model) -> str | None:
-    row = model._default_manager.order_by("slug").first()
-    return None if row is None else row.slug
+def _first(model: type[Model]) -> str | None:
+    found = selectors.slugs(model)
+    return found[0] if found else None
 
 
 def resolution_problems(as_of: datetime.date | None = None) -> list[str]:
@@ -173,16 +167,17 @@ def resolution_problems(as_of: datetime.date | None = None) -> list[str]:
     missing = [name for name, slug in first.items() if slug is None]
     if missing:
         return [f"catalog: no {name} to resolve" for name in missing]
+    first_of = {name: str(slug) for name, slug in first.items()}
     combos: list[tuple[dict[str, str], str]] = []
-    for preset in BuildPreset.objects.order_by("slug").values_list("slug", flat=True):
-        combos += [({**first, "preset": preset}, "CNY"), ({**first, "preset": preset}, "USD")]
+    for preset in selectors.slugs(BuildPreset):
+        combos += [({**first_of, "preset": preset}, "CNY"), ({**first_of, "preset": preset}, "USD")]
     for field_name, model in (
         ("cloud_offering", CloudOffering),
         ("tariff", Tariff),
         ("hosting", HostingOption),
     ):
-        for slug in model._default_manager.order_by("slug").values_list("slug", flat=True):
-            combos.append(({**first, field_name: slug}, "CNY"))
+        for slug in selectors.slugs(model):
+            combos.append(({**first_of, field_name: slug}, "CNY"))
     problems: list[str] = []
     for combo, currency in combos:
         selection = Selection.model_validate(
@@ -208,6 +203,8 @@ def sibling_problems() -> list[str]:
     problems = []
     for offering in selectors.commitments_with_sibling():
         sibling = offering.on_demand_sibling
+        if sibling is None:
+            continue
         if (
             sibling.pricing_mode != "on-demand"
             or sibling.provider != offering.provider
@@ -273,8 +270,8 @@ def catalog_warnings(as_of: datetime.date | None = None) -> list[str]:
 def estimate_price_rows() -> list[str]:
     """Dated price rows flagged as estimates, one line each with the reason given."""
     lines = []
-    for label, rows in selectors.dated_price_rows().items():
-        for row in rows.filter(estimate=True):
+    for label, rows in selectors.dated_price_rows(estimate=True).items():
+        for row in rows:
             lines.append(f"{label} {'/'.join(str(k) for k in _natural_key(row))}: {row.note}")
     return lines
 

@@ -16,6 +16,9 @@ from django.core import serializers
 from django.core.management import call_command
 from django.db import transaction
 
+from webapp.catalog import selectors
+from webapp.catalog.services import bump_catalog_version
+
 FIXTURES_DIR = Path(settings.BASE_DIR) / "fixtures"
 
 FIXTURE_FILES: dict[str, list[str]] = {
@@ -56,7 +59,7 @@ def serialize_group(labels: list[str]) -> str:
     objects: list = []
     for label in labels:
         model = apps.get_model(label)
-        objects.extend(model._default_manager.order_by(*_ORDERING[label]))
+        objects.extend(selectors.rows_in_order(model, _ORDERING[label]))
     text = serializers.serialize(
         "json",
         objects,
@@ -64,7 +67,7 @@ def serialize_group(labels: list[str]) -> str:
         use_natural_foreign_keys=True,
         use_natural_primary_keys=True,
     )
-    return text + "\n"
+    return str(text) + "\n"
 
 
 def export_catalog(directory: Path = FIXTURES_DIR) -> list[tuple[Path, bool]]:
@@ -99,22 +102,25 @@ def load_catalog(directory: Path = FIXTURES_DIR, *, keep_existing: bool = False)
     if not files:
         return 0
     with transaction.atomic():
-        if not keep_existing:
-            call_command("loaddata", *[str(f) for f in files], verbosity=0)
-            return len(files)
-        deferred = []
-        for path in files:
-            with path.open(encoding="utf-8") as handle:
-                for item in serializers.deserialize("json", handle, handle_forward_references=True):
-                    # The deserializer fills in the primary key of a row it found by
-                    # natural key; no key means the row is new.
-                    if item.object.pk is not None and (
-                        type(item.object).objects.filter(pk=item.object.pk).exists()
-                    ):
-                        continue
-                    item.save()
-                    if item.deferred_fields:
-                        deferred.append(item)
-        for item in deferred:
-            item.save_deferred_fields()
+        _load(files, keep_existing=keep_existing)
+        bump_catalog_version()  # fixture rows are saved raw: no per-row signal bumps it
     return len(files)
+
+
+def _load(files: list[Path], *, keep_existing: bool) -> None:
+    if not keep_existing:
+        call_command("loaddata", *[str(f) for f in files], verbosity=0)
+        return
+    deferred = []
+    for path in files:
+        with path.open(encoding="utf-8") as handle:
+            for item in serializers.deserialize("json", handle, handle_forward_references=True):
+                # The deserializer fills in the primary key of a row it found by
+                # natural key; no key means the row is new.
+                if item.object.pk is not None and selectors.row_exists(item.object):
+                    continue
+                item.save()
+                if item.deferred_fields:
+                    deferred.append(item)
+    for item in deferred:
+        item.save_deferred_fields()

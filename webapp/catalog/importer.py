@@ -36,7 +36,8 @@ from django.db import IntegrityError, transaction
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from costmodel import field_errors
-from webapp.catalog.models import CloudOffering, CloudRate, FxRate, Part, PartPrice
+from webapp.catalog import selectors
+from webapp.catalog.models import CloudOffering, CloudRate, FxRate, Part, PartPrice, PricePoint
 
 COLUMNS = [
     "item_type",
@@ -135,58 +136,54 @@ def _describe(row: PriceRow) -> str:
     return f"{row.item_type} {row.item} {row.amount} {row.currency} from {row.effective_date}"
 
 
-def _pending(row: PriceRow, number: int, errors: list[str]):
+def _pending(
+    row: PriceRow, number: int, errors: list[str]
+) -> tuple[PricePoint | FxRate | None, PricePoint | FxRate | None]:
     """The unsaved model instance for ``row``, its existing twin if any, or None on error."""
     common = {"source": row.source, "note": row.note, "estimate": row.estimate}
     if row.item_type == "part":
-        part = Part.objects.filter(slug=row.item).first()
+        part = selectors.by_slug(Part, row.item)
         if part is None:
             errors.append(f"row {number}: item: no part with slug '{row.item}'")
             return None, None
-        existing = PartPrice.objects.filter(part=part, effective_date=row.effective_date).first()
-        new = PartPrice(
+        price = PartPrice(
             part=part,
             amount=row.amount,
             currency=row.currency,
             effective_date=row.effective_date,
             **common,
         )
-        return new, existing
+        return price, selectors.part_price_on_date(part, row.effective_date)
     if row.item_type == "cloud_offering":
-        offering = CloudOffering.objects.filter(slug=row.item).first()
+        offering = selectors.by_slug(CloudOffering, row.item)
         if offering is None:
             errors.append(f"row {number}: item: no cloud offering with slug '{row.item}'")
             return None, None
-        existing = CloudRate.objects.filter(
-            offering=offering, effective_date=row.effective_date
-        ).first()
-        new = CloudRate(
+        rate = CloudRate(
             offering=offering,
             hourly_rate=row.amount,
             currency=row.currency,
             effective_date=row.effective_date,
             **common,
         )
-        return new, existing
+        return rate, selectors.rate_on_date(offering, row.effective_date)
     base, _, quote = row.item.partition("/")
-    existing = FxRate.objects.filter(
-        base_currency=base, quote_currency=quote, effective_date=row.effective_date
-    ).first()
-    new = FxRate(
+    fx = FxRate(
         base_currency=base,
         quote_currency=quote,
         rate=row.amount,
         effective_date=row.effective_date,
         **common,
     )
-    return new, existing
+    return fx, selectors.fx_rate_on_date(base, quote, row.effective_date)
 
 
-def _amount_of(obj) -> tuple[Decimal, str]:
+def _amount_of(obj: PricePoint | FxRate) -> tuple[Decimal, str]:
     if isinstance(obj, PartPrice):
         return obj.amount, obj.currency
     if isinstance(obj, CloudRate):
         return obj.hourly_rate, obj.currency
+    assert isinstance(obj, FxRate)
     return obj.rate, obj.quote_currency
 
 

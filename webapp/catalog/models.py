@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import datetime
 from decimal import Decimal
+from typing import Any, Self
 
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import F, Q
 from django.utils.translation import get_language
@@ -44,7 +46,7 @@ def _currency_field() -> models.CharField:
 class SlugManager(models.Manager):
     """Default manager of slug-keyed models: ``get_by_natural_key(slug)``."""
 
-    def get_by_natural_key(self, slug: str):
+    def get_by_natural_key(self, slug: str) -> Any:
         return self.get(slug=slug)
 
 
@@ -183,7 +185,7 @@ class GpuModel(LocalizedNameMixin, SlugModel):
 
 
 class GpuThroughputManager(models.Manager):
-    def get_by_natural_key(self, gpu_model: str, benchmark: str):
+    def get_by_natural_key(self, gpu_model: str, benchmark: str) -> Any:
         return self.get(gpu_model__slug=gpu_model, benchmark__slug=benchmark)
 
 
@@ -246,7 +248,7 @@ class GpuThroughput(models.Model):
 
 
 class PricePointQuerySet(models.QuerySet):
-    def effective_on(self, day: datetime.date):
+    def effective_on(self, day: datetime.date) -> Self:
         """Points in effect on ``day``, newest first: ``.first()`` is "the price" on that day."""
         return self.filter(effective_date__lte=day).order_by("-effective_date")
 
@@ -381,7 +383,7 @@ class Part(LocalizedNameMixin, SlugModel):
     def __str__(self) -> str:
         return self.name
 
-    def save(self, *args, **kwargs) -> None:
+    def save(self, *args: Any, **kwargs: Any) -> None:
         # A card holds one GPU: spare every caller (admin, tests, scripts) from saying so.
         if self.kind == PartKind.GPU and not self.gpu_count:
             self.gpu_count = 1
@@ -389,7 +391,7 @@ class Part(LocalizedNameMixin, SlugModel):
 
 
 class PartPriceManager(models.Manager.from_queryset(PricePointQuerySet)):  # type: ignore[misc]
-    def get_by_natural_key(self, part: str, effective_date: str):
+    def get_by_natural_key(self, part: str, effective_date: str) -> Any:
         return self.get(part__slug=part, effective_date=effective_date)
 
 
@@ -431,7 +433,9 @@ class PartPrice(PricePoint):
 
 
 class FxRateManager(models.Manager):
-    def get_by_natural_key(self, base_currency: str, quote_currency: str, effective_date: str):
+    def get_by_natural_key(
+        self, base_currency: str, quote_currency: str, effective_date: str
+    ) -> Any:
         return self.get(
             base_currency=base_currency,
             quote_currency=quote_currency,
@@ -537,7 +541,7 @@ class Tariff(LocalizedNameMixin, SlugModel):
 
 
 class TariffPeriodManager(models.Manager):
-    def get_by_natural_key(self, tariff: str, name: str):
+    def get_by_natural_key(self, tariff: str, name: str) -> Any:
         return self.get(tariff__slug=tariff, name=name)
 
 
@@ -787,8 +791,6 @@ class CloudOffering(LocalizedNameMixin, SlugModel):
         return f"{self.provider} {self.instance_type} ({self.get_pricing_mode_display()})"
 
     def clean(self) -> None:
-        from django.core.exceptions import ValidationError
-
         sibling = self.on_demand_sibling
         if sibling is None:
             return
@@ -808,7 +810,7 @@ class CloudOffering(LocalizedNameMixin, SlugModel):
 
 
 class CloudRateManager(models.Manager.from_queryset(PricePointQuerySet)):  # type: ignore[misc]
-    def get_by_natural_key(self, offering: str, effective_date: str):
+    def get_by_natural_key(self, offering: str, effective_date: str) -> Any:
         return self.get(offering__slug=offering, effective_date=effective_date)
 
 
@@ -1001,7 +1003,7 @@ class BuildPreset(LocalizedNameMixin, SlugModel):
 
 
 class PresetPartManager(models.Manager):
-    def get_by_natural_key(self, preset: str, part: str):
+    def get_by_natural_key(self, preset: str, part: str) -> Any:
         return self.get(preset__slug=preset, part__slug=part)
 
 

@@ -299,7 +299,7 @@ def _get(model: type[T], slug: str, field_name: str, what: str) -> T:
             field_name,
             gettext("no %(what)s with slug '%(slug)s'") % {"what": gettext(what), "slug": slug},
         )
-    return row  # type: ignore[return-value]
+    return row
 
 
 def _in_effect(row: Any, as_of: datetime.date, what: str) -> None:
@@ -725,9 +725,9 @@ def average_demand(workload: Any, horizon_months: int) -> float:
         return float(workload.utilization)
     if workload.kind == "tidal":
         hours = workload.active_days_per_month * workload.hours_per_active_day
-        return min(hours, HOURS_PER_MONTH) / HOURS_PER_MONTH
+        return float(min(hours, HOURS_PER_MONTH) / HOURS_PER_MONTH)
     values = workload.monthly_utilization
-    return sum(values[m % len(values)] for m in range(horizon_months)) / horizon_months
+    return float(sum(values[m % len(values)] for m in range(horizon_months)) / horizon_months)
 
 
 def default_committed_instances(

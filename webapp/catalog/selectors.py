@@ -13,13 +13,10 @@ import datetime
 import uuid
 from collections.abc import Iterable
 from decimal import Decimal
-from typing import TypeVar
+from typing import Any, TypeVar
 
-from django.apps import apps as django_apps
-from django.core.cache import cache
-from django.db import transaction
+from django.core.cache import caches
 from django.db.models import Model, Prefetch, Q, QuerySet
-from django.db.models.signals import post_delete, post_save
 
 from webapp.catalog.models import (
     Benchmark,
@@ -35,22 +32,51 @@ from webapp.catalog.models import (
     PresetPart,
     PricingMode,
     Tariff,
+    TariffKind,
     TariffPeriod,
 )
 
 M = TypeVar("M", bound=Model)
 
+VERSION_CACHE = "shared"
+"""The cache alias every process shares (the database): where the catalog's version lives."""
+VERSION_KEY = "catalog:version"
+
+
+def catalog_version() -> str:
+    """A token that changes whenever the catalog does: part of the key of anything cached
+    from catalog rows (``f"guide:{catalog_version()}:{language}"``).
+
+    Every save or delete of a catalog row, ``load_catalog`` and ``catalog_import``
+    replace it (:func:`webapp.catalog.services.bump_catalog_version`), in every
+    process at once, so an entry cached under the old token is never read again.
+    """
+    cache = caches[VERSION_CACHE]
+    version = cache.get(VERSION_KEY)
+    if version is None:
+        cache.add(VERSION_KEY, uuid.uuid4().hex, timeout=None)
+        version = cache.get(VERSION_KEY)
+    return str(version)
+
 
 def by_slug(model: type[M], slug: str) -> M | None:
     """The row of ``model`` with ``slug``, or ``None``."""
-    return model._default_manager.filter(slug=slug).first()  # type: ignore[attr-defined]
+    return model._default_manager.filter(slug=slug).first()
 
 
 def slugs(model: type[Model]) -> list[str]:
     """Every slug of ``model``, sorted."""
-    return list(
-        model._default_manager.order_by("slug").values_list("slug", flat=True)  # type: ignore[attr-defined]
-    )
+    return list(model._default_manager.order_by("slug").values_list("slug", flat=True))
+
+
+def rows_in_order(model: type[M], ordering: list[str]) -> QuerySet[M]:
+    """Every row of a catalog ``model``, sorted by ``ordering`` (the fixture files' order)."""
+    return model._default_manager.order_by(*ordering)
+
+
+def row_exists(row: Model) -> bool:
+    """Whether a row with ``row``'s primary key is stored."""
+    return type(row)._default_manager.filter(pk=row.pk).exists()
 
 
 # --- what the resolver reads ----------------------------------------------------------------
@@ -116,7 +142,8 @@ def offering_for_resolution(slug: str) -> CloudOffering | None:
 
 def rate_on(offering: CloudOffering, day: datetime.date) -> CloudRate | None:
     """The offering's hourly rate in effect on ``day``."""
-    return CloudRate.objects.filter(offering=offering).effective_on(day).first()
+    rate: CloudRate | None = CloudRate.objects.filter(offering=offering).effective_on(day).first()
+    return rate
 
 
 # --- lists: the API and the planner's choices -----------------------------------------------
@@ -159,6 +186,16 @@ def offerings_with_rates(provider: str | None = None) -> QuerySet[CloudOffering]
     if provider:
         offerings = offerings.filter(provider__iexact=provider)
     return offerings
+
+
+def offerings_with_rate_on(day: datetime.date) -> list[tuple[CloudOffering, CloudRate]]:
+    """Each offering that has a rate in effect on ``day``, with that rate."""
+    found = []
+    for offering in offerings_with_rates():
+        rates = [rate for rate in offering.rates.all() if rate.effective_date <= day]
+        if rates:
+            found.append((offering, rates[-1]))  # oldest first: the last is in effect
+    return found
 
 
 def tariffs_in_effect(day: datetime.date, currency: str | None = None) -> QuerySet[Tariff]:
@@ -240,7 +277,7 @@ def rows_without_chinese_name() -> list[Model]:
     ]
     rows: list[Model] = []
     for model in models:
-        rows.extend(model._default_manager.filter(name_zh="").order_by("slug"))  # type: ignore[attr-defined]
+        rows.extend(model._default_manager.filter(name_zh="").order_by("slug"))
     return rows
 
 
@@ -262,15 +299,66 @@ def dated_rows_in_effect() -> list[Tariff | HostingOption]:
     ]
 
 
-def dated_price_rows() -> dict[str, QuerySet]:
-    """Every dated price row, by model label (what "price rows" counts)."""
-    return {
+def dated_price_rows(*, estimate: bool | None = None) -> dict[str, QuerySet[Any]]:
+    """Every dated price row, by model label (what "price rows" counts); only the estimates
+    (or only the sourced figures) when ``estimate`` says."""
+    rows: dict[str, QuerySet[Any]] = {
         "catalog.partprice": PartPrice.objects.select_related("part"),
         "catalog.cloudrate": CloudRate.objects.select_related("offering"),
         "catalog.fxrate": FxRate.objects.all(),
         "catalog.tariff": Tariff.objects.all(),
         "catalog.hostingoption": HostingOption.objects.all(),
     }
+    if estimate is None:
+        return rows
+    return {label: queryset.filter(estimate=estimate) for label, queryset in rows.items()}
+
+
+def unsourced_rows(model: type[M]) -> QuerySet[M]:
+    """Rows of a dated ``model`` with neither a source nor the estimate flag."""
+    return model._default_manager.filter(source="", estimate=False)
+
+
+def parts_without_price() -> QuerySet[Part]:
+    return Part.objects.filter(prices__isnull=True)
+
+
+def offerings_without_rate() -> QuerySet[CloudOffering]:
+    return CloudOffering.objects.filter(rates__isnull=True)
+
+
+def time_of_use_tariffs() -> QuerySet[Tariff]:
+    return Tariff.objects.filter(kind=TariffKind.TIME_OF_USE).prefetch_related("periods")
+
+
+def periods_of_flat_tariffs() -> QuerySet[TariffPeriod]:
+    return TariffPeriod.objects.filter(tariff__kind=TariffKind.FLAT)
+
+
+def gpus_without_throughput() -> QuerySet[GpuModel]:
+    return GpuModel.objects.filter(throughputs__isnull=True)
+
+
+def all_benchmarks() -> list[Benchmark]:
+    return list(Benchmark.objects.all())
+
+
+def gpus_in_use() -> QuerySet[GpuModel]:
+    """GPU models that a preset or a cloud offering uses."""
+    used = GpuModel.objects.filter(presets__isnull=False) | GpuModel.objects.filter(
+        offerings__isnull=False
+    )
+    return used.distinct()
+
+
+def benchmark_ids_measured(gpu: GpuModel) -> set[int]:
+    """Ids of the benchmarks the catalog has a throughput of ``gpu`` on."""
+    return set(GpuThroughput.objects.filter(gpu_model=gpu).values_list("benchmark", flat=True))
+
+
+def card_slugs(gpu: GpuModel) -> set[str]:
+    """Slugs of the parts that carry ``gpu`` (its cards, and servers built around it)."""
+    return set(Part.objects.filter(gpu_model=gpu).values_list("slug", flat=True))
 
 
 def offerings_by_provider_and_type(provider: str) -> dict[tuple[str, str], list[CloudOffering]]:
@@ -302,7 +390,21 @@ def scaling_efficiency_of_like_offerings(gpu: GpuModel, gpu_count: int) -> Decim
 
 def rate_on_date(offering: CloudOffering, day: datetime.date) -> CloudRate | None:
     """The offering's rate point dated exactly ``day``."""
-    return CloudRate.objects.filter(offering=offering, effective_date=day).first()
+    rate: CloudRate | None = CloudRate.objects.filter(offering=offering, effective_date=day).first()
+    return rate
+
+
+def part_price_on_date(part: Part, day: datetime.date) -> PartPrice | None:
+    """The part's price point dated exactly ``day``."""
+    price: PartPrice | None = PartPrice.objects.filter(part=part, effective_date=day).first()
+    return price
+
+
+def fx_rate_on_date(base: str, quote: str, day: datetime.date) -> FxRate | None:
+    """The rate of the pair ``base``/``quote`` (this direction) dated exactly ``day``."""
+    return FxRate.objects.filter(
+        base_currency=base, quote_currency=quote, effective_date=day
+    ).first()
 
 
 # --- what the sizing advisor and "the guide, checked" read ------------------------------------
@@ -352,45 +454,3 @@ def measured_throughput(gpu_slug: str, benchmark_slug: str) -> GpuThroughput | N
 def gpu_models_named(gpu_name_regex: str) -> list[GpuModel]:
     """GPU models whose name matches the pattern (case-insensitive), by slug."""
     return list(GpuModel.objects.filter(name__iregex=gpu_name_regex).order_by("slug"))
-
-
-# --- the catalog's version ----------------------------------------------------------------------
-
-CATALOG_VERSION_KEY = "catalog:version"
-"""Cache key of the catalog's version token."""
-
-
-def catalog_version() -> str:
-    """An opaque token that changes whenever a catalog row is saved or deleted.
-
-    Kept in Django's cache (no expiry) and replaced by :func:`bump_catalog_version`,
-    which the catalog models' ``post_save`` and ``post_delete`` signals call (so also
-    ``load_catalog``, the importers and the admin). Caches of pages built from the
-    catalog put it in their keys. A process that does not share the cache (another
-    worker with a local-memory cache) sees the change only when its own entries expire.
-    """
-    version = cache.get(CATALOG_VERSION_KEY)
-    if version is None:
-        cache.add(CATALOG_VERSION_KEY, uuid.uuid4().hex, timeout=None)
-        version = cache.get(CATALOG_VERSION_KEY) or uuid.uuid4().hex
-    return str(version)
-
-
-def bump_catalog_version() -> None:
-    """Give the catalog a new version token: every cache keyed by the old one is bypassed."""
-    cache.set(CATALOG_VERSION_KEY, uuid.uuid4().hex, timeout=None)
-
-
-def _catalog_changed(**kwargs: object) -> None:
-    bump_catalog_version()
-    # Again once the transaction commits: a page built from the old rows in between
-    # (another connection still reads them) must not outlive the change.
-    transaction.on_commit(bump_catalog_version)
-
-
-def watch_catalog_changes() -> None:
-    """Bump the catalog version on every save and delete of a catalog row (idempotent)."""
-    for model in django_apps.get_app_config("catalog").get_models():
-        label = model._meta.label_lower
-        post_save.connect(_catalog_changed, sender=model, dispatch_uid=f"catalog-version-{label}")
-        post_delete.connect(_catalog_changed, sender=model, dispatch_uid=f"catalog-version-{label}")

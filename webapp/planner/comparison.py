@@ -7,10 +7,11 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from costmodel import Scenario, project
+from costmodel import project
 from costmodel.sensitivity import average_utilization
 from webapp.planner import formatting
-from webapp.planner.models import SavedScenario
+from webapp.scenarios.models import SavedScenario
+from webapp.scenarios.services import stored_scenario
 
 MIN_COMPARED = 2
 MAX_COMPARED = 4
@@ -18,7 +19,7 @@ MAX_COMPARED = 4
 
 def evaluate(saved: Sequence[SavedScenario]) -> list[dict[str, Any]]:
     """Each saved scenario with its engine result, from one :func:`costmodel.project` call."""
-    scenarios = [Scenario.model_validate(s.scenario) for s in saved]
+    scenarios = [stored_scenario(s) for s in saved]
     projection = project(scenarios)
     out = []
     for i, (item, scenario) in enumerate(zip(saved, scenarios, strict=True)):
@@ -34,7 +35,7 @@ def evaluate(saved: Sequence[SavedScenario]) -> list[dict[str, Any]]:
                 "provenance": item.provenance,
                 "overrides": item.overrides,
                 "saved_at": item.created_at.date(),
-                "headline": formatting.break_even_headline(
+                "sentence": formatting.break_even_headline(
                     result["break_even_month"], scenario.horizon_months
                 ),
             }
@@ -50,8 +51,8 @@ def comparison_context(saved: Sequence[SavedScenario]) -> dict[str, Any]:
                 "name": e["saved"].name,
                 "currency": e["scenario"].currency,
                 "months": e["result"]["months"],
-                "build_cumulative": e["result"]["build"]["cumulative"],
-                "rent_cumulative": e["result"]["rent"]["cumulative"],
+                "build": {"cumulative": e["result"]["build"]["cumulative"]},
+                "rent": {"cumulative": e["result"]["rent"]["cumulative"]},
                 "break_even_month": e["result"]["break_even_month"],
             }
             for e in entries

@@ -25,17 +25,19 @@ import csv
 import io
 import math
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import date
 from decimal import Decimal
-from typing import Any
+from typing import Any, cast
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from costmodel import Scenario
+from costmodel.paths import get_path
 from costmodel.tables import MONTHLY_COLUMNS, monthly_table
-from webapp.planner.fields import ALL_FIELDS, get_path
+from webapp.planner.fields import ALL_FIELDS, fed_fields
+from webapp.planner.figures import FIGURES, Figure
 from webapp.planner.formatting import round_money
 
 BOM = "\ufeff"
@@ -86,10 +88,6 @@ def _write(rows: Iterable[Sequence[Cell]]) -> str:
     return buffer.getvalue()
 
 
-def _money(value: float | None, currency: str) -> Decimal | None:
-    return None if value is None else round_money(value, currency)
-
-
 MONTHLY_LABELS = {
     "month": gettext_lazy("Month"),
     "build_energy": gettext_lazy("Build: energy"),
@@ -111,63 +109,20 @@ MONTHLY_LABELS = {
 }
 
 
-def _headline_rows(result: dict[str, Any], currency: str) -> list[list[Cell]]:
-    def months(v: float | None) -> Decimal | None:
-        return None if v is None else Decimal(repr(v)).quantize(Decimal("0.01"))
-
-    def fraction(v: float | None) -> Decimal | None:
-        return None if v is None else Decimal(repr(v)).quantize(Decimal("0.0001"))
-
-    return [
-        ["break_even_month", _("Break-even month"), months(result["break_even_month"])],
-        ["savings", _("Savings of building over the horizon"), _money(result["savings"], currency)],
-        [
-            "build_total_net",
-            _("Build: total net of resale"),
-            _money(result["build"]["total_net"], currency),
-        ],
-        ["rent_total", _("Rent: total"), _money(result["rent"]["total"], currency)],
-        [
-            "resale_value",
-            _("Resale value at the end"),
-            _money(result["build"]["resale_value"], currency),
-        ],
-        [
-            "build_present_value",
-            _("Build: present value"),
-            _money(result["build"]["present_value"], currency),
-        ],
-        [
-            "rent_present_value",
-            _("Rent: present value"),
-            _money(result["rent"]["present_value"], currency),
-        ],
-        [
-            "build_cost_per_reference_gpu_hour",
-            _("Build: cost per reference GPU-hour"),
-            _money(result["build"]["cost_per_reference_gpu_hour"], currency),
-        ],
-        [
-            "rent_cost_per_reference_gpu_hour",
-            _("Rent: cost per reference GPU-hour"),
-            _money(result["rent"]["cost_per_reference_gpu_hour"], currency),
-        ],
-        [
-            "break_even_utilization",
-            _("Break-even utilization"),
-            fraction(result["break_even_utilization"]),
-        ],
-        [
-            "work_reference_gpu_hours",
-            _("Work done [reference GPU-hours]"),
-            result["work_reference_gpu_hours"],
-        ],
-    ]
+def _figure_cell(figure: Figure, result: Mapping[str, Any], currency: str) -> Cell:
+    """A headline figure rounded for finance: money to the minor unit, months to 0.01,
+    fractions to 0.0001; a quantity (GPU-hours) as the engine gives it."""
+    value = figure.value(result)
+    if value is None or figure.kind == "quantity":
+        return cast(Cell, value)
+    if figure.kind == "money":
+        return round_money(value, currency)
+    quantum = Decimal("0.01") if figure.kind == "months" else Decimal("0.0001")
+    return Decimal(repr(value)).quantize(quantum)
 
 
-def _fed_fields(item: dict[str, Any]) -> list[str]:
-    fields = item.get("fields") or item.get("scenario_fields") or item.get("field") or []
-    return [fields] if isinstance(fields, str) else [str(f) for f in fields]
+def _headline_rows(result: Mapping[str, Any], currency: str) -> list[list[Cell]]:
+    return [[f.column, str(f.label), _figure_cell(f, result, currency)] for f in FIGURES.values()]
 
 
 def assumption_rows(
@@ -177,7 +132,7 @@ def assumption_rows(
     data = scenario.model_dump(mode="json")
     by_field: dict[str, list[dict[str, Any]]] = {}
     for item in provenance:
-        for path in _fed_fields(item):
+        for path in fed_fields(item):
             by_field.setdefault(path, []).append(item)
     rows: list[list[Cell]] = []
     for field in ALL_FIELDS:
@@ -210,7 +165,9 @@ def monthly_csv(
     currency = scenario.currency
     header, rows = monthly_table(result)
     assert tuple(header) == MONTHLY_COLUMNS
-    rounded = [[row[0], *(round_money(float(v), currency) for v in row[1:])] for row in rows]
+    rounded: list[list[Cell]] = [
+        [row[0], *(round_money(float(v), currency) for v in row[1:])] for row in rows
+    ]
     out: list[list[Cell]] = [
         [_("Build or rent GPUs: monthly projection")],
         ["name", _("Scenario"), scenario.name or ""],
@@ -243,6 +200,20 @@ def monthly_csv(
     return _write(out)
 
 
+SUMMARY_FIGURES: tuple[Figure, ...] = tuple(
+    FIGURES[path]
+    for path in (
+        "break_even_month",
+        "savings",
+        "build.total_net",
+        "rent.total",
+        "build.cost_per_reference_gpu_hour",
+        "rent.cost_per_reference_gpu_hour",
+        "break_even_utilization",
+        "build.resale_value",
+    )
+)
+
 SUMMARY_COLUMNS = (
     "name",
     "currency",
@@ -251,14 +222,7 @@ SUMMARY_COLUMNS = (
     "average_utilization",
     "build_capex",
     "rent_hourly_rate",
-    "break_even_month",
-    "savings",
-    "build_total_net",
-    "rent_total",
-    "build_cost_per_reference_gpu_hour",
-    "rent_cost_per_reference_gpu_hour",
-    "break_even_utilization",
-    "resale_value",
+    *(f.column for f in SUMMARY_FIGURES),
     "prices_as_of",
     "saved_at",
     "overrides",
@@ -272,7 +236,6 @@ def summary_csv(entries: Sequence[dict[str, Any]]) -> str:
     rows: list[list[Cell]] = [list(SUMMARY_COLUMNS)]
     for e in entries:
         s: Scenario = e["scenario"]
-        r = e["result"]
         cur = s.currency
         dates = sorted(str(p["effective_date"]) for p in e["provenance"] if p.get("effective_date"))
         rows.append(
@@ -284,18 +247,7 @@ def summary_csv(entries: Sequence[dict[str, Any]]) -> str:
                 Decimal(repr(e["average_utilization"])).quantize(Decimal("0.0001")),
                 round_money(s.build.capex, cur),
                 s.rent.hourly_rate,
-                None
-                if r["break_even_month"] is None
-                else Decimal(repr(r["break_even_month"])).quantize(Decimal("0.01")),
-                _money(r["savings"], cur),
-                _money(r["build"]["total_net"], cur),
-                _money(r["rent"]["total"], cur),
-                _money(r["build"]["cost_per_reference_gpu_hour"], cur),
-                _money(r["rent"]["cost_per_reference_gpu_hour"], cur),
-                None
-                if r["break_even_utilization"] is None
-                else Decimal(repr(r["break_even_utilization"])).quantize(Decimal("0.0001")),
-                _money(r["build"]["resale_value"], cur),
+                *(_figure_cell(f, e["result"], cur) for f in SUMMARY_FIGURES),
                 dates[-1] if dates else "",
                 e["saved_at"].isoformat() if e.get("saved_at") else "",
                 " ".join(e["overrides"]),

@@ -96,11 +96,7 @@ WORKLOAD_KIND_LABELS: dict[str, Promise] = {
 }
 
 
-def get_path(data: dict[str, Any], path: str) -> Any:
-    """Value at a dotted path of a scenario dict, or ``None`` if absent."""
-    node: Any = data
-    for part in path.split("."):
-        if not isinstance(node, dict) or part not in node:
-            return None
-        node = node[part]
-    return node
+def fed_fields(item: dict[str, Any]) -> list[str]:
+    """The dotted scenario fields a provenance item feeds."""
+    fields = item.get("fields") or item.get("scenario_fields") or item.get("field") or []
+    return [fields] if isinstance(fields, str) else [str(f) for f in fields]

@@ -1,45 +1,34 @@
 """Numbers for people: money per currency, percentages, months, in the active language.
 
+Separators, grouping, the sign and the currency's minor unit come from babel
+(the Unicode CLDR data) for the active Django language. Two choices are ours:
+
+- amounts in yuan and dollars show ``¥`` and ``$`` in every language (CLDR
+  writes ``CN¥`` in English and ``US$`` in Chinese: unambiguous, but noisy on
+  a page in one currency); another currency shows CLDR's symbol, or its ISO
+  code and a space when it has none (``CHF 10.00``);
+- digits are grouped in threes in Chinese as in English (``¥147,381.88``):
+  CLDR's Chinese patterns do so, as Chinese finance documents and
+  spreadsheets do (Django's own zh-hans format would group by 4).
+
 Rounding happens here, once, at display (and in the CSV export, per the
 currency's minor unit); the engine's floats are never rounded upstream.
 """
 
 from __future__ import annotations
 
+import functools
 import math
 from decimal import ROUND_HALF_EVEN, Decimal, localcontext
 
-from django.utils import numberformat
-from django.utils.formats import get_format
+from babel import Locale
+from babel.numbers import format_currency, format_decimal, get_currency_precision
+from babel.numbers import get_currency_symbol as cldr_symbol
+from django.utils.translation import get_language, ngettext, to_locale
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
-CURRENCY_SYMBOLS = {"CNY": "¥", "USD": "$", "EUR": "€", "JPY": "¥", "GBP": "£"}
-MINOR_UNITS = {"CNY": 2, "USD": 2, "EUR": 2, "GBP": 2, "JPY": 0}
-"""Decimal places of each currency's minor unit (ISO 4217); 2 for any other code."""
-
-
-def number_format(value: float | Decimal, decimals: int) -> str:
-    """Localized separators, digits grouped in threes in every language.
-
-    Django's zh-hans format groups by 4 (myriads: 14,7381.88); Chinese
-    finance documents and spreadsheets group by 3, as English does.
-    """
-    grouping = 3
-    thousands = get_format("THOUSAND_SEPARATOR") or ","
-    return numberformat.format(
-        value,
-        get_format("DECIMAL_SEPARATOR"),
-        decimals,
-        grouping,
-        thousands,
-        force_grouping=True,
-    )
-
-
-def minor_unit(currency: str) -> int:
-    return MINOR_UNITS.get(currency, 2)
-
+CURRENCY_SYMBOLS = {"CNY": "¥", "USD": "$"}
+"""Symbols shown in every language for the app's two currencies."""
 
 MONEY_PRECISION = 400
 """Significant digits for rounding money [digits].
@@ -47,8 +36,28 @@ MONEY_PRECISION = 400
 The largest finite float has 309 integer digits; with the minor unit that is
 311. Decimal's default context keeps 28, and ``quantize`` refuses
 (``InvalidOperation``) any result longer than the context's precision, so an
-amount from about 10^26 up could not be rounded at all.
+amount from about 10^26 up could not be rounded or formatted at all.
 """
+
+
+@functools.lru_cache(maxsize=8)
+def _locale(language: str) -> Locale:
+    return Locale.parse(to_locale(language))
+
+
+def active_locale() -> Locale:
+    """The babel locale of the active Django language (``zh-hans`` → ``zh_Hans``)."""
+    return _locale(get_language() or "en")
+
+
+def minor_unit(currency: str) -> int:
+    """Decimal places of the currency's minor unit (ISO 4217): 2 for CNY, 0 for JPY."""
+    return int(get_currency_precision(currency))
+
+
+def currency_symbol(currency: str) -> str:
+    """``¥`` / ``$`` for yuan and dollars, else CLDR's symbol in the active language."""
+    return CURRENCY_SYMBOLS.get(currency) or cldr_symbol(currency, active_locale())
 
 
 def round_money(value: float, currency: str) -> Decimal:
@@ -62,23 +71,41 @@ def round_money(value: float, currency: str) -> Decimal:
         return Decimal(repr(float(value))).quantize(quantum, rounding=ROUND_HALF_EVEN)
 
 
-def number(value: float | None, decimals: int = 0) -> str:
+def _digits(places: int) -> str:
+    return "#,##0" + ("." + "0" * places if places else "")
+
+
+def _exact(value: float | int | Decimal) -> Decimal:
+    """The decimal a number reads as (``0.1`` → ``Decimal("0.1")``, not its binary value)."""
+    if isinstance(value, Decimal | int) and not isinstance(value, bool):
+        return Decimal(value)
+    return Decimal(repr(float(value)))
+
+
+def number(value: float | Decimal | None, decimals: int = 0) -> str:
     """A localized number with grouping, e.g. ``12,345.7``; an em dash for ``None``."""
     if value is None or (isinstance(value, float) and not math.isfinite(value)):
         return "—"
-    return number_format(round(value, decimals), decimals)
+    with localcontext(prec=MONEY_PRECISION):
+        return str(format_decimal(_exact(value), format=_digits(decimals), locale=active_locale()))
 
 
 def money(value: float | None, currency: str, decimals: int | None = None) -> str:
-    """``¥12,345.00`` / ``-$3.50``; the currency code if it has no symbol here."""
+    """``¥12,345.00`` / ``-$3.50``: the currency's minor unit unless ``decimals`` says."""
     if value is None or not math.isfinite(value):
         return "—"
     places = minor_unit(currency) if decimals is None else decimals
-    amount = round_money(value, currency) if decimals is None else round(value, places)
-    symbol = CURRENCY_SYMBOLS.get(currency, currency + " ")
-    sign = "-" if amount < 0 else ""
-    digits = number_format(abs(amount), places)
-    return f"{sign}{symbol}{digits}"
+    symbol = currency_symbol(currency)
+    if symbol == currency:  # no symbol of its own: the ISO code, spaced
+        symbol += " "
+    pattern = "'" + symbol.replace("'", "''") + "'" + _digits(places)
+    with localcontext(prec=MONEY_PRECISION):
+        amount = round_money(value, currency) if decimals is None else _exact(value)
+        return str(
+            format_currency(
+                amount, currency, format=pattern, locale=active_locale(), currency_digits=False
+            )
+        )
 
 
 def percent(fraction: float | None, decimals: int = 0) -> str:

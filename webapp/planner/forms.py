@@ -1,31 +1,39 @@
-"""Forms of the planner pages. Validation only: figures come from the engine."""
+"""Forms of the planner pages. Validation of what was typed only: no database, no engine.
+
+The planner form checks each field and which ones the chosen workload and
+box need; turning its data into a plan (resolving the catalog, validating the
+explicit scenario) is :func:`webapp.planner.services.plan_from_form`, which
+puts any error that names a field back beside that field.
+"""
 
 from __future__ import annotations
 
-import datetime
-import json
 import re
-from typing import Any
+from typing import Any, cast
 
 from django import forms
+from django.forms.renderers import DjangoTemplates as TemplateRenderer
+from django.http import QueryDict
 from django.utils.translation import gettext_lazy as _
 
-from costmodel import ScenarioError, UnreadableInput
+from costmodel import FieldError, ScenarioError, UnreadableInput
 from costmodel.errors import load_json
+from costmodel.paths import get_path
+from webapp.planner.choices import CatalogChoices
 from webapp.planner.comparison import MAX_COMPARED, MIN_COMPARED
-from webapp.planner.fields import BUILD_FIELDS, RENT_FIELDS, get_path
-from webapp.planner.models import SavedScenario
+from webapp.planner.fields import BUILD_FIELDS, RENT_FIELDS
 from webapp.planner.permalink import Permalink, PermalinkError, decode
-from webapp.planner.planning import (
-    ADVANCED_PATHS,
-    PROFILE_MONTHS,
-    catalog_values,
-    form_field_for,
-    form_name,
-    make_plan,
-    selection_from,
-)
-from webapp.planner.saved import ensure_computable
+from webapp.scenarios.models import SavedScenario
+from webapp.scenarios.selectors import all_saved
+
+ADVANCED_PATHS: tuple[str, ...] = tuple(f.path for f in BUILD_FIELDS + RENT_FIELDS)
+PROFILE_MONTHS = 12
+
+
+def form_name(path: str) -> str:
+    """Form field name of an explicit scenario field: ``build.capex`` → ``build__capex``."""
+    return path.replace(".", "__")
+
 
 _ENGINE_BOUNDS = [
     (
@@ -81,7 +89,7 @@ class RenameForm(ErrorTextMixin, forms.Form):
 
 class CompareForm(ErrorTextMixin, forms.Form):
     # Any saved scenario may be compared by whoever has its link.
-    ids = forms.ModelMultipleChoiceField(label=_("Scenarios"), queryset=SavedScenario.objects.all())
+    ids = forms.ModelMultipleChoiceField(label=_("Scenarios"), queryset=all_saved())
 
     def clean_ids(self) -> list[SavedScenario]:
         chosen = list(self.cleaned_data["ids"])
@@ -90,7 +98,7 @@ class CompareForm(ErrorTextMixin, forms.Form):
                 _("Choose between %(min)d and %(max)d scenarios to compare."),
                 params={"min": MIN_COMPARED, "max": MAX_COMPARED},
             )
-        order = {str(pk): i for i, pk in enumerate(self.data.getlist("ids"))}
+        order = {str(pk): i for i, pk in enumerate(cast(QueryDict, self.data).getlist("ids"))}
         return sorted(chosen, key=lambda s: order.get(str(s.pk), 0))
 
 
@@ -109,10 +117,25 @@ MAX_COUNT = 2**53
 integer up to here exactly; a larger one (``2**1100``) is not even a finite float."""
 
 
+class FieldRenderer(TemplateRenderer):
+    """Renders ``{{ field.as_field_group }}`` as the planner's form row: label (with the
+    override flag), widget, help text and errors."""
+
+    field_template_name = "planner/field.html"
+
+
+class PlannerBoundField(forms.BoundField):
+    form: PlannerForm
+
+    @property
+    def overridden(self) -> bool:
+        return self.form.is_overridden(self.name)
+
+
 class PlannerForm(ErrorTextMixin, forms.Form):
     """The planner: a catalog selection, the workload, and every explicit field under Advanced.
 
-    ``catalog`` is :func:`webapp.planner.catalog_bridge.catalog_choices` (``None``
+    ``catalog`` is :func:`webapp.planner.choices.catalog_choices` (``None``
     when the catalog is empty: then every Advanced field is required).
     """
 
@@ -180,7 +203,10 @@ class PlannerForm(ErrorTextMixin, forms.Form):
     )
     basis = forms.CharField(widget=forms.HiddenInput, required=False)
 
-    def __init__(self, *args: Any, catalog: Any = None, **kwargs: Any) -> None:
+    default_renderer = FieldRenderer
+    bound_field_class = PlannerBoundField
+
+    def __init__(self, *args: Any, catalog: CatalogChoices | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.catalog = catalog
         for i in range(1, PROFILE_MONTHS + 1):
@@ -193,11 +219,14 @@ class PlannerForm(ErrorTextMixin, forms.Form):
             )
         self.part_names: list[tuple[str, list[str]]] = []
         if catalog is not None:
-            self.fields["preset"].choices = catalog.presets
-            self.fields["cloud_offering"].choices = catalog.offerings
-            self.fields["tariff"].choices = catalog.tariffs
-            self.fields["hosting"].choices = catalog.hostings
-            self.fields["benchmark"].choices = catalog.benchmarks
+            for name, listed in (
+                ("preset", catalog.presets),
+                ("cloud_offering", catalog.offerings),
+                ("tariff", catalog.tariffs),
+                ("hosting", catalog.hostings),
+                ("benchmark", catalog.benchmarks),
+            ):
+                cast(forms.ChoiceField, self.fields[name]).choices = listed
             self.fields["preset"].initial = catalog.presets[0][0]
             self.fields["cloud_offering"].initial = (
                 catalog.default_offering or catalog.offerings[0][1][0][0]
@@ -222,13 +251,13 @@ class PlannerForm(ErrorTextMixin, forms.Form):
             self.fields["use_catalog"].disabled = True
         for f in BUILD_FIELDS + RENT_FIELDS:
             unit = f.unit
-            help_text = f.help or ADVANCED_UNITS.get(unit, "")
+            label, help_text = str(f.label), str(f.help or ADVANCED_UNITS.get(unit, ""))
             self.fields[form_name(f.path)] = (
                 forms.IntegerField(
-                    label=f.label, required=False, help_text=help_text, max_value=MAX_COUNT
+                    label=label, required=False, help_text=help_text, max_value=MAX_COUNT
                 )
                 if unit == "int"
-                else forms.FloatField(label=f.label, required=False, help_text=help_text)
+                else forms.FloatField(label=label, required=False, help_text=help_text)
             )
         self.overrides: list[str] = []
 
@@ -239,18 +268,18 @@ class PlannerForm(ErrorTextMixin, forms.Form):
     def part_groups(self) -> list[tuple[str, list[forms.BoundField]]]:
         return [(kind, [self[n] for n in names]) for kind, names in self.part_names]
 
-    def advanced_groups(self) -> list[tuple[str, list[tuple[forms.BoundField, bool]]]]:
-        overridden = set(self.overrides)
+    def advanced_groups(self) -> list[tuple[str, list[forms.BoundField]]]:
         return [
-            (
-                str(title),
-                [(self[form_name(f.path)], f.path in overridden) for f in fields],
-            )
+            (str(title), [self[form_name(f.path)] for f in fields])
             for title, fields in ((_("Build"), BUILD_FIELDS), (_("Rent"), RENT_FIELDS))
         ]
 
+    def is_overridden(self, name: str) -> bool:
+        """Whether the field ``name`` holds a value the user typed over the catalog's."""
+        return name in {form_name(path) for path in self.overrides}
+
     # -- validation -------------------------------------------------------------------------
-    def _basis(self) -> dict[str, Any]:
+    def shown_values(self) -> dict[str, Any]:
         """The hidden field's ``path → value`` map; anything else in it is ignored.
 
         The field only tells which Advanced values were prefilled, so a
@@ -262,6 +291,18 @@ class PlannerForm(ErrorTextMixin, forms.Form):
         except UnreadableInput:
             return {}
         return data if isinstance(data, dict) else {}
+
+    def uses_catalog(self) -> bool:
+        return bool(self.cleaned_data.get("use_catalog")) and self.catalog is not None
+
+    def _parts(self, values: dict[str, Any]) -> list[dict[str, Any]]:
+        """The custom parts list: one line per part with a quantity."""
+        return [
+            {"part": name.removeprefix("part__"), "quantity": values[name]}
+            for _kind, names in self.part_names
+            for name in names
+            if values.get(name)
+        ]
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
@@ -276,41 +317,86 @@ class PlannerForm(ErrorTextMixin, forms.Form):
         for name in required:
             if data.get(name) is None:
                 self.add_error(name, _("Enter a value for this workload."))
-        use_catalog = bool(data.get("use_catalog")) and self.catalog is not None
-        if use_catalog:
+        if bool(data.get("use_catalog")) and self.catalog is not None:
             for name in ("cloud_offering", "tariff", "hosting", "benchmark"):
                 if not data.get(name):
                     self.add_error(name, _("Choose one."))
             if data.get("box") == "custom":
-                data["parts"] = [
-                    {"part": name.removeprefix("part__"), "quantity": data[name]}
-                    for _kind, names in self.part_names
-                    for name in names
-                    if data.get(name)
-                ]
+                data["parts"] = self._parts(data)
                 if not data["parts"]:
                     self.add_error("box", _("Enter a quantity for at least one part."))
             elif not data.get("preset"):
                 self.add_error("preset", _("Choose a preset."))
-        if self.errors:
-            return data
-        try:
-            plan = make_plan(data, use_catalog=use_catalog, basis=self._basis())
-            ensure_computable(plan.scenario)
-        except ScenarioError as exc:
-            for error in exc.errors:
-                target = form_field_for(error)
-                message = _engine_message(error.message)
-                if not target:
-                    message = f"{error.field}: {message}"
-                self.add_error(target if target in self.fields else None, message)
-            return data
-        self.overrides = plan.overrides
-        data["plan"] = plan
         return data
 
+    def add_engine_errors(self, exc: ScenarioError) -> None:
+        """Put each error of the resolver or the engine beside the field it names."""
+        for error in exc.errors:
+            target = form_field_for(error)
+            message = _engine_message(error.message)
+            if not target:
+                message = f"{error.field}: {message}"
+            self.add_error(target if target in self.fields else None, message)
 
-def _initial_from_link(link: Permalink) -> dict[str, Any]:
+    # -- prefilling an unbound form ---------------------------------------------------------
+    def initial_selection(self) -> dict[str, Any] | None:
+        """The initial values as cleaned data would hold them, when they name a catalog
+        selection (``None`` when the form does not use the catalog)."""
+        values = {name: self.get_initial_for_field(f, name) for name, f in self.fields.items()}
+        if self.catalog is None or not values.get("use_catalog"):
+            return None
+        if values.get("box") == "custom":
+            values["parts"] = self._parts(values)
+        return values
+
+    def prefill(self, values: dict[str, Any], basis: str) -> None:
+        """Show the catalog's ``path → value`` in the Advanced fields, except overridden ones."""
+        self.initial["basis"] = basis
+        overridden = set(self.overrides)
+        for path, value in values.items():
+            if path not in overridden:
+                self.initial[form_name(path)] = value
+
+
+_SAME_NAME = {
+    "preset",
+    "cloud_offering",
+    "tariff",
+    "hosting",
+    "benchmark",
+    "horizon_months",
+    "currency",
+    "scaling_efficiency",
+    "workload.active_days_per_month",
+    "workload.hours_per_active_day",
+}
+
+
+def form_field_for(error: FieldError) -> str | None:
+    """The planner form field an engine or resolver error belongs beside (``None``: the form)."""
+    path = error.field
+    if path.startswith(("build.", "rent.")) and path in ADVANCED_PATHS:
+        return form_name(path)
+    if path in _SAME_NAME:
+        return path.removeprefix("workload.")
+    if path == "discount_rate_per_year":
+        return "discount_rate_percent"
+    if path == "workload.utilization":
+        return "utilization_percent"
+    if path.startswith("workload.monthly_utilization."):
+        index = path.rsplit(".", 1)[-1]
+        if index.isdigit() and int(index) < PROFILE_MONTHS:
+            return f"profile_percent_{int(index) + 1}"
+        return "workload_kind"
+    if path.startswith("workload"):
+        return "workload_kind"
+    if path.startswith(("parts", "gpu_model", "gpu_count")):
+        return "box"
+    return None
+
+
+def initial_from_link(link: Permalink) -> dict[str, Any]:
+    """The planner form's initial values that reproduce a permalink's inputs."""
     s = link.scenario
     initial: dict[str, Any] = {
         "name": s.name or "",
@@ -345,45 +431,3 @@ def _initial_from_link(link: Permalink) -> dict[str, Any]:
     for path in ADVANCED_PATHS:
         initial[form_name(path)] = get_path(data, path)
     return initial
-
-
-def initial_planner_form(params: Any, catalog: Any) -> PlannerForm:
-    """An unbound planner form for ``?preset=<slug>`` or ``?from=<permalink code>``.
-
-    Advanced fields are prefilled with the catalog's values for the initial
-    selection (at today's prices); values the link's user overrode stay theirs.
-    """
-    initial: dict[str, Any] = {}
-    link: Permalink | None = None
-    if params.get("from"):
-        try:
-            link = decode(params["from"])
-        except PermalinkError:
-            link = None
-    if link is not None:
-        initial = _initial_from_link(link)
-    elif catalog is not None and params.get("preset") in {s for s, _l in catalog.presets}:
-        initial = {"box": "preset", "preset": params["preset"]}
-    form = PlannerForm(initial=initial, catalog=catalog)
-    if link is not None:
-        form.overrides = list(link.overrides)
-    values = {name: form.get_initial_for_field(f, name) for name, f in form.fields.items()}
-    if catalog is None or not values.get("use_catalog"):
-        return form
-    if values.get("box") == "custom":
-        values["parts"] = [
-            {"part": n.removeprefix("part__"), "quantity": values[n]}
-            for _kind, names in form.part_names
-            for n in names
-            if values.get(n)
-        ]
-    try:
-        from_catalog = catalog_values(selection_from(values, datetime.date.today()))
-    except (ScenarioError, KeyError, TypeError):
-        return form  # the catalog can no longer resolve this selection: keep the link's values
-    form.initial["basis"] = json.dumps(from_catalog)
-    overridden = set(form.overrides)
-    for path, value in from_catalog.items():
-        if path not in overridden:
-            form.initial[form_name(path)] = value
-    return form

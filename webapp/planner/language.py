@@ -9,6 +9,7 @@ same: it stores the language in the language cookie and redirects.
 
 from __future__ import annotations
 
+from typing import Literal, cast
 from urllib.parse import urlsplit
 
 from django.conf import settings
@@ -17,6 +18,8 @@ from django.utils.translation import check_for_language
 from django.views.decorators.http import require_POST
 
 MAX_NEXT_LENGTH = 16_000
+
+SameSite = Literal["Lax", "Strict", "None", False] | None
 
 
 def is_local_path(url: str) -> bool:
@@ -43,6 +46,6 @@ def set_language(request: HttpRequest) -> HttpResponse:
             domain=settings.LANGUAGE_COOKIE_DOMAIN,
             secure=settings.LANGUAGE_COOKIE_SECURE,
             httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
-            samesite=settings.LANGUAGE_COOKIE_SAMESITE,
+            samesite=cast(SameSite, settings.LANGUAGE_COOKIE_SAMESITE),
         )
     return response

@@ -19,6 +19,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from costmodel import Scenario, TidalWorkload, compare
+from costmodel.paths import get_path
 from costmodel.sensitivity import (
     average_utilization,
     tidal_sweep,
@@ -26,13 +27,13 @@ from costmodel.sensitivity import (
     utilization_sweep,
 )
 from webapp.planner import formatting
-from webapp.planner.fields import ALL_FIELDS, WORKLOAD_KIND_LABELS, ScenarioField, get_path
+from webapp.planner.fields import ALL_FIELDS, WORKLOAD_KIND_LABELS, ScenarioField, fed_fields
 from webapp.planner.permalink import Permalink, encode
 
 
 def chart_labels(currency: str) -> dict[str, str]:
     """Translated titles, axis names and legend entries: the charts' only words."""
-    symbol = formatting.CURRENCY_SYMBOLS.get(currency, currency)
+    symbol = formatting.currency_symbol(currency)
     money_axis = _("Amount [%(currency)s]") % {"currency": symbol}
     return {
         "cumulative_title": _("Cumulative cost"),
@@ -73,8 +74,8 @@ def _chart_data(scenario: Scenario, result: dict[str, Any]) -> dict[str, Any]:
     return {
         "currency": scenario.currency,
         "months": result["months"],
-        "build_cumulative": result["build"]["cumulative"],
-        "rent_cumulative": result["rent"]["cumulative"],
+        "build": {"cumulative": result["build"]["cumulative"]},
+        "rent": {"cumulative": result["rent"]["cumulative"]},
         "break_even_month": result["break_even_month"],
         "breakdown": {
             "months": result["months"][1:],
@@ -126,11 +127,6 @@ def _format_value(field: ScenarioField, value: Any, currency: str) -> str:
     return str(value)
 
 
-def _fed_fields(item: dict[str, Any]) -> list[str]:
-    fields = item.get("fields") or item.get("scenario_fields") or item.get("field") or []
-    return [fields] if isinstance(fields, str) else [str(f) for f in fields]
-
-
 def input_rows(
     scenario: Scenario, provenance: list[dict[str, Any]], overrides: list[str]
 ) -> list[dict[str, Any]]:
@@ -138,7 +134,7 @@ def input_rows(
     data = scenario.model_dump(mode="json")
     sources: dict[str, list[dict[str, Any]]] = {}
     for item in provenance:
-        for path in _fed_fields(item):
+        for path in fed_fields(item):
             sources.setdefault(path, []).append(item)
     overridden = set(overrides)
     rows = []
@@ -158,22 +154,9 @@ def input_rows(
     return rows
 
 
-def headline(scenario: Scenario, result: dict[str, Any]) -> dict[str, Any]:
-    return {
-        "sentence": formatting.break_even_headline(
-            result["break_even_month"], scenario.horizon_months
-        ),
-        "pays_back": result["break_even_month"] is not None,
-        "savings": result["savings"],
-        "build_cost_per_hour": result["build"]["cost_per_reference_gpu_hour"],
-        "rent_cost_per_hour": result["rent"]["cost_per_reference_gpu_hour"],
-        "break_even_utilization": result["break_even_utilization"],
-        "resale_value": result["build"]["resale_value"],
-        "build_total_net": result["build"]["total_net"],
-        "rent_total": result["rent"]["total"],
-        "build_present_value": result["build"]["present_value"],
-        "rent_present_value": result["rent"]["present_value"],
-    }
+def sentence(scenario: Scenario, result: dict[str, Any]) -> str:
+    """The break-even month in words: the page's heading and title."""
+    return formatting.break_even_headline(result["break_even_month"], scenario.horizon_months)
 
 
 def results_context(link: Permalink, code: str | None = None) -> dict[str, Any]:
@@ -183,10 +166,10 @@ def results_context(link: Permalink, code: str | None = None) -> dict[str, Any]:
     return {
         "scenario": scenario,
         "result": result,
-        "headline": headline(scenario, result),
+        "sentence": sentence(scenario, result),
         "charts": _chart_data(scenario, result),
         "inputs": input_rows(scenario, link.provenance, link.overrides),
-        "provenance": [{**item, "feeds": _fed_fields(item)} for item in link.provenance],
+        "provenance": [{**item, "feeds": fed_fields(item)} for item in link.provenance],
         "overrides": link.overrides,
         "permalink": code or encode(scenario, link.provenance, link.overrides, link.selection),
     }
@@ -222,7 +205,7 @@ def results_fragments(request: HttpRequest, link: Permalink, scenario_key: str) 
         fragments = {
             "summary": SafeString(render_to_string("planner/results_summary.html", context)),
             "details": SafeString(render_to_string("planner/results_details.html", context)),
-            "title": str(context["headline"]["sentence"]),  # plain text: escaped when shown
+            "title": str(context["sentence"]),  # plain text: escaped when shown
         }
         cache.set(key, fragments, CACHE_SECONDS)
     return fragments

@@ -2,29 +2,26 @@
 
 from __future__ import annotations
 
+import uuid
+
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from costmodel import Scenario, ScenarioError, compare
+from costmodel import ScenarioError, compare
 from costmodel.projection import ProjectionOverflowError
-from webapp.planner import export
-from webapp.planner import saved as saved_ops
-from webapp.planner.catalog_bridge import catalog_choices
+from webapp.planner import export, services
+from webapp.planner.choices import catalog_choices
 from webapp.planner.comparison import comparison_context, evaluate
-from webapp.planner.forms import (
-    CompareForm,
-    PlannerForm,
-    RenameForm,
-    SaveForm,
-    initial_planner_form,
-)
-from webapp.planner.models import SavedScenario
+from webapp.planner.forms import CompareForm, PlannerForm, RenameForm, SaveForm
 from webapp.planner.permalink import Permalink, PermalinkError, decode, encode
 from webapp.planner.results import results_page
+from webapp.scenarios import selectors as saved_selectors
+from webapp.scenarios import services as saved_services
+from webapp.scenarios.models import SavedScenario
 
 
 @require_GET
@@ -50,7 +47,14 @@ def _owner_key(request: HttpRequest) -> str | None:
     """The session key a new save of this visitor is stored under (None when logged in)."""
     if request.user.is_authenticated:
         return None
-    return saved_ops.anonymous_owner_key(request.session)
+    return saved_services.anonymous_owner_key(request.session)
+
+
+def _saved_or_404(pk: uuid.UUID) -> SavedScenario:
+    item = saved_selectors.saved_scenario(pk)
+    if item is None:
+        raise Http404
+    return item
 
 
 def _csv_response(text: str, filename: str) -> HttpResponse:
@@ -65,12 +69,12 @@ def home(request: HttpRequest) -> HttpResponse:
     catalog = catalog_choices()
     if request.method == "POST":
         form = PlannerForm(request.POST, catalog=catalog)
-        if form.is_valid():
-            plan = form.cleaned_data["plan"]
+        plan = services.plan_from_form(form)
+        if plan is not None:
             code = encode(plan.scenario, plan.provenance, plan.overrides, plan.selection)
             return redirect("planner:results", code=code)
     else:
-        form = initial_planner_form(request.GET, catalog)
+        form = services.planner_form(request.GET, catalog)
     return render(request, "planner/home.html", {"form": form})
 
 
@@ -114,7 +118,7 @@ def save(request: HttpRequest) -> HttpResponse:
         return bad_request(request, "; ".join(form.errors_as_text()))
     link: Permalink = form.cleaned_data["link"]
     try:
-        item = saved_ops.create_saved_scenario(
+        item = saved_services.create_saved_scenario(
             name=form.cleaned_data["name"],
             scenario=link.scenario,
             provenance=link.provenance,
@@ -131,13 +135,13 @@ def save(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 def saved_list(request: HttpRequest) -> HttpResponse:
-    items = saved_ops.saved_by(request.user, _session_key(request))
+    items = saved_selectors.saved_by(request.user, _session_key(request))
     return render(request, "planner/saved_list.html", {"items": items, "form": CompareForm()})
 
 
 def _saved_link(item: SavedScenario) -> Permalink:
     return Permalink(
-        scenario=Scenario.model_validate(item.scenario),
+        scenario=saved_services.stored_scenario(item),
         provenance=item.provenance,
         overrides=item.overrides,
         selection=item.selection,
@@ -145,9 +149,9 @@ def _saved_link(item: SavedScenario) -> Permalink:
 
 
 @require_GET
-def saved_detail(request: HttpRequest, pk: str) -> HttpResponse:
+def saved_detail(request: HttpRequest, pk: uuid.UUID) -> HttpResponse:
     """A saved scenario's results; anyone with the link may view it."""
-    item = get_object_or_404(SavedScenario, pk=pk)
+    item = _saved_or_404(pk)
     link = _saved_link(item)
     try:
         context = results_page(
@@ -156,41 +160,41 @@ def saved_detail(request: HttpRequest, pk: str) -> HttpResponse:
     except ProjectionOverflowError:  # a row saved before saves were checked
         return too_large(request)
     context["saved"] = item
-    context["can_modify"] = saved_ops.can_modify(item, request.user, _session_key(request))
+    context["can_modify"] = saved_selectors.can_modify(item, request.user, _session_key(request))
     context["rename_form"] = RenameForm(initial={"name": item.name})
     return render(request, "planner/results.html", context)
 
 
-def _modifiable(request: HttpRequest, pk: str) -> SavedScenario:
-    item = get_object_or_404(SavedScenario, pk=pk)
-    if not saved_ops.can_modify(item, request.user, _session_key(request)):
+def _modifiable(request: HttpRequest, pk: uuid.UUID) -> SavedScenario:
+    item = _saved_or_404(pk)
+    if not saved_selectors.can_modify(item, request.user, _session_key(request)):
         raise Http404  # do not reveal more than a viewer may know
     return item
 
 
 @require_POST
-def saved_rename(request: HttpRequest, pk: str) -> HttpResponse:
+def saved_rename(request: HttpRequest, pk: uuid.UUID) -> HttpResponse:
     item = _modifiable(request, pk)
     form = RenameForm(request.POST)
     if not form.is_valid():
         return bad_request(request, "; ".join(form.errors_as_text()))
-    saved_ops.rename(item, form.cleaned_data["name"])
+    saved_services.rename(item, form.cleaned_data["name"])
     messages.success(request, _("Renamed to “%(name)s”.") % {"name": item.name})
     return redirect("planner:saved-detail", pk=item.pk)
 
 
 @require_POST
-def saved_delete(request: HttpRequest, pk: str) -> HttpResponse:
+def saved_delete(request: HttpRequest, pk: uuid.UUID) -> HttpResponse:
     item = _modifiable(request, pk)
     name = item.name
-    item.delete()
+    saved_services.delete(item)
     messages.success(request, _("Deleted “%(name)s”.") % {"name": name})
     return redirect("planner:saved-list")
 
 
 @require_GET
-def saved_csv(request: HttpRequest, pk: str) -> HttpResponse:
-    item = get_object_or_404(SavedScenario, pk=pk)
+def saved_csv(request: HttpRequest, pk: uuid.UUID) -> HttpResponse:
+    item = _saved_or_404(pk)
     link = _saved_link(item)
     try:
         result = compare(link.scenario)
@@ -210,7 +214,8 @@ def _compared(request: HttpRequest) -> list[SavedScenario] | str:
     form = CompareForm(request.GET)
     if not form.is_valid():
         return "; ".join(form.errors_as_text())
-    return form.cleaned_data["ids"]
+    chosen: list[SavedScenario] = form.cleaned_data["ids"]
+    return chosen
 
 
 @require_GET
@@ -244,11 +249,11 @@ def saved_summary_csv(request: HttpRequest) -> HttpResponse:
 
 
 @require_POST
-def saved_rerun(request: HttpRequest, pk: str) -> HttpResponse:
+def saved_rerun(request: HttpRequest, pk: uuid.UUID) -> HttpResponse:
     """Resolve a saved scenario's catalog selection again at today's prices, as a new scenario."""
-    item = get_object_or_404(SavedScenario, pk=pk)
+    item = _saved_or_404(pk)
     try:
-        new = saved_ops.rerun_at_todays_prices(
+        new = saved_services.rerun_at_todays_prices(
             item, user=request.user, session_key=_owner_key(request)
         )
     except ScenarioError as exc:

@@ -5,8 +5,8 @@ from django.contrib.auth.models import User
 
 from costmodel import parse_scenario
 from tests.webapp.api.conftest import post_json
-from webapp.planner.models import SavedScenario
-from webapp.planner.saved import create_saved_scenario
+from webapp.scenarios.models import SavedScenario
+from webapp.scenarios.services import create_saved_scenario
 
 URL = "/api/v1/scenarios"
 
@@ -72,7 +72,7 @@ def test_a_malformed_id_is_a_422(client, db):
 
 
 def test_an_anonymous_user_cannot_delete_a_scenario(client, alice, scenario_data):
-    saved = create_saved_scenario(name="a", scenario=scenario_data, user=alice)
+    saved = create_saved_scenario(name="a", scenario=parse_scenario(scenario_data), user=alice)
 
     response = client.delete(f"{URL}/{saved.pk}")
 
@@ -81,7 +81,7 @@ def test_an_anonymous_user_cannot_delete_a_scenario(client, alice, scenario_data
 
 
 def test_one_user_cannot_delete_another_users_scenario(client, alice, bob, scenario_data):
-    saved = create_saved_scenario(name="a", scenario=scenario_data, user=alice)
+    saved = create_saved_scenario(name="a", scenario=parse_scenario(scenario_data), user=alice)
     client.force_login(bob)
 
     response = client.delete(f"{URL}/{saved.pk}")
@@ -91,7 +91,7 @@ def test_one_user_cannot_delete_another_users_scenario(client, alice, bob, scena
 
 
 def test_the_owner_can_delete_their_scenario(client, alice, scenario_data):
-    saved = create_saved_scenario(name="a", scenario=scenario_data, user=alice)
+    saved = create_saved_scenario(name="a", scenario=parse_scenario(scenario_data), user=alice)
     client.force_login(alice)
 
     response = client.delete(f"{URL}/{saved.pk}")
@@ -103,7 +103,7 @@ def test_the_owner_can_delete_their_scenario(client, alice, scenario_data):
 def test_deleting_needs_the_csrf_token_of_the_session(alice, scenario_data):
     from django.test import Client
 
-    saved = create_saved_scenario(name="a", scenario=scenario_data, user=alice)
+    saved = create_saved_scenario(name="a", scenario=parse_scenario(scenario_data), user=alice)
     client = Client(enforce_csrf_checks=True)
     client.force_login(alice)
 

@@ -47,3 +47,16 @@ def test_chinese_amounts_are_grouped_in_thousands_too():
     with translation.override("zh-hans"):
         assert money(147381.875, "CNY") == "¥147,381.88"
         assert percent(0.039, 1) == "3.9 %"
+
+
+def test_yuan_and_dollars_keep_their_short_symbols_in_both_languages():
+    # CLDR (babel) writes CN¥ in English and US$ in Chinese; the pages show ¥ and $.
+    for language in ("en", "zh-hans"):
+        with translation.override(language):
+            assert money(1234.5, "CNY") == "¥1,234.50"
+            assert money(-1234.5, "USD") == "-$1,234.50"
+
+
+def test_a_currency_without_a_minor_unit_shows_whole_amounts():
+    with translation.override("en"):
+        assert money(1234.5, "JPY") == "¥1,234"

@@ -14,8 +14,8 @@ from django.urls import reverse
 
 from costmodel import compare, parse_scenario
 from webapp.planner.formatting import money, round_money
-from webapp.planner.models import SavedScenario
 from webapp.planner.permalink import encode
+from webapp.scenarios.models import SavedScenario
 
 from .helpers import json_script
 
@@ -49,7 +49,7 @@ def test_a_capex_of_1e26_renders_on_every_page_and_csv(client, huge_capex):
     assert page.status_code == 200
     assert "100,000,000,000,000,000,000,000,000.00" in page.content.decode()
     assert (
-        json_script(page.content.decode(), "chart-data")["build_cumulative"]
+        json_script(page.content.decode(), "chart-data")["build"]["cumulative"]
         == (compare(huge_capex)["build"]["cumulative"])
     )
     monthly = client.get(reverse("planner:results-csv", args=[code]))

@@ -39,8 +39,8 @@ def test_the_chart_data_is_the_engines_output(client, scenario, permalink):
     html = client.get(results_url(permalink)).content.decode()
     charts = json_script(html, "chart-data")
     result = compare(scenario)
-    assert charts["build_cumulative"] == result["build"]["cumulative"]
-    assert charts["rent_cumulative"] == result["rent"]["cumulative"]
+    assert charts["build"]["cumulative"] == result["build"]["cumulative"]
+    assert charts["rent"]["cumulative"] == result["rent"]["cumulative"]
     assert charts["break_even_month"] == result["break_even_month"]
     assert charts["breakdown"]["build"]["energy"] == result["build"]["energy"][1:]
     assert charts["breakdown"]["rent"]["compute"] == result["rent"]["compute"][1:]

@@ -6,9 +6,9 @@ from django.test import Client
 from django.urls import reverse
 
 from costmodel import compare, parse_scenario
-from webapp.planner.models import SavedScenario
 from webapp.planner.permalink import encode
-from webapp.planner.saved import create_saved_scenario
+from webapp.scenarios.models import SavedScenario
+from webapp.scenarios.services import create_saved_scenario
 
 from .helpers import json_script, link_of
 
@@ -30,7 +30,7 @@ def test_saving_a_result_stores_the_explicit_scenario_and_shows_it(client, perma
     page = client.get(response["Location"], HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "Building pays for itself in 2.7 months." in page
     assert (
-        json_script(page, "chart-data")["rent_cumulative"]
+        json_script(page, "chart-data")["rent"]["cumulative"]
         == compare(scenario)["rent"]["cumulative"]
     )
     assert "Rename" in page and "Delete" in page
@@ -49,7 +49,9 @@ def test_a_saved_scenario_does_not_change_when_the_catalog_does(client, shipped_
 
     CloudRate.objects.update(hourly_rate=0)
     after_page = client.get(reverse("planner:saved-detail", args=[saved.pk])).content.decode()
-    assert json_script(after_page, "chart-data")["rent_cumulative"] == before["rent"]["cumulative"]
+    assert (
+        json_script(after_page, "chart-data")["rent"]["cumulative"] == before["rent"]["cumulative"]
+    )
 
 
 def test_a_bad_code_is_not_saved(client):
@@ -162,7 +164,9 @@ def test_comparing_two_to_four_scenarios_shows_headlines_and_one_chart(client, s
     for rate in (28.0, 10.0, 2.0):
         data = {**scenario_data, "rent": {**scenario_data["rent"], "hourly_rate": rate}}
         items.append(
-            create_saved_scenario(name=f"rate {rate}", scenario=data, user=None, session_key="s")
+            create_saved_scenario(
+                name=f"rate {rate}", scenario=parse_scenario(data), user=None, session_key="s"
+            )
         )
     url = reverse("planner:saved-compare")
     response = client.get(url, {"ids": [str(i.pk) for i in items]}, HTTP_ACCEPT_LANGUAGE="en")
@@ -172,15 +176,19 @@ def test_comparing_two_to_four_scenarios_shows_headlines_and_one_chart(client, s
     assert [s["name"] for s in chart["series"]] == ["rate 28.0", "rate 10.0", "rate 2.0"]
     for series, item in zip(chart["series"], items, strict=True):
         result = compare(parse_scenario(item.scenario))
-        assert series["build_cumulative"] == result["build"]["cumulative"]
-        assert series["rent_cumulative"] == result["rent"]["cumulative"]
+        assert series["build"]["cumulative"] == result["build"]["cumulative"]
+        assert series["rent"]["cumulative"] == result["rent"]["cumulative"]
     assert "Building pays for itself in 2.7 months." in html
 
 
 @pytest.mark.parametrize("count", [1, 5])
 def test_comparing_fewer_than_two_or_more_than_four_is_refused(client, scenario_data, count):
     ids = [
-        str(create_saved_scenario(name=str(i), scenario=scenario_data, session_key="s").pk)
+        str(
+            create_saved_scenario(
+                name=str(i), scenario=parse_scenario(scenario_data), session_key="s"
+            ).pk
+        )
         for i in range(count)
     ]
     assert client.get(reverse("planner:saved-compare"), {"ids": ids}).status_code == 400

@@ -6,6 +6,7 @@ import sys
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
+from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 
 from costmodel import ScenarioError
@@ -18,7 +19,7 @@ class OperationCommand(BaseCommand):
     """Reads an operation request (a path or ``-``), prints the answer; bad input exits 2."""
 
     operation: str
-    description: str
+    description: str | Promise
 
     @property
     def help(self) -> str:  # type: ignore[override]

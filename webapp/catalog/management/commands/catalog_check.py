@@ -2,9 +2,10 @@
 
 import datetime
 import sys
+from typing import Any
 
-from django.core.management.base import BaseCommand
-from django.utils.translation import gettext_lazy as _
+from django.core.management.base import BaseCommand, CommandParser
+from django.utils.translation import gettext as _
 
 from webapp.catalog.checks import catalog_warnings, check_catalog, estimate_price_rows
 
@@ -22,7 +23,7 @@ class Command(BaseCommand):
             )
         )
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
             "--as-of",
             type=datetime.date.fromisoformat,
@@ -38,7 +39,7 @@ class Command(BaseCommand):
             help=_("also list the price rows flagged as estimates, with their reasons"),
         )
 
-    def handle(self, *args, **options):
+    def handle(self, *args: Any, **options: Any) -> None:
         problems = check_catalog(options["as_of"])
         warnings = catalog_warnings(options["as_of"])
         for warning in warnings:

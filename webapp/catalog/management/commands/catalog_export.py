@@ -1,9 +1,10 @@
 """Write the catalog back to the fixture files (byte-for-byte stable when nothing changed)."""
 
 from pathlib import Path
+from typing import Any
 
-from django.core.management.base import BaseCommand
-from django.utils.translation import gettext_lazy as _
+from django.core.management.base import BaseCommand, CommandParser
+from django.utils.translation import gettext as _
 
 from webapp.catalog.fixtures_io import FIXTURES_DIR, export_catalog
 
@@ -14,7 +15,7 @@ class Command(BaseCommand):
         # argparse needs a real str; a property translates when the parser is built.
         return str(_("Export the catalog to fixtures/*.json (natural keys, stable order)."))
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
             "--output",
             type=Path,
@@ -22,6 +23,6 @@ class Command(BaseCommand):
             help=_("directory to write into (default: fixtures/)"),
         )
 
-    def handle(self, *args, **options):
+    def handle(self, *args: Any, **options: Any) -> None:
         for path, changed in export_catalog(options["output"]):
             self.stdout.write(f"{'wrote' if changed else 'unchanged'} {path}")

@@ -3,9 +3,10 @@
 import datetime
 import sys
 from pathlib import Path
+from typing import Any
 
-from django.core.management.base import BaseCommand
-from django.utils.translation import gettext_lazy as _
+from django.core.management.base import BaseCommand, CommandParser
+from django.utils.translation import gettext as _
 
 from webapp.catalog.importer import CsvImportError, decode, import_prices
 from webapp.catalog.skypilot import SkyPilotImportError, import_skypilot
@@ -23,7 +24,7 @@ class Command(BaseCommand):
             )
         )
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("csv_file", type=Path, help=_("the CSV file ('-' for standard input)"))
         parser.add_argument(
             "--dry-run", action="store_true", help=_("report what would change, write nothing")
@@ -46,7 +47,7 @@ class Command(BaseCommand):
         )
         parser.add_argument("--source", help=_("SkyPilot import: the source to record"))
 
-    def handle(self, *args, **options):
+    def handle(self, *args: Any, **options: Any) -> None:
         path: Path = options["csv_file"]
         try:
             data = sys.stdin.buffer.read() if str(path) == "-" else path.read_bytes()
@@ -73,7 +74,7 @@ class Command(BaseCommand):
             + (" (dry run: nothing written)" if options["dry_run"] else "")
         )
 
-    def _skypilot(self, data: bytes, options) -> None:
+    def _skypilot(self, data: bytes, options: dict[str, Any]) -> None:
         if options["as_of"] is None:
             self.stderr.write("--as-of: is required with --provider (the date of the rates)")
             sys.exit(2)

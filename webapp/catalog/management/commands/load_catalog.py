@@ -1,7 +1,9 @@
 """Load the shipped price catalog from fixtures/ (idempotent: natural keys update rows in place)."""
 
-from django.core.management.base import BaseCommand
-from django.utils.translation import gettext_lazy as _
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandParser
+from django.utils.translation import gettext as _
 
 from webapp.catalog.fixtures_io import load_catalog
 
@@ -14,14 +16,14 @@ class Command(BaseCommand):
             _("Load every catalog fixture in fixtures/ in one transaction (safe to run twice).")
         )
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
             "--keep-existing",
             action="store_true",
             help=str(_("Only add rows that are not in the database yet; never change a row.")),
         )
 
-    def handle(self, *args, **options):
+    def handle(self, *args: Any, **options: Any) -> None:
         count = load_catalog(keep_existing=options["keep_existing"])
         if count:
             self.stdout.write(f"loaded {count} fixture files")

@@ -7,16 +7,17 @@
 
 import json
 import sys
+from typing import Any
 
-from django.core.management.base import BaseCommand
-from django.utils.translation import gettext_lazy as _
+from django.core.management.base import BaseCommand, CommandParser
+from django.utils.translation import gettext as _
 
 from costmodel import FieldError, ScenarioError
 from costmodel.errors import load_json
 from webapp.catalog.resolver import resolve_data
 
 
-def _part_line(text: str) -> dict:
+def _part_line(text: str) -> dict[str, Any]:
     slug, _, quantity = text.partition(":")
     return {"part": slug, "quantity": int(quantity) if quantity.isdigit() else quantity or 1}
 
@@ -27,7 +28,7 @@ class Command(BaseCommand):
         # argparse needs a real str; a property translates when the parser is built.
         return str(_("Turn catalog slugs into an explicit scenario JSON (the engine's input)."))
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         box = parser.add_argument_group("the box: a preset, or a custom parts list")
         box.add_argument("--preset", help=_("build preset slug, e.g. entry-rtx4090"))
         box.add_argument(
@@ -60,7 +61,7 @@ class Command(BaseCommand):
             help=_('print {"scenario": …, "provenance": […]} instead of the bare scenario'),
         )
 
-    def handle(self, *args, **options):
+    def handle(self, *args: Any, **options: Any) -> None:
         try:
             resolution = resolve_data(self._selection(options))
         except ScenarioError as exc:
@@ -70,7 +71,7 @@ class Command(BaseCommand):
         out = resolution.as_dict() if options["provenance"] else resolution.as_dict()["scenario"]
         self.stdout.write(json.dumps(out, indent=2, ensure_ascii=False))
 
-    def _selection(self, options) -> dict:
+    def _selection(self, options: dict[str, Any]) -> dict[str, Any]:
         names = [
             "preset", "gpu_model", "gpu_count", "scaling_efficiency", "cloud_offering", "tariff",
             "hosting", "benchmark", "horizon_months", "currency", "discount_rate_per_year", "as_of",

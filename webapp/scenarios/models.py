@@ -61,7 +61,7 @@ class SavedScenario(models.Model):
         verbose_name = _("saved scenario")
         verbose_name_plural = _("saved scenarios")
         ordering = ["-created_at"]
-        indexes = [models.Index(fields=["session_key"], name="planner_saved_session_idx")]
+        indexes = [models.Index(fields=["session_key"], name="scenarios_saved_session_idx")]
 
     def __str__(self) -> str:
         return self.name

@@ -1,20 +1,24 @@
-"""Saved-scenario operations: plain functions, so views, the API and tests share them."""
+"""Saved-scenario operations: the planner's pages and the API both call these.
+
+A saved scenario stores a validated :class:`costmodel.Scenario` in its JSON
+form; it is read back (and validated, once) where it leaves the database.
+"""
 
 from __future__ import annotations
 
 from datetime import date
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.contrib.sessions.backends.base import SessionBase
-from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 
 from costmodel import FieldError, Scenario, ScenarioError, project
+from costmodel.errors import with_fields
+from costmodel.paths import get_path
 from costmodel.projection import ProjectionOverflowError
-from webapp.planner.models import SavedScenario
-
-User = AbstractBaseUser | AnonymousUser
+from webapp.catalog.resolver import parse_selection, resolve
+from webapp.scenarios.models import SavedScenario
+from webapp.scenarios.selectors import User
 
 
 def overflow_error() -> FieldError:
@@ -39,14 +43,15 @@ def ensure_computable(scenario: Scenario) -> None:
         raise ScenarioError([overflow_error()]) from None
 
 
-def _validated(scenario: Scenario | dict[str, Any]) -> Scenario:
-    return scenario if isinstance(scenario, Scenario) else Scenario.model_validate(scenario)
+def stored_scenario(saved: SavedScenario) -> Scenario:
+    """The explicit scenario of a saved row (validated where it leaves the database)."""
+    return Scenario.model_validate(saved.scenario)
 
 
 def create_saved_scenario(
     *,
     name: str,
-    scenario: Scenario | dict[str, Any],
+    scenario: Scenario,
     provenance: list[dict[str, Any]] | None = None,
     overrides: list[str] | None = None,
     user: User | None = None,
@@ -55,21 +60,20 @@ def create_saved_scenario(
 ) -> SavedScenario:
     """Store an explicit scenario under ``name``, owned by ``user`` or, if anonymous, the session.
 
-    ``scenario`` is validated (a dict goes through :class:`costmodel.Scenario`) and
-    stored in its JSON form with defaults filled in. ``selection`` (optional) is
-    the catalog selection it was resolved from, kept so it can be re-run later.
+    ``scenario`` is stored in its JSON form with defaults filled in.
+    ``selection`` (optional) is the catalog selection it was resolved from,
+    kept so it can be re-run later.
 
     Raises
     ------
     ScenarioError
         If the engine's results for ``scenario`` overflow (:func:`ensure_computable`).
     """
-    valid = _validated(scenario)
-    ensure_computable(valid)
-    owner = user if user is not None and user.is_authenticated else None
+    ensure_computable(scenario)
+    owner: Any = user if user is not None and user.is_authenticated else None
     return SavedScenario.objects.create(
         name=name,
-        scenario=valid.model_dump(mode="json"),
+        scenario=scenario.model_dump(mode="json"),
         provenance=list(provenance or []),
         overrides=sorted(set(overrides or [])),
         selection=selection,
@@ -111,35 +115,15 @@ def claim_anonymous_saves(user: User, session: SessionBase) -> int:
     )
 
 
-def can_modify(saved: SavedScenario, user: User | None, session_key: str | None) -> bool:
-    """True if ``user`` (or the anonymous ``session_key``) may rename or delete ``saved``.
-
-    The owner may; staff may; an anonymous creator may from the same browser session.
-    """
-    if user is not None and user.is_authenticated:
-        if getattr(user, "is_staff", False):
-            return True
-        if saved.owner_id is not None and saved.owner_id == user.pk:
-            return True
-    if saved.owner_id is None and saved.session_key and session_key:
-        return saved.session_key == session_key
-    return False
-
-
-def saved_by(user: User | None, session_key: str | None) -> QuerySet[SavedScenario]:
-    """The scenarios this user (or, when anonymous, this browser session) saved, newest first."""
-    if user is not None and user.is_authenticated:
-        return SavedScenario.objects.filter(owner_id=user.pk)
-    if not session_key:
-        return SavedScenario.objects.none()
-    return SavedScenario.objects.filter(owner__isnull=True, session_key=session_key)
-
-
 def rename(saved: SavedScenario, name: str) -> SavedScenario:
     """Give a saved scenario a new name; its figures never change."""
     saved.name = name
     saved.save(update_fields=["name", "updated_at"])
     return saved
+
+
+def delete(saved: SavedScenario) -> None:
+    saved.delete()
 
 
 def rerun_at_todays_prices(
@@ -151,19 +135,22 @@ def rerun_at_todays_prices(
     again. Raises :class:`costmodel.ScenarioError` if there is no selection or
     the catalog can no longer resolve it.
     """
-    from webapp.planner.catalog_bridge import resolve_today
-
     if not saved.selection:
         raise ScenarioError(
             [FieldError("selection", _("this scenario was entered by hand: no catalog prices"))]
         )
-    resolved = resolve_today(saved.selection, saved.scenario, saved.overrides)
+    selection = parse_selection({**saved.selection, "as_of": None})
+    resolution = resolve(selection)
+    kept = {path: get_path(saved.scenario, path) for path in saved.overrides}
+    scenario = with_fields(
+        resolution.scenario, {path: value for path, value in kept.items() if value is not None}
+    )
     return create_saved_scenario(
         name=f"{saved.name} ({date.today().isoformat()})"[:200],
-        scenario=resolved.scenario,
-        provenance=resolved.provenance,
+        scenario=scenario,
+        provenance=resolution.provenance,
         overrides=saved.overrides,
-        selection=resolved.selection,
+        selection=selection.model_dump(mode="json"),
         user=user,
         session_key=session_key,
     )

@@ -2,7 +2,8 @@ import pytest
 from django.contrib.auth.models import AnonymousUser, User
 
 from costmodel import parse_scenario
-from webapp.planner.saved import can_modify, create_saved_scenario
+from webapp.scenarios.selectors import can_modify
+from webapp.scenarios.services import create_saved_scenario
 
 pytestmark = pytest.mark.django_db
 
@@ -11,7 +12,12 @@ def test_it_stores_the_explicit_scenario_with_defaults_filled_in(scenario_data):
     data = scenario_data
     del data["build"]["pue"]
     saved = create_saved_scenario(
-        name="box", scenario=data, provenance=[], overrides=[], user=None, session_key="s1"
+        name="box",
+        scenario=parse_scenario(data),
+        provenance=[],
+        overrides=[],
+        user=None,
+        session_key="s1",
     )
     saved.refresh_from_db()
     assert saved.scenario["build"]["pue"] == 1.0
@@ -21,7 +27,7 @@ def test_it_stores_the_explicit_scenario_with_defaults_filled_in(scenario_data):
 def test_it_gives_an_anonymous_scenario_to_the_session_that_made_it(scenario_data):
     saved = create_saved_scenario(
         name="box",
-        scenario=scenario_data,
+        scenario=parse_scenario(scenario_data),
         provenance=[],
         overrides=[],
         user=AnonymousUser(),
@@ -39,7 +45,7 @@ def test_only_the_owner_or_staff_may_modify_a_users_scenario(scenario_data):
     staff = User.objects.create_user("staff", is_staff=True)
     saved = create_saved_scenario(
         name="box",
-        scenario=scenario_data,
+        scenario=parse_scenario(scenario_data),
         provenance=[],
         overrides=["rent.hourly_rate"],
         user=alice,
@@ -53,7 +59,11 @@ def test_only_the_owner_or_staff_may_modify_a_users_scenario(scenario_data):
 
 
 def test_ids_are_random_uuids(scenario_data):
-    a = create_saved_scenario(name="a", scenario=scenario_data, user=None, session_key="s")
-    b = create_saved_scenario(name="b", scenario=scenario_data, user=None, session_key="s")
+    a = create_saved_scenario(
+        name="a", scenario=parse_scenario(scenario_data), user=None, session_key="s"
+    )
+    b = create_saved_scenario(
+        name="b", scenario=parse_scenario(scenario_data), user=None, session_key="s"
+    )
     assert a.pk != b.pk
     assert a.pk.version == 4

@@ -1,0 +1,66 @@
+"""The boundaries between the apps, as the code's imports and queries show them."""
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from costmodel.results import BUILD_FIGURES, HEADLINE, RENT_FIGURES
+from webapp.catalog.fixtures_io import load_catalog
+from webapp.planner.choices import catalog_choices
+from webapp.planner.figures import FIGURES
+from webapp.planner.forms import PlannerForm
+
+WEBAPP = Path(__file__).resolve().parents[2] / "webapp"
+
+
+def imported_modules(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            found.add(node.module)
+        elif isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+    return found
+
+
+@pytest.mark.parametrize("path", sorted((WEBAPP / "api").glob("*.py")), ids=lambda p: p.name)
+def test_the_api_does_not_import_the_planner(path):
+    assert not [m for m in imported_modules(path) if m.startswith("webapp.planner")]
+
+
+@pytest.mark.parametrize("path", sorted((WEBAPP / "scenarios").rglob("*.py")), ids=lambda p: p.name)
+def test_saved_scenarios_do_not_import_the_planner_or_the_api(path):
+    imported = imported_modules(path)
+    assert not [m for m in imported if m.startswith(("webapp.planner", "webapp.api"))]
+
+
+def test_every_figure_the_pages_label_is_a_name_of_the_result_schema():
+    schema = {
+        *HEADLINE,
+        *(f"build.{name}" for name in BUILD_FIGURES),
+        *(f"rent.{name}" for name in RENT_FIGURES),
+    }
+    assert set(FIGURES) <= schema
+
+
+def test_the_planner_form_validates_without_a_database_query(db, django_assert_num_queries):
+    load_catalog()
+    catalog = catalog_choices()
+    data = {
+        "currency": "CNY",
+        "horizon_months": "36",
+        "workload_kind": "steady",
+        "utilization_percent": "80",
+        "use_catalog": "on",
+        "box": "preset",
+        "preset": catalog.presets[0][0],
+        "cloud_offering": catalog.default_offering,
+        "tariff": catalog.tariffs[0][0],
+        "hosting": catalog.default_hosting,
+        "benchmark": catalog.default_benchmark,
+    }
+    with django_assert_num_queries(0):
+        form = PlannerForm(data, catalog=catalog)
+        assert form.is_valid(), form.errors
