@@ -20,6 +20,9 @@ Rules (named constants below):
   warning, not a success.
 - **How sure**: with an uncertainty answer, the share of draws in which the
   recommendation holds, in bands (:data:`CONFIDENCE_BANDS`).
+- **What is compared**: the work over the horizon in box-hours, the
+  instance-hours the cloud needs for the same work, and how busy the plan
+  keeps the box on average.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from costmodel.scenario import Scenario
+from costmodel.sensitivity import average_utilization
 
 PAYBACK_WARNING_MONTHS = 36
 """Without a useful life, a cash pay-back later than this many months is a warning [months].
@@ -82,6 +86,13 @@ class Decision:
     """Share of uncertainty draws in which the recommendation holds; None: not run."""
     confidence: str | None
     """A code of :data:`CONFIDENCE_BANDS`; None without an uncertainty answer."""
+    average_utilization: float
+    """How busy the plan keeps the box on average: busy hours ÷ hours of the horizon [fraction];
+    above 1 when work beyond one box is rented (hybrid)."""
+    box_hours: float
+    """The work wanted over the horizon, in hours of the box working flat out [box-h]."""
+    instance_hours: float
+    """Cloud instance-hours that do the same work, spot rework included [instance-h]."""
 
 
 def confidence_of(probability: float) -> str:
@@ -142,7 +153,46 @@ def decide(
         reference_savings=_at(utilizations, sweep_savings, REFERENCE_UTILIZATION),
         probability_recommendation_holds=probability,
         confidence=None if probability is None else confidence_of(probability),
+        average_utilization=average_utilization(scenario, result["work_reference_gpu_hours"]),
+        **same_work(scenario, float(result["work_reference_gpu_hours"])),
     )
+
+
+def same_work(scenario: Scenario, work_reference_gpu_hours: float) -> dict[str, float]:
+    """The horizon's work in box-hours, and the cloud instance-hours that do the same work.
+
+    Parameters
+    ----------
+    scenario : Scenario
+    work_reference_gpu_hours : float
+        The result's ``work_reference_gpu_hours`` [reference GPU-h].
+
+    Returns
+    -------
+    dict
+        ``box_hours`` [box-h] and ``instance_hours`` [instance-h].
+
+    Notes
+    -----
+    ``box_hours = work ÷ (n₁ × t₁)`` (the demand summed over months 1..H) and
+    ``instance_hours = box_hours × (n₁ × t₁) ÷ (n₂ × t₂) × (1 + w)``
+    ``= work ÷ (n₂ × t₂) × (1 + w)``: the methodology's instance-hours needed,
+    summed over the horizon, committed hours included (work beyond one box,
+    rented as burst by the build side, is work too).
+
+    Examples
+    --------
+    Four 24-hour days a month for 24 months on a box of one GPU at 0.22 of the
+    reference, against one reference GPU: 96 × 24 = 2 304 box-hours and
+    2 304 × 0.22 = 506.88 instance-hours.
+    """
+    b, r = scenario.build, scenario.rent
+    return {
+        "box_hours": work_reference_gpu_hours / (b.gpu_count * b.gpu_throughput),
+        "instance_hours": work_reference_gpu_hours
+        / (r.gpu_count * r.gpu_throughput)
+        * (1.0 + r.rework_fraction),
+    }
 
 
 def _at(points: Sequence[float], values: Sequence[float], x: float) -> float | None:

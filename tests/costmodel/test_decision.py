@@ -126,3 +126,33 @@ def test_how_sure_is_the_share_of_draws_in_which_the_recommendation_holds():
 def test_confidence_bands(probability, code):
     assert confidence_of(probability) == code
     assert code in {c for _, c in CONFIDENCE_BANDS}
+
+
+def test_the_same_work_is_counted_in_box_hours_and_in_instance_hours_rented():
+    # 4 days × 24 h a month for 24 months on one GPU at 0.22 of the reference, against
+    # one reference GPU: 2 304 box-hours, 2 304 × 0.22 = 506.88 instance-hours.
+    decision, _ = decision_of(example("tidal-4060ti"))
+    assert decision.box_hours == pytest.approx(2304.0, rel=1e-12)
+    assert decision.instance_hours == pytest.approx(506.88, rel=1e-12)
+    assert decision.average_utilization == pytest.approx(96 / 730, rel=1e-12)
+
+
+def test_spot_rework_and_bigger_instances_change_the_instance_hours_of_the_same_work():
+    # two reference GPUs per instance halve the hours; a quarter of the work redone adds 25 %
+    data = changed(example("tidal-4060ti"), **{"rent.gpu_count": 2, "rent.rework_fraction": 0.25})
+    decision, _ = decision_of(data)
+    assert decision.box_hours == pytest.approx(2304.0, rel=1e-12)
+    assert decision.instance_hours == pytest.approx(2304 * 0.22 / 2 * 1.25, rel=1e-12)
+
+
+def test_work_beyond_one_box_counts_in_full():
+    # steady 150 %: the box is busy all month and half a box more is rented as burst
+    data = changed(
+        example("steady-4090-vs-a100"),
+        **{"workload": {"kind": "steady", "utilization": 1.5}, "horizon_months": 12},
+    )
+    decision, _ = decision_of(data)
+    assert decision.average_utilization == pytest.approx(1.5, rel=1e-12)
+    assert decision.box_hours == pytest.approx(1.5 * 730 * 12, rel=1e-12)
+    # the box's GPU is 0.6 of the cloud instance's: 0.6 instance-hours per box-hour
+    assert decision.instance_hours == pytest.approx(1.5 * 730 * 12 * 0.6, rel=1e-12)

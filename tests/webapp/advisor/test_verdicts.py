@@ -42,6 +42,9 @@ BUILD = Decision(
     reference_savings=1.0,
     probability_recommendation_holds=None,
     confidence=None,
+    average_utilization=0.5,
+    box_hours=100.0,
+    instance_hours=60.0,
 )
 
 
