@@ -19,13 +19,26 @@ Rules (named constants below):
   10 points higher than planned: used-GPU prices swing with each generation.
 - **Cloud hourly rate** and **capex** (tornado only): ±20 % and ±15 %, the
   spread between providers and between quotes for the same box.
+
+:func:`drivers` merges the ranges a user chose with these defaults for the
+tornado, and :func:`fleet_size` proposes how many boxes the fleet analysis
+tries.
 """
 
 from __future__ import annotations
 
+import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from costmodel.scenario import MAX_DEMAND_MULTIPLE, Scenario, SteadyWorkload, TidalWorkload
+from costmodel.operations import MAX_BOXES
+from costmodel.scenario import (
+    MAX_DEMAND_MULTIPLE,
+    ProfileWorkload,
+    Scenario,
+    SteadyWorkload,
+    TidalWorkload,
+)
 
 UTILIZATION_LOW_FACTOR = 0.5
 UTILIZATION_HIGH_FACTOR = 1.25
@@ -37,6 +50,10 @@ RETENTION_LOW_POINTS = 0.15
 RETENTION_HIGH_POINTS = 0.10
 HOURLY_RATE_FACTOR = 0.2
 CAPEX_FACTOR = 0.15
+FLEET_MIN_BOXES = 4
+"""The fleet analysis tries at least this many boxes [boxes]."""
+FLEET_SPARE_BOXES = 2
+"""…and this many beyond the boxes the busiest month fills [boxes]."""
 
 
 @dataclass(frozen=True)
@@ -150,3 +167,35 @@ def default_drivers(scenario: Scenario) -> list[Range]:
             float("inf"),
         ),
     ]
+
+
+def drivers(scenario: Scenario, chosen: Sequence[Range] | None = None) -> list[Range]:
+    """The tornado's drivers: the ranges a user chose, then the defaults for every other input.
+
+    A chosen range replaces the default of the same path (in the default's
+    place); chosen ranges of other inputs come after the defaults.
+    """
+    by_path = {r.path: r for r in chosen or ()}
+    defaults = default_drivers(scenario)
+    default_paths = {d.path for d in defaults}
+    return [by_path.get(d.path, d) for d in defaults] + [
+        r for r in by_path.values() if r.path not in default_paths
+    ]
+
+
+def fleet_size(scenario: Scenario) -> int | None:
+    """How many boxes the fleet analysis tries; None when the work cannot be shared out.
+
+    At least :data:`FLEET_MIN_BOXES`, and :data:`FLEET_SPARE_BOXES` more than
+    the busiest month needs (``⌈u_max⌉``, u_max the largest steady or monthly
+    utilization), at most :data:`costmodel.operations.MAX_BOXES`. A tidal
+    workload is bursts of whole days: it has no share per box (None).
+    """
+    w = scenario.workload
+    if isinstance(w, SteadyWorkload):
+        peak = w.utilization
+    elif isinstance(w, ProfileWorkload):
+        peak = max(w.monthly_utilization)
+    else:
+        return None
+    return min(MAX_BOXES, max(FLEET_MIN_BOXES, math.ceil(peak) + FLEET_SPARE_BOXES))

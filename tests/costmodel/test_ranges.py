@@ -100,3 +100,41 @@ def test_the_defaults_run_as_a_tornado_and_a_monte_carlo():
         )
     )
     assert spread["savings"]["p10"] <= spread["savings"]["p50"] <= spread["savings"]["p90"]
+
+
+def test_chosen_ranges_replace_the_default_drivers_of_their_inputs_and_add_others():
+    from costmodel.ranges import Range, drivers
+
+    scenario = parse_scenario(example("steady-4090-vs-a100"))
+    chosen = [
+        Range("rent.annual_price_change", -0.5, 0.0, 0.2),
+        Range("build.pue", 1.1, 1.2, 1.5),
+    ]
+    merged = drivers(scenario, chosen)
+    defaults = default_drivers(scenario)
+    assert [d.path for d in merged] == [d.path for d in defaults] + ["build.pue"]
+    by_path = {d.path: d for d in merged}
+    assert by_path["rent.annual_price_change"] == chosen[0]
+    assert by_path["build.pue"] == chosen[1]
+    untouched = [d for d in defaults if d.path != "rent.annual_price_change"]
+    assert all(by_path[d.path] == d for d in untouched)
+    assert drivers(scenario) == defaults == drivers(scenario, None)
+
+
+@pytest.mark.parametrize(
+    ("workload", "boxes"),
+    [
+        ({"kind": "steady", "utilization": 0.3}, 4),
+        ({"kind": "steady", "utilization": 2.0}, 4),
+        ({"kind": "steady", "utilization": 2.01}, 5),
+        ({"kind": "profile", "monthly_utilization": [0.5, 6.5, 1.0]}, 9),
+        ({"kind": "steady", "utilization": 8.0}, 10),
+        ({"kind": "tidal", "active_days_per_month": 4}, None),
+    ],
+)
+def test_the_fleet_tries_two_boxes_beyond_the_busiest_month_and_at_least_four(workload, boxes):
+    from costmodel.ranges import fleet_size
+
+    data = example("steady-4090-vs-a100")
+    data["workload"] = workload
+    assert fleet_size(parse_scenario(data)) == boxes
