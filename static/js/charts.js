@@ -3,7 +3,9 @@
 
    ChartLayout.layout(el, extra) -> the house layout with `extra` on top of it
    ChartLayout.config(el)        -> the plotly config for the chart in `el`
-   ChartLayout.narrow(el)        -> true when `el` gets the compact (phone) layout */
+   ChartLayout.narrow(el)        -> true when `el` gets the compact (phone) layout
+   ChartLayout.wrap(text, px, size) -> `text` broken with <br> into lines of at most `px` pixels
+                                    (for tick labels: plotly never wraps text itself) */
 (function () {
   "use strict";
 
@@ -48,15 +50,16 @@
     var compact = narrow(el);
     var width = el.clientWidth;
     var margin = merge(compact ? { t: 40, r: 12, b: 48, l: 56 } : { t: 48, r: 24, b: 56, l: 80 }, extra.margin);
+    // Under the axis title, at the bottom of the chart; plotly makes room for it.
+    var legend = merge({ orientation: "h", x: 0, xanchor: "left", xref: "container", y: 0, yanchor: "bottom", yref: "container" }, extra.legend);
     var out = merge({
       autosize: true,
       font: { family: FONT, size: compact ? 11 : 12 },
-      // Under the axis title, at the bottom of the chart; plotly makes room for it.
-      legend: { orientation: "h", x: 0, xanchor: "left", xref: "container", y: 0, yanchor: "bottom", yref: "container" },
       hovermode: "x unified",
       paper_bgcolor: "#fff",
       plot_bgcolor: "#fff"
     }, extra);
+    out.legend = legend;
     Object.keys(out).forEach(function (k) {
       // Axes make room for their tick labels and titles, so the legend below never covers them.
       if (/^[xy]axis[0-9]*$/.test(k)) { out[k] = merge({ automargin: true }, out[k]); }
@@ -94,5 +97,10 @@
     };
   }
 
-  window.ChartLayout = { layout: layout, config: config, narrow: narrow };
+  function wrapText(text, room, size) {
+    // a unit after a number ("75.0 %", "24 GB") stays on the number's line
+    return wrap(text.replace(/ (%|GB|W|h)(?=$| )/g, "\u00a0$1"), room, size).join("<br>");
+  }
+
+  window.ChartLayout = { layout: layout, config: config, narrow: narrow, wrap: wrapText };
 })();

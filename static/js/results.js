@@ -1,18 +1,59 @@
-/* Draws the results page's five charts from the engine's numbers in #chart-data.
-   No arithmetic on costs happens here: every value plotted comes from the server. */
+/* The results page's charts and "how sure" sentence, from the page's analysis JSON.
+
+   The page itself shows the verdict and the figures; this script fetches the analyses
+   (#analysis-source data-url: /r/<code>/analysis.json or /saved/<id>/analysis.json), puts
+   the Monte Carlo's sentence into the verdict and draws the charts. No arithmetic on costs
+   happens here: every value plotted, and every word shown, comes from the server. */
 (function () {
   "use strict";
 
-  var source = document.getElementById("chart-data");
-  if (!source || typeof Plotly === "undefined" || !window.ChartLayout) { return; }
-  var data = JSON.parse(source.textContent);
-  var L = data.labels;
-  var BUILD = "#1f6feb", RENT = "#d9730d", MUTED = "#5b6475";
+  var source = document.getElementById("analysis-source");
+  if (!source) { return; }
+  var BUILD = "#1f6feb", RENT = "#d9730d", MUTED = "#5b6475", GOOD = "#116329";
+  var TONES = ["good", "warn", "bad", "neutral"];
 
-  // A chart's own layout; the house layout (static/js/charts.js) goes under it in draw(),
-  // once the element, and so the width it has, is known.
-  function layout(extra) {
-    return function (el) { return ChartLayout.layout(el, extra); };
+  var confidence = document.getElementById("verdict-confidence");
+  if (confidence) { confidence.hidden = false; }
+
+  function showStatus(text) {
+    var status = document.getElementById("charts-status");
+    if (status) { status.textContent = text; status.hidden = false; }
+  }
+
+  function setConfidence(part) {
+    var badge = document.getElementById("confidence-badge");
+    var text = document.getElementById("confidence-text");
+    if (!badge || !text) { return; }
+    if (!part || part.error || !part.confidence) {
+      if (confidence) { confidence.hidden = true; }
+      return;
+    }
+    TONES.forEach(function (tone) { badge.classList.remove("badge-" + tone); });
+    badge.classList.add("badge-" + part.confidence.tone);
+    badge.textContent = part.confidence.label;
+    badge.setAttribute("data-code", part.confidence.code);
+    text.textContent = part.confidence.sentence;
+  }
+
+  // A chart's own layout; the house layout (static/js/charts.js) goes under it once the
+  // element, and so the width it has, is known.
+  function draw(id, traces, extra) {
+    var el = document.getElementById(id);
+    if (!el) { return null; }
+    var lay = typeof extra === "function" ? extra(el) : extra;
+    return Plotly.newPlot(el, traces, ChartLayout.layout(el, lay), ChartLayout.config(el)).then(function () {
+      el.setAttribute("data-rendered", "true");
+    });
+  }
+
+  function failed(id, message) {
+    var el = document.getElementById(id);
+    if (!el) { return; }
+    var note = document.createElement("p");
+    note.className = "chart-error";
+    note.textContent = message;
+    el.parentNode.insertBefore(note, el);
+    el.hidden = true;
   }
 
   function vline(x, label, color) {
@@ -22,102 +63,199 @@
     };
   }
 
-  function draw(id, traces, lay) {
-    var el = document.getElementById(id);
-    if (!el) { return Promise.resolve(); }
-    return Plotly.newPlot(el, traces, lay(el), ChartLayout.config(el)).then(function () {
-      el.setAttribute("data-rendered", "true");
+  function moneyAxis(title, extra) {
+    var axis = { title: { text: title }, zeroline: true, separatethousands: true, exponentformat: "none" };
+    Object.keys(extra || {}).forEach(function (k) { axis[k] = extra[k]; });
+    return axis;
+  }
+
+  // a. cumulative cost, the resale value curve, break-even and the end net of resale
+  function cumulative(data, L) {
+    var c = data.cumulative;
+    var shapes = [], notes = [];
+    if (c.break_even_month !== null) {
+      var be = vline(c.break_even_month, L.break_even, MUTED);
+      shapes.push(be.shape); notes.push(be.annotation);
+    }
+    if (c.limit_months !== null && c.limit_months <= data.horizon_months) {
+      var limit = vline(c.limit_months, c.limit_label, "#7d4e00");
+      limit.annotation.yanchor = "top";
+      limit.annotation.xanchor = "left";
+      shapes.push(limit.shape); notes.push(limit.annotation);
+    }
+    return draw("chart-cumulative", [
+      { x: c.months, y: c.build, name: L.build_cash, mode: "lines", line: { color: BUILD, width: 3 } },
+      { x: c.months, y: c.rent, name: L.rent_cash, mode: "lines", line: { color: RENT, width: 3 } },
+      { x: c.months, y: c.value_if_sold, name: L.value_if_sold, mode: "lines", line: { color: MUTED, dash: "dot", width: 2 } },
+      { x: [data.horizon_months], y: [c.build_total_net], name: L.build_total_net, mode: "markers", marker: { color: BUILD, size: 12, symbol: "diamond" } }
+    ], {
+      title: { text: L.cumulative_title },
+      xaxis: { title: { text: L.month } },
+      yaxis: moneyAxis(L.cumulative_axis, { rangemode: "tozero" }),
+      shapes: shapes, annotations: notes
     });
   }
 
-  var charts = [];
-
-  // a. cumulative cost, break-even marked
-  var cumShapes = [], cumNotes = [];
-  if (data.break_even_month !== null) {
-    var be = vline(data.break_even_month, L.break_even, MUTED);
-    cumShapes.push(be.shape); cumNotes.push(be.annotation);
+  // b. the uncertainty fan: P10–P90 of rent minus build so far, and its median
+  function fan(data, L) {
+    var u = data.uncertainty;
+    if (u.error) { failed("chart-fan", u.error); return null; }
+    var b = u.bands;
+    return draw("chart-fan", [
+      { x: b.months, y: b.p90, name: L.fan_p90, mode: "lines", line: { color: BUILD, width: 0 }, showlegend: false, hoverinfo: "skip" },
+      { x: b.months, y: b.p10, name: L.fan_band, mode: "lines", line: { color: BUILD, width: 0 }, fill: "tonexty", fillcolor: "rgba(31,111,235,0.22)" },
+      { x: b.months, y: b.p50, name: L.fan_p50, mode: "lines", line: { color: BUILD, width: 3 } }
+    ], {
+      title: { text: u.title },
+      xaxis: { title: { text: L.month } },
+      yaxis: moneyAxis(L.fan_axis, { zerolinecolor: "#1d2330", zerolinewidth: 2 })
+    });
   }
-  charts.push(draw("chart-cumulative", [
-    { x: data.months, y: data.build.cumulative, name: L.build, mode: "lines", line: { color: BUILD, width: 3 } },
-    { x: data.months, y: data.rent.cumulative, name: L.rent, mode: "lines", line: { color: RENT, width: 3 } }
-  ], layout({
-    title: { text: L.cumulative_title },
-    xaxis: { title: { text: L.month } },
-    yaxis: { title: { text: L.money_axis }, rangemode: "tozero" },
-    shapes: cumShapes, annotations: cumNotes
-  })));
 
-  // b. monthly breakdown: build components (left) vs rent components (right)
-  var b = data.breakdown;
-  var buildColors = { energy: "#1f6feb", hosting: "#6e9ef5", maintenance: "#9cbcf8", ops: "#c8daf9" };
-  var rentColors = { compute: "#d9730d", fixed: "#f2b274" };
-  var breakdown = [];
-  ["energy", "hosting", "maintenance", "ops"].forEach(function (k) {
-    breakdown.push({ type: "bar", x: b.months, y: b.build[k], name: L.build + " · " + L[k], marker: { color: buildColors[k] }, xaxis: "x", yaxis: "y" });
-  });
-  ["compute", "fixed"].forEach(function (k) {
-    breakdown.push({ type: "bar", x: b.months, y: b.rent[k], name: L.rent + " · " + L[k], marker: { color: rentColors[k] }, xaxis: "x2", yaxis: "y2" });
-  });
-  charts.push(draw("chart-breakdown", breakdown, layout({
-    title: { text: L.breakdown_title },
-    barmode: "stack",
-    grid: { rows: 1, columns: 2, pattern: "independent" },
-    xaxis: { title: { text: L.build + " — " + L.month } },
-    xaxis2: { title: { text: L.rent + " — " + L.month } },
-    yaxis: { title: { text: L.money_axis }, rangemode: "tozero" },
-    yaxis2: { matches: "y" }
-  })));
-
-  // c. utilization sensitivity
-  var u = data.utilization;
-  var uShapes = [], uNotes = [];
-  if (u.break_even_utilization !== null) {
-    var bu = vline(u.break_even_utilization, L.break_even_utilization, MUTED);
-    uShapes.push(bu.shape); uNotes.push(bu.annotation);
+  // c. tornado: each driver's savings at its low and high value, largest swing on top
+  function tornadoChart(data, L) {
+    var t = data.tornado;
+    if (t.error) { failed("chart-tornado", t.error); return null; }
+    var labels = t.rows.map(function (row) { return row.label; });
+    var spanX = [], spanY = [];
+    t.rows.forEach(function (row) {
+      spanX.push(row.savings_low, row.savings_high, null);
+      spanY.push(row.label, row.label, null);
+    });
+    return draw("chart-tornado", [
+      { x: spanX, y: spanY, mode: "lines", line: { color: "#9cbcf8", width: 14 }, showlegend: false, hoverinfo: "skip", name: "" },
+      { x: t.rows.map(function (row) { return row.savings_low; }), y: labels, name: L.tornado_low, mode: "markers", marker: { color: RENT, size: 11, symbol: "circle" } },
+      { x: t.rows.map(function (row) { return row.savings_high; }), y: labels, name: L.tornado_high, mode: "markers", marker: { color: BUILD, size: 11, symbol: "square" } }
+    ], function (el) {
+      var base = vline(t.base_savings, L.tornado_base, MUTED);
+      return {
+        title: { text: L.tornado_title },
+        hovermode: "closest",
+        xaxis: moneyAxis(L.tornado_axis),
+        yaxis: { type: "category", autorange: "reversed", categoryorder: "array", categoryarray: labels,
+                 tickmode: "array", tickvals: labels, ticktext: labels.map(function (text) { return ChartLayout.wrap(text, ChartLayout.narrow(el) ? 120 : 220, 11); }) },
+        shapes: [base.shape], annotations: [base.annotation]
+      };
+    });
   }
-  charts.push(draw("chart-utilization", [
-    { x: u.utilization, y: u.savings, name: L.savings, mode: "lines", line: { color: BUILD, width: 3 } },
-    { x: u.utilization, y: u.break_even_month, name: L.break_even_month, mode: "lines", yaxis: "y2", line: { color: MUTED, dash: "dash" }, connectgaps: false },
-    { x: [u.scenario_utilization], y: [u.scenario_savings], name: L.this_scenario, mode: "markers", marker: { size: 12, color: RENT, symbol: "diamond" } }
-  ], layout({
-    title: { text: L.utilization_title },
-    xaxis: { title: { text: L.utilization }, tickformat: ".0%", range: [0, 1] },
-    yaxis: { title: { text: L.savings_axis }, zeroline: true },
-    margin: { r: 72 },
-    yaxis2: { title: { text: L.break_even_month }, overlaying: "y", side: "right", rangemode: "tozero", showgrid: false },
-    shapes: uShapes, annotations: uNotes
-  })));
 
-  // d. tidal vs steady
-  var t = data.tidal;
-  var tidalTraces = [
-    { x: t.active_days, y: t.tidal_savings, name: L.tidal, mode: "lines+markers", line: { color: BUILD, width: 3 } },
-    { x: t.active_days, y: t.steady_savings, name: L.steady, mode: "lines", line: { color: RENT, dash: "dash", width: 2 } }
-  ];
-  if (t.scenario_days !== null) {
-    tidalTraces.push({ x: [t.scenario_days], y: [t.scenario_savings], name: L.this_scenario, mode: "markers", marker: { size: 12, color: RENT, symbol: "diamond" } });
+  // d. fleet: present value of owning k boxes and renting the rest, renting all as a line
+  function fleetChart(data, L) {
+    var f = data.fleet;
+    if (!f) { return null; }
+    if (f.error) { failed("chart-fleet", f.error); return null; }
+    var boxes = f.rows.map(function (row) { return row.boxes; });
+    var traces = [
+      { type: "bar", x: boxes, y: f.rows.map(function (row) { return row.build_present_value; }), name: L.fleet_build,
+        marker: { color: f.rows.map(function (row) { return row.boxes === f.best_boxes ? GOOD : "#9cbcf8"; }) } },
+      { x: [boxes[0], boxes[boxes.length - 1]], y: [f.rent_present_value, f.rent_present_value], name: L.fleet_rent, mode: "lines",
+        line: { color: RENT, width: f.best_boxes === 0 ? 4 : 2, dash: f.best_boxes === 0 ? "solid" : "dash" } }
+    ];
+    if (f.best_present_value !== null) {
+      traces.push({ x: [f.best_boxes], y: [f.best_present_value], name: L.fleet_best, mode: "markers", marker: { color: GOOD, size: 14, symbol: "star" } });
+    }
+    var note = document.getElementById("fleet-note");
+    if (note && f.note) { note.textContent = f.note + " " + note.textContent; }
+    return draw("chart-fleet", traces, {
+      title: { text: L.fleet_title },
+      hovermode: "closest",
+      xaxis: { title: { text: L.fleet_boxes }, dtick: 1 },
+      yaxis: moneyAxis(L.fleet_axis, { rangemode: "tozero" })
+    });
   }
-  charts.push(draw("chart-tidal", tidalTraces, layout({
-    title: { text: L.tidal_title },
-    xaxis: { title: { text: L.active_days }, range: [0.5, 31.5] },
-    yaxis: { title: { text: L.savings_axis }, zeroline: true }
-  })));
 
-  // e. heatmap utilization × horizon
-  var g = data.grid;
-  charts.push(draw("chart-grid", [{
-    type: "heatmap", x: g.horizon_months, y: g.utilization, z: g.savings,
-    colorscale: "RdBu", reversescale: true, zmid: 0, colorbar: { title: { text: L.savings_axis } },
-    hovertemplate: L.horizon + ": %{x}<br>" + L.utilization + ": %{y:.0%}<br>" + L.savings_axis + ": %{z:,.0f}<extra></extra>"
-  }], layout({
-    title: { text: L.grid_title },
-    hovermode: "closest",
-    xaxis: { title: { text: L.horizon }, type: "category" },
-    yaxis: { title: { text: L.utilization }, tickformat: ".0%" }
-  })));
+  // e. heatmap utilization × horizon, the zero-savings contour, this scenario marked
+  function grid(data, L) {
+    var g = data.grid;
+    return draw("chart-grid", [
+      { type: "heatmap", x: g.horizon_months, y: g.utilization, z: g.savings, name: L.savings_axis,
+        colorscale: "RdBu", reversescale: true, zmid: 0, colorbar: { title: { text: L.savings_axis, side: "right" } },
+        hovertemplate: L.horizon + ": %{x}<br>" + L.utilization + ": %{y:.0%}<br>" + L.savings_axis + ": %{z:,.0f}<extra></extra>" },
+      { type: "contour", x: g.horizon_months, y: g.utilization, z: g.savings, name: L.zero_boundary, showlegend: true, showscale: false,
+        autocontour: false, contours: { start: 0, end: 0, size: 1, coloring: "none" }, line: { color: "#1d2330", width: 3 }, hoverinfo: "skip" },
+      { x: [g.scenario_horizon], y: [g.scenario_utilization], name: L.this_scenario, mode: "markers",
+        marker: { size: 13, color: "#fff", symbol: "diamond", line: { color: "#1d2330", width: 2 } } }
+    ], {
+      title: { text: L.grid_title },
+      hovermode: "closest",
+      xaxis: { title: { text: L.horizon } },
+      yaxis: { title: { text: L.utilization }, tickformat: ".0%" }
+    });
+  }
 
-  Promise.all(charts).then(function () {
-    document.body.setAttribute("data-charts-rendered", String(charts.length));
-  });
+  // f. monthly breakdown: every component that is not zero, build beside rent
+  function breakdown(data, L) {
+    var b = data.breakdown;
+    var colors = { energy: "#1f6feb", hosting: "#6e9ef5", maintenance: "#9cbcf8", ops: "#c8daf9", burst: "#0b3d91",
+                   replacement: "#5a4fcf", financing: "#a99ff0", compute: "#d9730d", fixed: "#f2b274", committed: "#8a4b08" };
+    var traces = b.series.map(function (s) {
+      return { type: "bar", x: b.months, y: s.values, name: s.name, marker: { color: colors[s.key] },
+               xaxis: s.side === "build" ? "x" : "x2", yaxis: s.side === "build" ? "y" : "y2" };
+    });
+    return draw("chart-breakdown", traces, function (el) {
+      var stacked = ChartLayout.narrow(el);
+      return {
+        title: { text: L.breakdown_title },
+        barmode: "stack",
+        legend: { traceorder: "normal" },
+        grid: stacked ? { rows: 2, columns: 1, pattern: "independent", ygap: 0.35 } : { rows: 1, columns: 2, pattern: "independent" },
+        xaxis: { title: { text: L.build + " — " + L.month } },
+        xaxis2: { title: { text: L.rent + " — " + L.month } },
+        yaxis: moneyAxis(L.breakdown_axis, { rangemode: "tozero" }),
+        yaxis2: moneyAxis(stacked ? L.breakdown_axis : "", { matches: "y" })
+      };
+    });
+  }
+
+  // g. steady utilization: savings above, break-even month below, one round-ticked x axis
+  function utilization(data, L) {
+    var u = data.utilization;
+    var shapes = [], notes = [];
+    if (u.break_even_utilization !== null) {
+      var bu = vline(u.break_even_utilization, L.break_even_utilization, MUTED);
+      shapes.push(bu.shape); notes.push(bu.annotation);
+    }
+    return draw("chart-utilization", [
+      { x: u.utilization, y: u.savings, name: L.savings, mode: "lines", line: { color: BUILD, width: 3 }, xaxis: "x", yaxis: "y" },
+      { x: [u.scenario_utilization], y: [u.scenario_savings], name: L.this_scenario, mode: "markers", marker: { size: 12, color: RENT, symbol: "diamond" }, xaxis: "x", yaxis: "y" },
+      { x: u.utilization, y: u.break_even_month, name: L.break_even_month, mode: "lines", line: { color: MUTED, width: 2 }, connectgaps: false, xaxis: "x", yaxis: "y2" }
+    ], function (el) {
+      return {
+        title: { text: L.utilization_title },
+        xaxis: { title: { text: L.utilization }, tickformat: ".0%", dtick: ChartLayout.narrow(el) ? 0.2 : 0.1, range: [0, 1], anchor: "y2" },
+        yaxis: moneyAxis(L.savings_axis, { domain: [0.45, 1] }),
+        yaxis2: { title: { text: L.break_even_month_axis }, domain: [0, 0.3], rangemode: "tozero" },
+        shapes: shapes, annotations: notes
+      };
+    });
+  }
+
+  function drawAll(data) {
+    if (typeof Plotly === "undefined" || !window.ChartLayout) { return; }
+    var L = data.labels;
+    var charts = [cumulative, fan, tornadoChart, fleetChart, grid, breakdown, utilization]
+      .map(function (chart) { return chart(data, L); })
+      .filter(function (promise) { return promise !== null; });
+    Promise.all(charts).then(function () {
+      document.body.setAttribute("data-charts-rendered", String(charts.length));
+    });
+  }
+
+  fetch(source.getAttribute("data-url"), { credentials: "same-origin", headers: { Accept: "application/json" } })
+    .then(function (response) {
+      return response.json().then(function (body) {
+        if (!response.ok) { throw { fromServer: body.error }; }
+        return body;
+      });
+    })
+    .then(function (data) {
+      setConfidence(data.uncertainty);
+      drawAll(data);
+    })
+    .catch(function (error) {
+      setConfidence(null);
+      // the server's message is translated; a network or parse error is not: say ours
+      showStatus(error && error.fromServer ? error.fromServer : source.getAttribute("data-failed"));
+      document.body.setAttribute("data-charts-rendered", "0");
+    });
 })();

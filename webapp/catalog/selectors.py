@@ -454,3 +454,23 @@ def measured_throughput(gpu_slug: str, benchmark_slug: str) -> GpuThroughput | N
 def gpu_models_named(gpu_name_regex: str) -> list[GpuModel]:
     """GPU models whose name matches the pattern (case-insensitive), by slug."""
     return list(GpuModel.objects.filter(name__iregex=gpu_name_regex).order_by("slug"))
+
+
+def gpu_models_by_slug(gpu_slugs: Iterable[str]) -> dict[str, GpuModel]:
+    """GPU models by slug (those that exist)."""
+    return {gpu.slug: gpu for gpu in GpuModel.objects.filter(slug__in=list(gpu_slugs))}
+
+
+def reference_gpu(benchmark: Benchmark) -> GpuModel | None:
+    """The GPU a benchmark's throughputs are relative to: its figure there is exactly 1.000.
+
+    A measured row comes before an estimated one, then by slug; ``None`` when no
+    GPU has the figure 1.000 on the benchmark.
+    """
+    row = (
+        GpuThroughput.objects.filter(benchmark=benchmark, relative_throughput=Decimal(1))
+        .select_related("gpu_model")
+        .order_by("estimate", "gpu_model__slug")
+        .first()
+    )
+    return None if row is None else row.gpu_model

@@ -20,12 +20,15 @@ from __future__ import annotations
 import functools
 import math
 from decimal import ROUND_HALF_EVEN, Decimal, localcontext
+from typing import Any
 
 from babel import Locale
 from babel.numbers import format_currency, format_decimal, get_currency_precision
 from babel.numbers import get_currency_symbol as cldr_symbol
 from django.utils.translation import get_language, ngettext, to_locale
 from django.utils.translation import gettext as _
+
+from webapp.planner.fields import WORKLOAD_KIND_LABELS, ScenarioField
 
 CURRENCY_SYMBOLS = {"CNY": "¥", "USD": "$"}
 """Symbols shown in every language for the app's two currencies."""
@@ -108,6 +111,42 @@ def money(value: float | None, currency: str, decimals: int | None = None) -> st
         )
 
 
+SENTENCE_WHOLE_UNITS_FROM = 100
+"""In a sentence, amounts of this size and more drop the minor unit (¥42,100, not ¥42,100.00)."""
+
+
+def amount(value: float | None, currency: str) -> str:
+    """Money in a sentence: whole units from :data:`SENTENCE_WHOLE_UNITS_FROM` up, else cents.
+
+    ``amount(42100.37, "CNY")`` → ``¥42,100``; ``amount(28.66, "CNY")`` → ``¥28.66``.
+    """
+    if value is None or not math.isfinite(value):
+        return "—"
+    if abs(value) >= SENTENCE_WHOLE_UNITS_FROM:
+        return money(value, currency, decimals=0)
+    return money(value, currency)
+
+
+def share(fraction: float | None) -> str:
+    """A share in a sentence: a whole percent from 10 % up, one decimal below (``4.5 %``)."""
+    if fraction is None or not math.isfinite(fraction):
+        return "—"
+    return percent(fraction, 0 if abs(fraction) >= 0.1 else 1)
+
+
+def shares(first: float | None, second: float | None) -> tuple[str, str]:
+    """Two shares side by side, with just enough decimals (up to 2) that different ones read
+    differently: ``shares(0.13144, 0.13151)`` → ``("13.14 %", "13.15 %")``."""
+    if first is None or second is None or not (math.isfinite(first) and math.isfinite(second)):
+        return share(first), share(second)
+    start = 0 if min(abs(first), abs(second)) >= 0.1 else 1
+    for decimals in range(start, 3):
+        pair = percent(first, decimals), percent(second, decimals)
+        if pair[0] != pair[1]:
+            return pair
+    return pair
+
+
 def percent(fraction: float | None, decimals: int = 0) -> str:
     if fraction is None or not math.isfinite(fraction):
         return "—"
@@ -132,3 +171,33 @@ def break_even_headline(break_even_month: float | None, horizon_months: int) -> 
     if break_even_month == 0:
         return _("Building costs no more than renting from the first day.")
     return _("Building pays for itself in %(months)s.") % {"months": months(break_even_month)}
+
+
+def field_value(field: ScenarioField, value: Any, currency: str) -> str:
+    """A scenario field's value as the inputs table shows it, by the field's unit."""
+    if value is None:
+        return "—"
+    unit = field.unit
+    if unit == "money":
+        return money(value, currency)
+    if unit.startswith("money/"):
+        per = {"kWh": _("per kWh"), "h": _("per hour"), "month": _("per month")}[unit[6:]]
+        decimals = 4 if unit == "money/kWh" else None
+        return f"{money(value, currency, decimals)} {per}"
+    if unit in ("fraction", "signed_fraction"):
+        return percent(value, 1)
+    if unit == "profile":
+        return ", ".join(percent(v) for v in value)
+    if unit == "months":
+        return months(value, 0)
+    if unit == "W":
+        return f"{number(value)} W"
+    if unit == "h":
+        return f"{number(value, 1)} h"
+    if unit == "days":
+        return number(value, 1)
+    if unit == "ratio":
+        return number(value, 2)
+    if field.path == "workload.kind":
+        return str(WORKLOAD_KIND_LABELS.get(value, value))
+    return str(value)

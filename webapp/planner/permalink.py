@@ -22,6 +22,7 @@ from django.core import signing
 from django.utils.translation import gettext as _
 
 from costmodel import Scenario, ScenarioError, parse_scenario
+from costmodel.ranges import Range
 
 SALT = "planner.permalink.v1"
 MAX_LENGTH = 12_000
@@ -38,6 +39,7 @@ class Permalink:
     provenance: list[dict[str, Any]] = field(default_factory=list)
     overrides: list[str] = field(default_factory=list)
     selection: dict[str, Any] | None = None
+    ranges: list[Range] | None = None
 
 
 def encode(

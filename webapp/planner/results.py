@@ -1,14 +1,19 @@
-"""Everything the results page shows, computed from one explicit scenario.
+"""What the results page shows itself: the verdict, the headline figures and the inputs.
 
-:func:`results_context` calls the engine once for the scenario and once per
-sensitivity sweep, and lays the numbers out for the template and the charts.
-No cost is computed here: figures come from :mod:`costmodel`, this module only
-picks, labels and formats them.
+The page is rendered from what the engine gives quickly: the scenario's
+result and a six-point utilization sweep (for the verdict's conditions, see
+:func:`costmodel.decision.decide`). The heavy analyses behind the charts and
+the "how sure" sentence (Monte Carlo, tornado, fleet, grid, sweeps) are served
+as JSON by :mod:`webapp.planner.analysis`, which the page's script fetches.
+No cost is computed here: figures come from :mod:`costmodel`, this module
+only picks, labels and formats them.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
+from dataclasses import asdict
 from typing import Any
 
 from django.core.cache import cache
@@ -16,115 +21,22 @@ from django.http import HttpRequest
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString
 from django.utils.translation import get_language
-from django.utils.translation import gettext as _
 
-from costmodel import Scenario, TidalWorkload, compare
+from costmodel import compare
+from costmodel.decision import decide
 from costmodel.paths import get_path
-from costmodel.sensitivity import (
-    average_utilization,
-    tidal_sweep,
-    utilization_horizon_grid,
-    utilization_sweep,
-)
+from costmodel.ranges import fleet_size
+from costmodel.scenario import Scenario
+from costmodel.sensitivity import utilization_sweep
 from webapp.planner import formatting
-from webapp.planner.fields import ALL_FIELDS, WORKLOAD_KIND_LABELS, ScenarioField, fed_fields
+from webapp.planner.analysis import ranges_of, ranges_table
+from webapp.planner.compared import compared
+from webapp.planner.fields import ALL_FIELDS, fed_fields
 from webapp.planner.permalink import Permalink, encode
+from webapp.planner.verdict import verdict, what_is_compared
 
-
-def chart_labels(currency: str) -> dict[str, str]:
-    """Translated titles, axis names and legend entries: the charts' only words."""
-    symbol = formatting.currency_symbol(currency)
-    money_axis = _("Amount [%(currency)s]") % {"currency": symbol}
-    return {
-        "cumulative_title": _("Cumulative cost"),
-        "month": _("Month"),
-        "money_axis": money_axis,
-        "build": _("Build"),
-        "rent": _("Rent"),
-        "break_even": _("Break-even"),
-        "breakdown_title": _("Monthly cost by component"),
-        "energy": _("Energy"),
-        "hosting": _("Hosting"),
-        "maintenance": _("Maintenance"),
-        "ops": _("Operations"),
-        "compute": _("Cloud compute"),
-        "fixed": _("Fixed fees"),
-        "utilization_title": _("Savings across steady utilization"),
-        "utilization": _("Utilization"),
-        "savings": _("Savings of building over the horizon"),
-        "savings_axis": _("Savings [%(currency)s]") % {"currency": symbol},
-        "break_even_month": _("Break-even month"),
-        "break_even_utilization": _("Break-even utilization"),
-        "this_scenario": _("This scenario"),
-        "tidal_title": _("Tidal vs steady use of the same monthly hours"),
-        "active_days": _("Active days per month"),
-        "tidal": _("Tidal"),
-        "steady": _("Steady, same monthly hours"),
-        "grid_title": _("Savings by utilization and horizon"),
-        "horizon": _("Horizon [months]"),
-    }
-
-
-def _chart_data(scenario: Scenario, result: dict[str, Any]) -> dict[str, Any]:
-    utilization = utilization_sweep(scenario)
-    tidal = tidal_sweep(scenario)
-    grid = utilization_horizon_grid(scenario)
-    workload = scenario.workload
-    scenario_days = workload.active_days_per_month if isinstance(workload, TidalWorkload) else None
-    return {
-        "currency": scenario.currency,
-        "months": result["months"],
-        "build": {"cumulative": result["build"]["cumulative"]},
-        "rent": {"cumulative": result["rent"]["cumulative"]},
-        "break_even_month": result["break_even_month"],
-        "breakdown": {
-            "months": result["months"][1:],
-            "build": {
-                k: result["build"][k][1:] for k in ("energy", "hosting", "maintenance", "ops")
-            },
-            "rent": {k: result["rent"][k][1:] for k in ("compute", "fixed")},
-        },
-        "utilization": {
-            **utilization,
-            "scenario_utilization": average_utilization(
-                scenario, result["work_reference_gpu_hours"]
-            ),
-            "scenario_savings": result["savings"],
-            "break_even_utilization": result["break_even_utilization"],
-        },
-        "tidal": {**tidal, "scenario_days": scenario_days, "scenario_savings": result["savings"]},
-        "grid": grid,
-        "labels": chart_labels(scenario.currency),
-    }
-
-
-def _format_value(field: ScenarioField, value: Any, currency: str) -> str:
-    if value is None:
-        return "—"
-    unit = field.unit
-    if unit == "money":
-        return formatting.money(value, currency)
-    if unit.startswith("money/"):
-        per = {"kWh": _("per kWh"), "h": _("per hour"), "month": _("per month")}[unit[6:]]
-        decimals = 4 if unit == "money/kWh" else None
-        return f"{formatting.money(value, currency, decimals)} {per}"
-    if unit in ("fraction", "signed_fraction"):
-        return formatting.percent(value, 1)
-    if unit == "profile":
-        return ", ".join(formatting.percent(v) for v in value)
-    if unit == "months":
-        return formatting.months(value, 0)
-    if unit == "W":
-        return f"{formatting.number(value)} W"
-    if unit == "h":
-        return f"{formatting.number(value, 1)} h"
-    if unit == "days":
-        return formatting.number(value, 1)
-    if unit == "ratio":
-        return formatting.number(value, 2)
-    if field.path == "workload.kind":
-        return str(WORKLOAD_KIND_LABELS.get(value, value))
-    return str(value)
+VERDICT_SWEEP_STEPS = 6
+"""Points of the sweep the verdict reads: 0, 20, …, 100 % (the 80 % example among them)."""
 
 
 def input_rows(
@@ -146,7 +58,7 @@ def input_rows(
             {
                 "path": field.path,
                 "label": field.label,
-                "value": _format_value(field, value, scenario.currency),
+                "value": formatting.field_value(field, value, scenario.currency),
                 "override": field.path in overridden,
                 "sources": [] if field.path in overridden else sources.get(field.path, []),
             }
@@ -154,20 +66,22 @@ def input_rows(
     return rows
 
 
-def sentence(scenario: Scenario, result: dict[str, Any]) -> str:
-    """The break-even month in words: the page's heading and title."""
-    return formatting.break_even_headline(result["break_even_month"], scenario.horizon_months)
-
-
 def results_context(link: Permalink, code: str | None = None) -> dict[str, Any]:
     """Template context of the results page for a decoded permalink (and its code, if known)."""
     scenario = link.scenario
     result = compare(scenario)
+    decision = decide(scenario, result, utilization_sweep(scenario, VERDICT_SWEEP_STEPS))
+    said = verdict(decision, scenario)
     return {
         "scenario": scenario,
         "result": result,
-        "sentence": sentence(scenario, result),
-        "charts": _chart_data(scenario, result),
+        "decision": decision,
+        "verdict": said,
+        "sentence": said.headline,
+        "compared": what_is_compared(scenario, decision, compared(link.provenance)),
+        "fleet_chart": fleet_size(scenario) is not None,
+        "ranges": ranges_table(ranges_of(link), scenario.currency),
+        "ranges_chosen": bool(link.ranges),
         "inputs": input_rows(scenario, link.provenance, link.overrides),
         "provenance": [{**item, "feeds": fed_fields(item)} for item in link.provenance],
         "overrides": link.overrides,
@@ -184,21 +98,23 @@ stale; the timeout only bounds memory.
 """
 
 
-def _cache_key(scenario_key: str) -> str:
-    digest = hashlib.blake2b(scenario_key.encode(), digest_size=16).hexdigest()
-    return f"planner:results:v1:{get_language()}:{digest}"
+def _cache_key(scenario_key: str, link: Permalink) -> str:
+    ranges = json.dumps([asdict(r) for r in link.ranges or []])
+    digest = hashlib.blake2b((scenario_key + ranges).encode(), digest_size=16).hexdigest()
+    return f"planner:results:v2:{get_language()}:{digest}"
 
 
 def results_fragments(request: HttpRequest, link: Permalink, scenario_key: str) -> dict[str, str]:
     """The rendered headline and charts/inputs fragments of a results page, cached.
 
-    ``scenario_key`` identifies everything the fragments show (the permalink
-    code, or a saved scenario's id). Neither fragment holds a form, a CSRF
-    token or anything else of the visitor's, so one rendering serves every
-    visitor in that language. The page around them (forms, tokens, messages)
-    is rendered for each request: nothing per visitor is ever cached.
+    ``scenario_key`` (the permalink code, or a saved scenario's id) and the
+    link's uncertainty ranges identify everything the fragments show. Neither
+    fragment holds a form, a CSRF token or anything else of the visitor's, so
+    one rendering serves every visitor in that language. The page around them
+    (forms, tokens, messages) is rendered for each request: nothing per
+    visitor is ever cached.
     """
-    key = _cache_key(scenario_key)
+    key = _cache_key(scenario_key, link)
     fragments: dict[str, str] | None = cache.get(key)
     if fragments is None:
         context = results_context(link)

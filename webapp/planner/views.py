@@ -8,12 +8,14 @@ from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from costmodel import ScenarioError, compare
+from costmodel import ScenarioError
 from costmodel.projection import ProjectionOverflowError
 from webapp.planner import export, services
+from webapp.planner.analysis import analysis_document, run_analyses
 from webapp.planner.choices import catalog_choices
 from webapp.planner.comparison import comparison_context, evaluate
 from webapp.planner.forms import CompareForm, PlannerForm, RenameForm, SaveForm
@@ -80,7 +82,8 @@ def home(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 def results(request: HttpRequest, code: str) -> HttpResponse:
-    """The results page of a permalink: headline, five charts, inputs and provenance."""
+    """The results page of a permalink: the verdict, figures, inputs and provenance; its
+    script fetches the charts' data from :func:`results_analysis`."""
     try:
         context = results_page(request, decode(code), code)
     except PermalinkError as exc:
@@ -96,18 +99,56 @@ def results_csv(request: HttpRequest, code: str) -> HttpResponse:
     """The monthly projection of a permalink's scenario as a finance CSV."""
     try:
         link = decode(code)
-        text = export.monthly_csv(
-            link.scenario,
-            compare(link.scenario),
-            link.provenance,
-            link.overrides,
-            request.build_absolute_uri(reverse("planner:results", args=[code])),
-        )
     except PermalinkError as exc:
         return bad_request(request, str(exc))
+    return _monthly_csv_response(
+        request, link, request.build_absolute_uri(reverse("planner:results", args=[code]))
+    )
+
+
+def _monthly_csv_response(request: HttpRequest, link: Permalink, url: str) -> HttpResponse:
+    """The finance CSV of a link, with its decision, uncertainty, tornado and fleet."""
+    try:
+        analyses = run_analyses(link)
     except ProjectionOverflowError:
         return too_large(request)
+    text = export.monthly_csv(
+        link.scenario,
+        analyses.result,
+        link.provenance,
+        link.overrides,
+        url,
+        analyses=analyses,
+    )
     return _csv_response(text, "projection.csv")
+
+
+ANALYSIS_MAX_AGE = 24 * 3600
+"""How long a browser may reuse an analysis document [s]: a link's figures never change."""
+
+
+def _analysis_response(link: Permalink) -> HttpResponse:
+    """The analysis JSON of a link; a scenario too large to compute gets a JSON 400."""
+    try:
+        document = analysis_document(link)
+    except ProjectionOverflowError:
+        return JsonResponse(
+            {"error": _("The scenario's numbers are too large to compute.")}, status=400
+        )
+    response = JsonResponse(document)
+    patch_cache_control(response, private=True, max_age=ANALYSIS_MAX_AGE)
+    patch_vary_headers(response, ("Cookie", "Accept-Language"))  # the labels' language
+    return response
+
+
+@require_GET
+def results_analysis(request: HttpRequest, code: str) -> HttpResponse:
+    """The charts' data and the "how sure" sentence of a permalink's results page."""
+    try:
+        link = decode(code)
+    except PermalinkError as exc:
+        return JsonResponse({"error": str(exc)}, status=400)
+    return _analysis_response(link)
 
 
 @require_POST
@@ -172,6 +213,12 @@ def _modifiable(request: HttpRequest, pk: uuid.UUID) -> SavedScenario:
     return item
 
 
+@require_GET
+def saved_analysis(request: HttpRequest, pk: uuid.UUID) -> HttpResponse:
+    """The charts' data and the "how sure" sentence of a saved scenario's results page."""
+    return _analysis_response(_saved_link(_saved_or_404(pk)))
+
+
 @require_POST
 def saved_rename(request: HttpRequest, pk: uuid.UUID) -> HttpResponse:
     item = _modifiable(request, pk)
@@ -195,19 +242,11 @@ def saved_delete(request: HttpRequest, pk: uuid.UUID) -> HttpResponse:
 @require_GET
 def saved_csv(request: HttpRequest, pk: uuid.UUID) -> HttpResponse:
     item = _saved_or_404(pk)
-    link = _saved_link(item)
-    try:
-        result = compare(link.scenario)
-    except ProjectionOverflowError:  # a row saved before saves were checked
-        return too_large(request)
-    text = export.monthly_csv(
-        link.scenario,
-        result,
-        link.provenance,
-        link.overrides,
+    return _monthly_csv_response(
+        request,
+        _saved_link(item),  # a row saved before saves were checked may overflow: a 400
         request.build_absolute_uri(reverse("planner:saved-detail", args=[item.pk])),
     )
-    return _csv_response(text, "projection.csv")
 
 
 def _compared(request: HttpRequest) -> list[SavedScenario] | str:

@@ -17,8 +17,6 @@ from webapp.planner.formatting import money, round_money
 from webapp.planner.permalink import encode
 from webapp.scenarios.models import SavedScenario
 
-from .helpers import json_script
-
 pytestmark = pytest.mark.django_db
 
 
@@ -48,13 +46,15 @@ def test_a_capex_of_1e26_renders_on_every_page_and_csv(client, huge_capex):
     page = client.get(reverse("planner:results", args=[code]))
     assert page.status_code == 200
     assert "100,000,000,000,000,000,000,000,000.00" in page.content.decode()
-    assert (
-        json_script(page.content.decode(), "chart-data")["build"]["cumulative"]
-        == (compare(huge_capex)["build"]["cumulative"])
-    )
+    analysis = client.get(reverse("planner:results-analysis", args=[code]))
+    assert analysis.status_code == 200
+    assert analysis.json()["cumulative"]["build"] == compare(huge_capex)["build"]["cumulative"]
     monthly = client.get(reverse("planner:results-csv", args=[code]))
     assert monthly.status_code == 200
-    rows = {row[0]: row for row in _csv_rows(monthly) if row}
+    rows: dict[str, list[str]] = {}
+    for row in _csv_rows(monthly):  # the first row of a key: the assumptions come first
+        if row:
+            rows.setdefault(row[0], row)
     assert rows["build.capex"][2] == "100000000000000000000000000.00"
 
     saved = client.post(reverse("planner:save"), {"code": code, "name": "huge"})

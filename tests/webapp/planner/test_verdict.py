@@ -1,0 +1,250 @@
+"""The verdict in words: one sentence per case, every figure the engine's, in both languages."""
+
+import copy
+import json
+from pathlib import Path
+
+import pytest
+from django.utils import translation
+
+from costmodel import compare, parse_scenario
+from costmodel.decision import decide
+from costmodel.sensitivity import utilization_sweep
+from webapp.planner import formatting
+from webapp.planner.compared import Compared, Side, compared
+from webapp.planner.formatting import amount, months, shares
+from webapp.planner.verdict import how_sure, verdict, what_is_compared
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "costmodel" / "examples"
+
+
+def example(name: str) -> dict:
+    return json.loads((EXAMPLES / f"{name}.json").read_text())
+
+
+def changed(data: dict, **paths: object) -> dict:
+    data = copy.deepcopy(data)
+    for path, value in paths.items():
+        *parents, leaf = path.split(".")
+        node = data
+        for part in parents:
+            node = node.setdefault(part, {})
+        node[leaf] = value
+    return data
+
+
+def decided(data: dict, language: str = "en"):
+    scenario = parse_scenario(data)
+    result = compare(scenario)
+    decision = decide(scenario, result, utilization_sweep(scenario, 6))
+    with translation.override(language):
+        return verdict(decision, scenario), decision, result
+
+
+# The tidal 4060 Ti against a cheap A100: cash never catches up, the resale value tips it.
+TIDAL_RESALE = changed(
+    example("tidal-4060ti"),
+    **{"rent.hourly_rate": 12.0, "build.residual_value_retention_per_year": 0.8},
+)
+# The worked example against a cheap cloud, over ten years: a pay-back after 51 months.
+LATE = changed(example("steady-4090-vs-a100"), **{"rent.hourly_rate": 2.7, "horizon_months": 120})
+
+
+def test_cash_and_resale_are_reconciled_in_one_sentence_where_they_disagree():
+    said, decision, result = decided(TIDAL_RESALE)
+    assert result["break_even_month"] is None and result["savings"] > 0
+    assert decision.resale_decides
+    cash_gap = result["build"]["total"] - result["rent"]["total"]
+    with translation.override("en"):
+        assert (
+            said.headline == f"Build: it saves {amount(result['savings'], 'CNY')} over 24 months."
+        )
+        assert said.cash_and_resale == (
+            "In cash alone building never catches up: after 24 months it has cost "
+            f"{amount(cash_gap, 'CNY')} more than renting, but selling the box then for its "
+            f"resale value of {amount(result['build']['resale_value'], 'CNY')} makes building "
+            f"{amount(result['savings'], 'CNY')} cheaper overall."
+        )
+    assert said.warning is None and said.tone == "good"
+    # no "keep it at least": there is no cash break-even to keep it for
+    assert "keep" not in said.conditions[0]
+
+
+def test_the_reconciliation_reads_in_chinese():
+    said, _decision, result = decided(TIDAL_RESALE, "zh-hans")
+    with translation.override("zh-hans"):
+        savings = amount(result["savings"], "CNY")
+        resale = amount(result["build"]["resale_value"], "CNY")
+    assert said.headline == f"建议自建：24 个月内可节省 {savings}。"
+    assert said.cash_and_resale.startswith("只看现金，自建始终追不上租用：24 个月后比租用多花 ")
+    assert f"按残值 {resale} 卖掉机器，自建总体反而便宜 {savings}。" in said.cash_and_resale
+
+
+def test_a_pay_back_later_than_three_years_without_a_useful_life_is_a_warning():
+    said, decision, result = decided(LATE)
+    assert decision.late_payback and result["break_even_month"] > 36
+    assert said.tone == "warn"
+    with translation.override("en"):
+        be = months(result["break_even_month"])
+    assert said.warning == (
+        f"Late pay-back: building pays for itself in cash only after {be}, beyond the "
+        "36 months GPUs commonly stay in service (no useful life was given). Count on these "
+        "savings only if the box lasts that long."
+    )
+    assert f"keep it at least {be}" in said.conditions[0]
+
+
+def test_a_pay_back_later_than_the_useful_life_is_a_warning():
+    said, decision, result = decided(changed(LATE, **{"build.useful_life_months": 48}))
+    assert result["break_even_month"] > 48 and decision.late_payback
+    with translation.override("en"):
+        be = months(result["break_even_month"])
+    assert said.warning.startswith(
+        f"Late pay-back: building pays for itself in cash only after {be}, later than the "
+        "box's useful life of 48 months."
+    )
+    with translation.override("zh-hans"):
+        chinese = verdict(
+            decision, parse_scenario(changed(LATE, **{"build.useful_life_months": 48}))
+        )
+    assert chinese.warning.startswith("回本过晚：")
+
+
+def test_a_pay_back_within_the_useful_life_is_no_warning():
+    said, decision, _result = decided(changed(LATE, **{"build.useful_life_months": 60}))
+    assert not decision.late_payback and said.warning is None and said.tone == "good"
+
+
+def test_the_conditions_name_the_break_even_utilization_this_plan_and_the_80_percent_case():
+    data = changed(example("steady-4090-vs-a100"), **{"workload.utilization": 0.3})
+    said, decision, result = decided(data)
+    threshold, plan = shares(result["break_even_utilization"], 0.3)
+    with translation.override("en"):
+        keep = months(result["break_even_month"])
+        at_80 = amount(decision.reference_savings, "CNY")
+    assert said.conditions == [
+        f"Build if the box is busy more than {threshold} of the time (this plan: {plan}) and "
+        f"you keep it at least {keep}.",
+        f"At 80 % busy, building saves {at_80} over 36 months.",
+    ]
+
+
+def test_the_80_percent_case_is_not_repeated_for_a_plan_at_80_percent():
+    said, _decision, _result = decided(example("steady-4090-vs-a100"))
+    assert len(said.conditions) == 1
+
+
+def test_a_cloud_cheaper_at_every_utilization_says_rent():
+    said, decision, result = decided(
+        changed(
+            example("steady-4090-vs-a100"),
+            **{"rent.hourly_rate": 0.3, "workload.utilization": 0.5},
+        )
+    )
+    assert decision.recommendation == "rent" and result["break_even_utilization"] is None
+    assert said.conditions[0] == "Renting is cheaper at any utilization from 0 to 100 %."
+    assert said.conditions[1].startswith("At 80 % busy, renting is still cheaper by ")
+    assert said.tone == "neutral"
+
+
+def test_a_commitment_paid_whether_used_or_not_makes_building_win_at_any_utilization():
+    said, decision, result = decided(example("v2/commitment-unused-3y"))
+    assert result["break_even_utilization"] is None and decision.recommendation == "build"
+    with translation.override("en"):
+        keep = months(result["break_even_month"])  # 3.5 months, by hand in the methodology
+    assert keep == "3.5 months"
+    assert said.conditions[0] == (
+        f"Build at any utilization from 0 to 100 %, if you keep the box at least {keep}."
+    )
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "shown"),
+    [
+        (0.18, 0.30, ("18 %", "30 %")),
+        (0.13144, 0.13149, ("13.14 %", "13.15 %")),
+        (0.131, 0.134, ("13.1 %", "13.4 %")),
+        (0.045, 0.3, ("4.5 %", "30.0 %")),
+        (0.2, 0.2, ("20.00 %", "20.00 %")),
+    ],
+)
+def test_two_shares_get_just_enough_decimals_to_differ(first, second, shown):
+    with translation.override("en"):
+        assert shares(first, second) == shown
+
+
+def test_how_sure_gives_the_share_of_draws_and_the_p10_to_p90_savings():
+    from costmodel.operations import parse_uncertainty, uncertainty
+
+    data = example("steady-4090-vs-a100")
+    scenario = parse_scenario(data)
+    request = {
+        "scenario": data,
+        "distributions": {"rent.hourly_rate": {"kind": "uniform", "low": 1.0, "high": 60.0}},
+        "draws": 2000,
+        "seed": 1,
+    }
+    answer = uncertainty(parse_uncertainty(request))
+    decision = decide(scenario, compare(scenario), utilization_sweep(scenario, 6), answer)
+    with translation.override("en"):
+        sure = how_sure(decision, answer, 2000, "CNY")
+        share = formatting.share(answer["probability_build_cheaper"])
+        p10, p90 = (amount(answer["savings"][p], "CNY") for p in ("p10", "p90"))
+    assert sure["code"] == decision.confidence
+    assert decision.probability_recommendation_holds == answer["probability_build_cheaper"]
+    assert sure["sentence"].startswith(
+        f"Building is cheaper in {share} of 2,000 draws of the uncertain inputs."
+    )
+    assert f"lie between {p10} and {p90}." in sure["sentence"]
+    if decision.confidence in ("uncertain", "unlikely"):
+        assert sure["tone"] in ("warn", "bad") and "tornado" in sure["sentence"]
+    else:
+        assert sure["tone"] == "good"
+
+
+def test_what_is_compared_without_a_catalog_names_the_speeds_and_the_hours():
+    _said, decision, _result = decided(example("tidal-4060ti"))
+    scenario = parse_scenario(example("tidal-4060ti"))
+    blank = Compared(Side(None, None, None), Side(None, None, None), None, None)
+    with translation.override("en"):
+        lines = what_is_compared(scenario, decision, blank)
+    assert lines == [
+        "Speed with the reference GPU = 1.00: the box has 1 × GPU at 0.22 each, the cloud "
+        "instance 1 × GPU at 1.00 each.",
+        # 4 days × 24 h × 24 months = 2 304 box-hours; × 0.22 = 506.88 instance-hours
+        "The same work is 2,304 box-hours over 24 months, or 507 instance-hours rented.",
+    ]
+
+
+@pytest.mark.django_db
+def test_what_is_compared_names_the_catalog_rows_in_chinese(shipped_catalog):
+    from webapp.catalog.models import Benchmark, BuildPreset, CloudOffering, GpuModel
+    from webapp.catalog.resolver import resolve_data
+
+    selection = {
+        "preset": "budget-rtx4060ti",
+        "cloud_offering": "runpod-a100-80gb-community",
+        "tariff": "cn-business-average",
+        "hosting": "office-deskside",
+        "benchmark": "resnet50-fp16",
+        "workload": {"kind": "tidal", "active_days_per_month": 4},
+        "horizon_months": 36,
+        "currency": "CNY",
+    }
+    resolution = resolve_data(selection)
+    scenario = resolution.scenario
+    decision = decide(scenario, compare(scenario), utilization_sweep(scenario, 6))
+    with translation.override("zh-hans"):
+        lines = what_is_compared(scenario, decision, compared(resolution.provenance))
+        preset = BuildPreset.objects.get(slug="budget-rtx4060ti").localized_name()
+        offering = CloudOffering.objects.get(slug="runpod-a100-80gb-community").localized_name()
+        benchmark = Benchmark.objects.get(slug="resnet50-fp16").localized_name()
+        a100 = GpuModel.objects.get(slug="a100-80gb-pcie")
+        box_gpu = GpuModel.objects.get(slug="rtx-4060-ti-16gb")
+    assert preset != BuildPreset.objects.get(slug="budget-rtx4060ti").name  # a Chinese name
+    assert lines[0] == f"比较对象：{preset} 对比 {offering}。"
+    assert f"基准测试 {benchmark}" in lines[1]
+    assert f"以 {a100.localized_name('zh-hans')} = 1.00" in lines[1]
+    assert (
+        f"显存不同：自建机器每块 GPU {box_gpu.vram_gb} GB，云端每块 {a100.vram_gb} GB" in lines[3]
+    )

@@ -1,0 +1,377 @@
+"""The verdict at the top of a results page: the engine's decision in words.
+
+:func:`costmodel.decision.decide` gives codes and figures (build or rent, the
+break-even utilization and month, cash against resale, late pay-back, how
+sure); this module picks the sentence for each case and formats the figures
+in the active language. It computes nothing: every number shown is one of the
+decision's or the scenario's, formatted (a shortfall is shown as the size of a
+negative saving, without its sign).
+
+Sentences, in the order the page shows them:
+
+- **headline**: build or rent, and what it saves over the horizon;
+- **conditions**: the break-even utilization (and this plan's), how long to
+  keep the box (the cash break-even month), and the savings at 80 % busy;
+- **cash and resale**: cash alone against the total with the box sold at the
+  end, reconciled in one sentence where the two disagree;
+- **warning**: a cash break-even later than the box's useful life (or three
+  years when none is given);
+- **how sure** (:func:`how_sure`, from the Monte Carlo: delivered with the
+  page's analysis JSON);
+- **what is compared** (:func:`what_is_compared`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from django.utils.functional import Promise
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, pgettext
+
+from costmodel.decision import Decision
+from costmodel.scenario import Scenario, SteadyWorkload
+from webapp.planner import formatting
+from webapp.planner.compared import Compared
+
+Tone = Literal["good", "warn", "bad", "neutral"]
+
+CONFIDENCE_TONES: dict[str, Tone] = {
+    "very_likely": "good",
+    "likely": "good",
+    "uncertain": "warn",
+    "unlikely": "bad",
+}
+"""Badge colour of each confidence code (always shown with its words)."""
+
+
+def confidence_label(code: str) -> str:
+    labels = {
+        "very_likely": pgettext("confidence", "Very likely"),
+        "likely": pgettext("confidence", "Likely"),
+        "uncertain": pgettext("confidence", "Uncertain"),
+        "unlikely": pgettext("confidence", "Unlikely"),
+    }
+    return labels.get(code, code)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The sentences at the top of a results page, and how to colour them."""
+
+    recommendation: str
+    label: str
+    tone: Tone
+    headline: str
+    conditions: list[str]
+    cash_and_resale: str | None
+    warning: str | None
+
+
+def _horizon(scenario: Scenario) -> str:
+    return formatting.months(scenario.horizon_months, 0)
+
+
+def _headline(d: Decision, scenario: Scenario) -> str:
+    cur = scenario.currency
+    if d.recommendation == "build":
+        return _("Build: it saves %(amount)s over %(horizon)s.") % {
+            "amount": formatting.amount(d.savings, cur),
+            "horizon": _horizon(scenario),
+        }
+    return _("Rent: building would cost %(amount)s more over %(horizon)s.") % {
+        "amount": formatting.amount(abs(d.savings), cur),
+        "horizon": _horizon(scenario),
+    }
+
+
+def _keep_months(d: Decision) -> float | None:
+    """The cash break-even as "keep it at least …", when building is the advice and it comes."""
+    if d.recommendation != "build" or d.break_even_month is None or d.break_even_month <= 0:
+        return None
+    return d.break_even_month
+
+
+CONDITIONS: dict[tuple[str, str, bool], Promise] = {
+    # (recommendation, building wins when the box is busier / less busy / at any use, keep)
+    ("build", "more", True): gettext_lazy(
+        "Build if the box is busy more than %(threshold)s of the time (this plan: %(plan)s) "
+        "and you keep it at least %(months)s."
+    ),
+    ("build", "more", False): gettext_lazy(
+        "Build if the box is busy more than %(threshold)s of the time (this plan: %(plan)s)."
+    ),
+    ("build", "less", True): gettext_lazy(
+        "Build if the box is busy less than %(threshold)s of the time (this plan: %(plan)s) "
+        "and you keep it at least %(months)s."
+    ),
+    ("build", "less", False): gettext_lazy(
+        "Build if the box is busy less than %(threshold)s of the time (this plan: %(plan)s)."
+    ),
+    ("build", "any", True): gettext_lazy(
+        "Build at any utilization from 0 to 100 %%, if you keep the box at least %(months)s."
+    ),
+    ("build", "any", False): gettext_lazy(
+        "Building is cheaper at any utilization from 0 to 100 %%."
+    ),
+    ("rent", "more", False): gettext_lazy(
+        "Rent unless the box would be busy more than %(threshold)s of the time "
+        "(this plan: %(plan)s)."
+    ),
+    ("rent", "less", False): gettext_lazy(
+        "Rent unless the box would be busy less than %(threshold)s of the time "
+        "(this plan: %(plan)s)."
+    ),
+    ("rent", "any", False): gettext_lazy("Renting is cheaper at any utilization from 0 to 100 %%."),
+}
+"""The condition sentence of each case; "keep" is the cash break-even month, for a build."""
+
+
+def _utilization_condition(d: Decision) -> str:
+    keep = _keep_months(d)
+    direction = {None: "any", True: "more", False: "less"}[d.build_when_busier]
+    sentence = CONDITIONS[(d.recommendation, direction, keep is not None)]
+    threshold, plan = formatting.shares(d.break_even_utilization, d.average_utilization)
+    return str(sentence) % {
+        "threshold": threshold,
+        "plan": plan,
+        "months": formatting.months(keep),
+    }
+
+
+def _reference_sentence(d: Decision, scenario: Scenario) -> str | None:
+    """The savings at 80 % busy, unless that is this scenario's own figure."""
+    w = scenario.workload
+    if d.reference_savings is None or (
+        isinstance(w, SteadyWorkload) and w.utilization == d.reference_utilization
+    ):
+        return None
+    values = {
+        "reference": formatting.share(d.reference_utilization),
+        "amount": formatting.amount(abs(d.reference_savings), scenario.currency),
+        "horizon": _horizon(scenario),
+    }
+    if d.reference_savings > 0:
+        return _("At %(reference)s busy, building saves %(amount)s over %(horizon)s.") % values
+    return (
+        _("At %(reference)s busy, renting is still cheaper by %(amount)s over %(horizon)s.")
+        % values
+    )
+
+
+def _cash_and_resale(d: Decision, scenario: Scenario) -> str | None:
+    """Cash alone against the total with the box sold at the end: one sentence."""
+    cur = scenario.currency
+    values = {
+        "horizon": _horizon(scenario),
+        "cash": formatting.amount(abs(d.cash_savings), cur),
+        "resale": formatting.amount(d.resale_value, cur),
+        "savings": formatting.amount(abs(d.savings), cur),
+        "months": formatting.months(d.break_even_month),
+    }
+    if d.recommendation == "build":
+        if d.break_even_month is None:  # the resale value decides
+            return (
+                _(
+                    "In cash alone building never catches up: after %(horizon)s it has cost "
+                    "%(cash)s more than renting, but selling the box then for its resale value "
+                    "of %(resale)s makes building %(savings)s cheaper overall."
+                )
+                % values
+            )
+        if d.cash_savings <= 0:  # caught up, fell behind again (replacement, loan balance)
+            return (
+                _(
+                    "Building catches up in cash after %(months)s but falls behind again: after "
+                    "%(horizon)s it has cost %(cash)s more than renting, and selling the box then "
+                    "for %(resale)s makes building %(savings)s cheaper overall."
+                )
+                % values
+            )
+        if d.break_even_month == 0:
+            return (
+                _(
+                    "In cash alone building costs no more than renting from the first month and "
+                    "is %(cash)s ahead after %(horizon)s; selling the box then for %(resale)s "
+                    "comes on top."
+                )
+                % values
+            )
+        return (
+            _(
+                "In cash alone building pays for itself after %(months)s and is %(cash)s ahead "
+                "after %(horizon)s; selling the box then for %(resale)s comes on top."
+            )
+            % values
+        )
+    if d.break_even_month is not None:
+        return (
+            _(
+                "Building catches up in cash after %(months)s but falls behind again: after "
+                "%(horizon)s it has cost %(cash)s more than renting, and even selling the box "
+                "then for %(resale)s leaves it %(savings)s behind."
+            )
+            % values
+        )
+    return (
+        _(
+            "In cash alone building never catches up: after %(horizon)s it has cost %(cash)s "
+            "more than renting, and even selling the box then for %(resale)s leaves it "
+            "%(savings)s behind."
+        )
+        % values
+    )
+
+
+def _warning(d: Decision) -> str | None:
+    if not d.late_payback or d.break_even_month is None:
+        return None
+    values = {
+        "months": formatting.months(d.break_even_month),
+        "limit": formatting.months(d.payback_limit_months, 0),
+    }
+    if d.useful_life_months is not None:
+        return (
+            _(
+                "Late pay-back: building pays for itself in cash only after %(months)s, later "
+                "than the box's useful life of %(limit)s. Count on these savings only if the "
+                "box lasts that long."
+            )
+            % values
+        )
+    return (
+        _(
+            "Late pay-back: building pays for itself in cash only after %(months)s, beyond "
+            "the %(limit)s GPUs commonly stay in service (no useful life was given). Count on "
+            "these savings only if the box lasts that long."
+        )
+        % values
+    )
+
+
+def verdict(decision: Decision, scenario: Scenario) -> Verdict:
+    """The verdict's sentences for a scenario's decision (:func:`costmodel.decision.decide`)."""
+    build = decision.recommendation == "build"
+    tone: Tone = "neutral"
+    if build:
+        tone = "warn" if decision.late_payback else "good"
+    conditions = [_utilization_condition(decision)]
+    reference = _reference_sentence(decision, scenario)
+    if reference is not None:
+        conditions.append(reference)
+    return Verdict(
+        recommendation=decision.recommendation,
+        label=_("Build") if build else _("Rent"),
+        tone=tone,
+        headline=_headline(decision, scenario),
+        conditions=conditions,
+        cash_and_resale=_cash_and_resale(decision, scenario),
+        warning=_warning(decision),
+    )
+
+
+def how_sure(
+    decision: Decision, answer: Mapping[str, Any], draws: int, currency: str
+) -> dict[str, str]:
+    """How sure the recommendation is, from the Monte Carlo answer the decision was made with.
+
+    Returns ``code``, ``label`` and ``tone`` of the confidence band and a
+    ``sentence``: the share of draws in which the recommendation holds, and
+    the savings between P10 and P90.
+    """
+    code = decision.confidence or "uncertain"
+    values = {
+        "share": formatting.share(decision.probability_recommendation_holds),
+        "draws": formatting.number(draws),
+        "p10": formatting.amount(answer["savings"]["p10"], currency),
+        "p90": formatting.amount(answer["savings"]["p90"], currency),
+    }
+    if decision.recommendation == "build":
+        first = _("Building is cheaper in %(share)s of %(draws)s draws of the uncertain inputs.")
+    else:
+        first = _("Renting is cheaper in %(share)s of %(draws)s draws of the uncertain inputs.")
+    parts = [
+        first % values,
+        _("In 8 draws out of 10 the savings of building lie between %(p10)s and %(p90)s.") % values,
+    ]
+    if code == "uncertain":
+        parts.append(_("It could go either way: the tornado chart shows which guesses swing it."))
+    elif code == "unlikely":
+        parts.append(
+            _(
+                "With these ranges the other choice is more often the cheaper one: check the "
+                "guesses the tornado chart shows at the top."
+            )
+        )
+    return {
+        "code": code,
+        "label": confidence_label(code),
+        "tone": CONFIDENCE_TONES.get(code, "neutral"),
+        "sentence": " ".join(parts),
+    }
+
+
+def what_is_compared(scenario: Scenario, decision: Decision, facts: Compared) -> list[str]:
+    """What is compared: the two sides, their speed on the benchmark, the same work in hours,
+    and their memory when it differs."""
+    b, r = scenario.build, scenario.rent
+    sentences = []
+    if facts.build.name and facts.rent.name:
+        sentences.append(
+            _("Compared: %(box)s against %(instance)s.")
+            % {"box": facts.build.name, "instance": facts.rent.name}
+        )
+    speed = {
+        "box_gpus": formatting.number(b.gpu_count),
+        "box_gpu": facts.build.gpu or _("GPU"),
+        "box_speed": formatting.number(b.gpu_throughput, 2),
+        "cloud_gpus": formatting.number(r.gpu_count),
+        "cloud_gpu": facts.rent.gpu or _("GPU"),
+        "cloud_speed": formatting.number(r.gpu_throughput, 2),
+        "benchmark": facts.benchmark or "",
+        "reference": facts.reference_gpu or _("the reference GPU"),
+    }
+    if facts.benchmark:
+        sentences.append(
+            _(
+                "Speed on the benchmark %(benchmark)s, with %(reference)s = 1.00: the box has "
+                "%(box_gpus)s × %(box_gpu)s at %(box_speed)s each, the cloud instance "
+                "%(cloud_gpus)s × %(cloud_gpu)s at %(cloud_speed)s each."
+            )
+            % speed
+        )
+    else:
+        sentences.append(
+            _(
+                "Speed with %(reference)s = 1.00: the box has %(box_gpus)s × %(box_gpu)s at "
+                "%(box_speed)s each, the cloud instance %(cloud_gpus)s × %(cloud_gpu)s at "
+                "%(cloud_speed)s each."
+            )
+            % speed
+        )
+    sentences.append(
+        _(
+            "The same work is %(box_hours)s box-hours over %(horizon)s, or %(instance_hours)s "
+            "instance-hours rented."
+        )
+        % {
+            "box_hours": formatting.number(decision.box_hours),
+            "instance_hours": formatting.number(decision.instance_hours),
+            "horizon": _horizon(scenario),
+        }
+    )
+    if (
+        facts.build.vram_gb is not None
+        and facts.rent.vram_gb is not None
+        and facts.build.vram_gb != facts.rent.vram_gb
+    ):
+        sentences.append(
+            _(
+                "Memory differs: %(box_vram)s GB per GPU in the box, %(cloud_vram)s GB in the "
+                "cloud's. Check that your model fits in the smaller one."
+            )
+            % {"box_vram": facts.build.vram_gb, "cloud_vram": facts.rent.vram_gb}
+        )
+    return sentences
