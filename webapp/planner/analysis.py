@@ -61,6 +61,9 @@ GRID_UTILIZATIONS = [i / 20 for i in range(21)]
 
 BUILD_COMPONENTS = ("energy", "hosting", "maintenance", "ops", "burst", "replacement", "financing")
 RENT_COMPONENTS = ("compute", "fixed", "committed")
+ALWAYS_CHARTED = frozenset({"energy", "hosting", "maintenance", "ops", "compute", "fixed"})
+"""The methodology's six monthly series: charted even when zero every month, so the legend
+always answers "what about hosting?"; the version-2 components only when at work."""
 
 CACHE_SECONDS = 24 * 3600
 """How long an analysis document stays in the cache [s]; it never goes stale (see
@@ -262,7 +265,8 @@ def chart_labels(scenario: Scenario) -> dict[str, str]:
 
 
 def _breakdown(result: dict[str, Any], labels: dict[str, str]) -> dict[str, Any]:
-    """The monthly components of months 1..H; components that are zero every month left out."""
+    """The monthly components of months 1..H: the six of :data:`ALWAYS_CHARTED`, and the
+    version-2 ones (burst, replacement, loan, commitment) that are not zero every month."""
     series = [
         {
             "side": side,
@@ -272,7 +276,7 @@ def _breakdown(result: dict[str, Any], labels: dict[str, str]) -> dict[str, Any]
         }
         for side, keys in (("build", BUILD_COMPONENTS), ("rent", RENT_COMPONENTS))
         for key in keys
-        if any(value != 0 for value in result[side][key][1:])
+        if key in ALWAYS_CHARTED or any(value != 0 for value in result[side][key][1:])
     ]
     return {"months": result["months"][1:], "series": series}
 

@@ -182,14 +182,27 @@ def test_every_monthly_component_is_charted_from_its_own_series(client, scenario
     assert breakdown["series"][0]["name"] == "Build · Energy"
 
 
-def test_components_that_are_zero_every_month_are_left_out(client, scenario):
+SIX_SERIES = [
+    ("build", "energy"),
+    ("build", "hosting"),
+    ("build", "maintenance"),
+    ("build", "ops"),
+    ("rent", "compute"),
+    ("rent", "fixed"),
+]
+
+
+def test_the_six_series_are_charted_even_at_zero_and_idle_v2_components_left_out(
+    client, scenario_data
+):
+    scenario_data["build"].update(ops_monthly=0.0)
+    scenario_data["rent"].update(fixed_monthly=0.0)
+    scenario = parse_scenario(scenario_data)
     doc = client.get(analysis_url(encode(scenario))).json()
     result = compare(scenario)
-    charted = {(s["side"], s["key"]) for s in doc["breakdown"]["series"]}
-    for side, keys in (("build", BUILD_COMPONENTS), ("rent", RENT_COMPONENTS)):
-        for key in keys:
-            assert ((side, key) in charted) == any(v != 0 for v in result[side][key][1:])
-    assert ("build", "energy") in charted and ("build", "financing") not in charted
+    assert not any(result["build"]["ops"]) and not any(result["rent"]["fixed"])
+    charted = [(s["side"], s["key"]) for s in doc["breakdown"]["series"]]
+    assert charted == SIX_SERIES  # ops and fixed at zero stay; no burst, loan or commitment
 
 
 def test_the_users_ranges_replace_the_defaults(scenario):
