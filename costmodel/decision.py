@@ -9,7 +9,9 @@ or compared. The words live in the web app's templates and translations.
 Rules (named constants below):
 
 - **Recommendation**: build when savings over the horizon (resale credited)
-  are positive, else rent.
+  are positive, else rent. Savings within :data:`CLOSE_CALL_SHARE` of the
+  larger total make it a close call (``close_call``): either choice costs
+  about the same, and a small change of an input flips it.
 - **Conditions**: the break-even utilization (build if the box is busy more,
   or less, than it — whichever side savings are positive on) and the cash
   break-even month (keep the box at least that long).
@@ -49,6 +51,13 @@ CONFIDENCE_BANDS: tuple[tuple[float, str], ...] = (
 )
 """Share of draws in which the recommendation holds → confidence code (first band reached)."""
 
+CLOSE_CALL_SHARE = 0.01
+"""Savings smaller than this share of the larger total over the horizon make a close call.
+
+One percent is below the precision of the inputs themselves: catalog prices
+move by more than that between quotes, and resale prices by far more.
+"""
+
 REFERENCE_UTILIZATION = 0.8
 """The "busy" example of the verdict: savings at 80 % steady use, the guides' high frequency."""
 
@@ -63,6 +72,10 @@ class Decision:
     savings: float
     """Savings of building over the horizon, resale credited [currency]."""
     horizon_months: int
+    close_call: bool
+    """``|savings|`` is at most :data:`CLOSE_CALL_SHARE` of the larger of ``build.total_net``
+    and ``rent.total``: about the same cost either way."""
+    close_call_share: float
     cash_savings: float
     """``rent.total − build.total``: the same, without the resale value [currency]."""
     resale_value: float
@@ -125,6 +138,7 @@ def decide(
     savings = float(result["savings"])
     build, rent = result["build"], result["rent"]
     recommendation: Recommendation = "build" if savings > 0 else "rent"
+    larger_total = max(abs(float(build["total_net"])), abs(float(rent["total"])))
     cash_savings = float(rent["total"]) - float(build["total"])
     break_even = result["break_even_month"]
     life = scenario.build.useful_life_months
@@ -140,6 +154,8 @@ def decide(
         recommendation=recommendation,
         savings=savings,
         horizon_months=scenario.horizon_months,
+        close_call=abs(savings) <= CLOSE_CALL_SHARE * larger_total,
+        close_call_share=CLOSE_CALL_SHARE,
         cash_savings=cash_savings,
         resale_value=float(build["resale_value"]),
         resale_decides=cash_savings <= 0 < savings,

@@ -99,6 +99,25 @@ def test_the_useful_life_sets_the_limit_of_a_sound_pay_back():
     assert short_life.late_payback is (short_life.break_even_month is not None)
 
 
+def test_savings_within_one_percent_of_the_larger_total_are_a_close_call():
+    base = example("steady-4090-vs-a100")
+    far, scenario = decision_of(base)
+    assert far.close_call is False and far.close_call_share == 0.01
+    threshold = compare(scenario)["break_even_utilization"]
+    at_threshold, _ = decision_of(changed(base, **{"workload.utilization": threshold}))
+    assert at_threshold.close_call is True
+    # either side of the threshold: close while |savings| ≤ 1 % of the larger total
+    seen = set()
+    for step in range(-40, 41):
+        utilization = min(1.0, max(0.0, threshold + step * 0.002))
+        decision, s = decision_of(changed(base, **{"workload.utilization": utilization}))
+        result = compare(s)
+        larger = max(result["build"]["total_net"], result["rent"]["total"])
+        assert decision.close_call is (abs(result["savings"]) <= 0.01 * larger), utilization
+        seen.add(decision.close_call)
+    assert seen == {True, False}
+
+
 def test_an_expensive_box_against_cheap_cloud_is_a_rent():
     decision, _ = decision_of(changed(example("steady-4090-vs-a100"), **{"rent.hourly_rate": 0.3}))
     assert decision.recommendation == "rent"

@@ -224,6 +224,16 @@ def decision_rows(a: Analyses, currency: str) -> list[list[Cell]]:
     rows: list[tuple[str, Any, Cell]] = [
         ("recommendation", _("Recommendation (build or rent)"), d.recommendation),
         (
+            "close_call",
+            _("Close call: savings within the next row's share of the larger total"),
+            d.close_call,
+        ),
+        (
+            "close_call_share",
+            _("Share of the larger total that makes a close call"),
+            rounded(d.close_call_share, 4),
+        ),
+        (
             "cash_savings",
             _("Savings in cash alone, resale not counted"),
             _money(d.cash_savings, currency),

@@ -9,7 +9,8 @@ negative saving, without its sign).
 
 Sentences, in the order the page shows them:
 
-- **headline**: build or rent, and what it saves over the horizon;
+- **headline**: build or rent, and what it saves over the horizon (or that it
+  is a close call, when the savings are within about 1 % of either total);
 - **conditions**: the break-even utilization (and this plan's), how long to
   keep the box (the cash break-even month), and the savings at 80 % busy;
 - **cash and resale**: cash alone against the total with the box sold at the
@@ -76,6 +77,27 @@ def _horizon(scenario: Scenario) -> str:
 
 def _headline(d: Decision, scenario: Scenario) -> str:
     cur = scenario.currency
+    if d.close_call:
+        values = {
+            "amount": formatting.amount(abs(d.savings), cur),
+            "horizon": _horizon(scenario),
+            "share": formatting.percent(d.close_call_share),
+        }
+        if d.recommendation == "build":
+            return (
+                _(
+                    "A close call: building saves only %(amount)s over %(horizon)s, less than "
+                    "%(share)s of what either costs."
+                )
+                % values
+            )
+        return (
+            _(
+                "A close call: renting is cheaper by only %(amount)s over %(horizon)s, less than "
+                "%(share)s of what either costs."
+            )
+            % values
+        )
     if d.recommendation == "build":
         return _("Build: it saves %(amount)s over %(horizon)s.") % {
             "amount": formatting.amount(d.savings, cur),
@@ -255,7 +277,9 @@ def verdict(decision: Decision, scenario: Scenario) -> Verdict:
     """The verdict's sentences for a scenario's decision (:func:`costmodel.decision.decide`)."""
     build = decision.recommendation == "build"
     tone: Tone = "neutral"
-    if build:
+    if decision.close_call:
+        tone = "warn"
+    elif build:
         tone = "warn" if decision.late_payback else "good"
     conditions = [_utilization_condition(decision)]
     reference = _reference_sentence(decision, scenario)

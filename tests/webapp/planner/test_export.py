@@ -362,6 +362,7 @@ def test_the_monthly_csv_carries_the_decision_uncertainty_tornado_and_fleet(clie
     assert decided["recommendation"] == decision.recommendation == "build"
     assert Decimal(decided["cash_savings"]) == money_cell(decision.cash_savings)
     assert decided["late_payback"] == "false" and decided["resale_decides"] == "false"
+    assert decided["close_call"] == "false" and decided["close_call_share"] == "0.01"
     assert decided["payback_limit_months"] == "36"
     assert Decimal(decided["instance_hours"]) == Decimal(repr(decision.instance_hours)).quantize(
         Decimal("0.01")

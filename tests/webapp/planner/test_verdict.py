@@ -248,3 +248,24 @@ def test_what_is_compared_names_the_catalog_rows_in_chinese(shipped_catalog):
     assert (
         f"显存不同：自建机器每块 GPU {box_gpu.vram_gb} GB，云端每块 {a100.vram_gb} GB" in lines[3]
     )
+
+
+def test_savings_within_one_percent_are_a_close_call_not_a_recommendation():
+    base = example("steady-4090-vs-a100")
+    threshold = compare(parse_scenario(base))["break_even_utilization"]
+    said, decision, result = decided(changed(base, **{"workload.utilization": threshold + 0.0002}))
+    assert decision.close_call and decision.recommendation == "build"
+    with translation.override("en"):
+        saved = amount(result["savings"], "CNY")
+    assert said.headline == (
+        f"A close call: building saves only {saved} over 36 months, less than 1 % of what "
+        "either costs."
+    )
+    assert said.tone == "warn"
+    said, decision, result = decided(changed(base, **{"workload.utilization": threshold - 0.0002}))
+    assert decision.close_call and decision.recommendation == "rent"
+    assert said.headline.startswith("A close call: renting is cheaper by only ")
+    chinese, _d, _r = decided(
+        changed(base, **{"workload.utilization": threshold - 0.0002}), "zh-hans"
+    )
+    assert chinese.headline.startswith("难分高下：")
