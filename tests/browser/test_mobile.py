@@ -6,7 +6,8 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
-CHARTS = ("cumulative", "breakdown", "utilization", "tidal", "grid")
+CHARTS = ("cumulative", "fan", "tornado", "fleet", "grid", "breakdown", "utilization")
+"""The charts of a steady plan's results page (a tidal plan has no fleet chart)."""
 
 OVERFLOW = """() => {
   const width = window.innerWidth;

@@ -7,17 +7,22 @@ import pytest
 from django.utils import translation
 
 from costmodel import compare
-from webapp.planner.formatting import break_even_headline
+from costmodel.decision import decide
+from costmodel.sensitivity import utilization_sweep
 from webapp.planner.permalink import decode
+from webapp.planner.results import VERDICT_SWEEP_STEPS
+from webapp.planner.verdict import verdict
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-CHARTS = ("cumulative", "breakdown", "utilization", "tidal", "grid")
+CHARTS = ("cumulative", "fan", "tornado", "fleet", "grid", "breakdown", "utilization")
 
 
-def wait_for_charts(page) -> None:
-    page.wait_for_selector(f"body[data-charts-rendered='{len(CHARTS)}']")
-    for chart in CHARTS:
+def wait_for_charts(page, fleet: bool = True) -> None:
+    """Every chart drawn; a tidal plan has no fleet (its busy days cannot be shared)."""
+    charts = [chart for chart in CHARTS if fleet or chart != "fleet"]
+    page.wait_for_selector(f"body[data-charts-rendered='{len(charts)}']")
+    for chart in charts:
         assert page.locator(f"#chart-{chart}[data-rendered='true'] .main-svg").count() >= 1
 
 
@@ -38,15 +43,16 @@ def test_a_person_plans_reads_both_languages_and_downloads_the_csv(
     page.get_by_label("Horizon [months]").fill("24")
     page.get_by_role("button", name="Compare build and rent").click()
     page.wait_for_url("**/r/**")
-    wait_for_charts(page)
+    wait_for_charts(page, fleet=False)
 
     link = permalink_of(page)
     assert link.scenario.workload.active_days_per_month == 12
     assert link.scenario.horizon_months == 24
     assert link.selection["preset"] == "entry-rtx4090"
     result = compare(link.scenario)
+    decision = decide(link.scenario, result, utilization_sweep(link.scenario, VERDICT_SWEEP_STEPS))
     with translation.override("en"):
-        expected = break_even_headline(result["break_even_month"], 24)
+        expected = verdict(decision, link.scenario).headline
     assert page.locator("#headline-sentence").inner_text() == expected
     page.screenshot(path=str(artifacts / "results-en.png"), full_page=True)
 
@@ -60,7 +66,7 @@ def test_a_person_plans_reads_both_languages_and_downloads_the_csv(
 
     page.get_by_role("button", name="简体中文").click()
     page.wait_for_selector("html[lang='zh-hans']")
-    wait_for_charts(page)
+    wait_for_charts(page, fleet=False)
     assert permalink_of(page).scenario == link.scenario
     page.screenshot(path=str(artifacts / "results-zh-hans.png"), full_page=True)
     page.watch.assert_clean()

@@ -1,0 +1,270 @@
+"""The results page read in a browser: the verdict in words, the charts drawn from the engine's
+figures, what a team lead sees without scrolling, a phone's width, and the finance CSV."""
+
+import csv
+import io
+import json
+import re
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+from django.utils import translation
+
+from costmodel import compare, parse_scenario
+from costmodel.decision import decide
+from costmodel.sensitivity import utilization_sweep
+from webapp.planner.analysis import build_document, run_analyses
+from webapp.planner.formatting import amount
+from webapp.planner.permalink import decode, encode
+from webapp.planner.results import VERDICT_SWEEP_STEPS
+from webapp.planner.verdict import verdict
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "costmodel" / "examples"
+STEADY = json.loads((EXAMPLES / "steady-4090-vs-a100.json").read_text())
+STEADY_CHARTS = 7  # cumulative, fan, tornado, fleet, grid, breakdown, utilization
+
+
+def _code(page) -> str:
+    return page.url.split("/r/", 1)[1].split("?", 1)[0]
+
+
+def _plan_tidal_4060ti(page, origin: str) -> None:
+    """The issue's case, typed into the form: the 4060 Ti box against RunPod's community A100,
+    four busy days a month, over 36 months."""
+    page.goto(origin + "/")
+    page.get_by_label("Preset", exact=True).select_option("budget-rtx4060ti")
+    page.get_by_label("Cloud offering").select_option("runpod-a100-80gb-community")
+    page.get_by_label("Tidal: a few busy days a month").check()
+    page.get_by_label("Active days per month").fill("4")
+    page.get_by_label("Busy hours per active day").fill("24")
+    page.get_by_label("Horizon [months]").fill("36")
+    page.get_by_role("button", name="Compare build and rent").click()
+    page.wait_for_url("**/r/**")
+
+
+def _verdict_of(scenario):
+    decision = decide(scenario, compare(scenario), utilization_sweep(scenario, VERDICT_SWEEP_STEPS))
+    with translation.override("en"):
+        return verdict(decision, scenario)
+
+
+def test_the_tidal_4060ti_verdict_separates_cash_from_resale_and_says_which_decides(
+    page, live_server, shipped_catalog
+):
+    _plan_tidal_4060ti(page, live_server.url)
+    scenario = decode(_code(page)).scenario
+    result = compare(scenario)
+    said = _verdict_of(scenario)
+
+    # cash alone never catches up in 36 months: the page must say so, and what resale does
+    assert result["break_even_month"] is None
+    assert page.locator("#headline-sentence").inner_text() == said.headline
+    assert page.locator("#verdict-conditions").inner_text() == " ".join(said.conditions)
+    cash = page.locator("#verdict-cash").inner_text()
+    assert cash == said.cash_and_resale
+    assert cash.startswith("In cash alone building never catches up: after 36 months")
+    with translation.override("en"):
+        resale = amount(result["build"]["resale_value"], "CNY")
+        total = amount(abs(result["savings"]), "CNY")
+    # one sentence: cash alone, then what selling the box does to the total
+    assert f"selling the box then for {resale}" in cash or f"resale value of {resale}" in cash
+    assert cash.endswith((f"makes building {total} cheaper overall.", f"leaves it {total} behind."))
+    # no claim of a pay-back: it never comes in cash
+    assert "pays for itself" not in page.locator(".verdict").inner_text()
+
+    # what is compared: the benchmark, its reference GPU, the hours, and the memory that differs
+    compared = page.locator("#compared").inner_text()
+    assert "ResNet-50" in compared and "A100" in compared
+    assert re.search(
+        r"The same work is 3,456 box-hours over 36 months, or [\d,]+ instance-hours", compared
+    )
+    assert "Memory differs: 16 GB per GPU in the box, 80 GB in the cloud's." in compared
+
+    # the cumulative chart shows what the box would fetch if sold, month by month
+    page.wait_for_selector("#chart-cumulative[data-rendered='true']")
+    resale_trace = page.locator("#chart-cumulative").evaluate(
+        "(el) => el.data.filter((t) => t.name === 'Resale value if sold that month')"
+        ".map((t) => Array.from(t.y))"
+    )
+    assert resale_trace == [result["build"]["value_if_sold"]]
+    page.watch.assert_clean()
+
+
+def test_a_late_pay_back_is_shown_as_a_warning(page, live_server):
+    data = json.loads(json.dumps(STEADY))
+    data.update(horizon_months=120)
+    data["rent"]["hourly_rate"] = 2.7
+    scenario = parse_scenario(data)
+    page.goto(f"{live_server.url}/r/{encode(scenario)}")
+    result = compare(scenario)
+    assert result["break_even_month"] > 36
+    warning = page.locator("#verdict-warning")
+    assert warning.is_visible()
+    assert warning.inner_text().startswith("Warning Late pay-back: building pays for itself")
+    assert page.locator(".verdict").get_attribute("class").split() == ["verdict", "verdict-warn"]
+
+
+def _traces(page, chart: str) -> list[dict]:
+    return page.locator(f"#chart-{chart}").evaluate(
+        "(el) => el.data.map((t) => ({name: t.name, type: t.type || 'scatter',"
+        " x: t.x ? Array.from(t.x) : null, y: t.y ? Array.from(t.y) : null}))"
+    )
+
+
+def test_the_fan_tornado_and_fleet_charts_plot_the_engines_answers(page, live_server):
+    scenario = parse_scenario(STEADY)
+    code = encode(scenario)
+    page.goto(f"{live_server.url}/r/{code}")
+    page.wait_for_selector(f"body[data-charts-rendered='{STEADY_CHARTS}']")
+    with translation.override("en"):
+        a = run_analyses(decode(code))
+    assert a.uncertainty is not None and a.tornado is not None and a.fleet is not None
+
+    # fan: P90, P10 (the band) and P50 of rent minus build so far, month by month
+    bands = a.uncertainty["bands"]
+    fan = _traces(page, "fan")
+    assert [t["y"] for t in fan] == [bands["p90"], bands["p10"], bands["p50"]]
+    assert all(t["x"] == bands["months"] for t in fan)
+    share = round(100 * a.uncertainty["probability_build_cheaper"])
+    title = page.locator("#chart-fan").evaluate(
+        "(el) => el.layout.title.text.split('<br>').join(' ')"
+    )
+    assert f"building is cheaper in {share} % of draws" in title, title
+    assert "[¥]" in page.locator("#chart-fan .ytitle").text_content()
+    # and the verdict's "how sure" sentence is filled from the same Monte Carlo
+    assert f"Building is cheaper in {share} % of " in page.locator("#confidence-text").inner_text()
+
+    # tornado: each driver's savings at its low and high value, largest swing first
+    drivers = a.tornado["drivers"]
+    swings = [abs(d["savings_high"] - d["savings_low"]) for d in drivers]
+    assert swings == sorted(swings, reverse=True) and len(drivers) >= 3
+    tornado = {t["name"]: t for t in _traces(page, "tornado")}
+    with translation.override("en"):
+        labels = [row["label"] for row in build_document(decode(code), a)["tornado"]["rows"]]
+    low, high = tornado["Input at its low value"], tornado["Input at its high value"]
+    assert low["x"] == [d["savings_low"] for d in drivers]
+    assert high["x"] == [d["savings_high"] for d in drivers]
+    assert low["y"] == labels and high["y"] == labels
+    # the largest swing is drawn on top: the low markers go down the chart in the drivers' order
+    tops = (
+        page.locator("#chart-tornado .scatterlayer .trace")
+        .nth(1)
+        .locator(".point")
+        .evaluate_all("(points) => points.map((p) => p.getBoundingClientRect().top)")
+    )
+    assert len(tops) == len(drivers) and tops == sorted(tops), tops
+
+    # fleet: present value of owning 0..n boxes, renting everything as a line, the best marked
+    fleet = {t["name"]: t for t in _traces(page, "fleet")}
+    rows = a.fleet["rows"]
+    assert fleet["Own the boxes, rent the rest"]["x"] == [r["boxes"] for r in rows]
+    assert fleet["Own the boxes, rent the rest"]["y"] == [r["build_present_value"] for r in rows]
+    assert fleet["Rent everything"]["y"] == [a.fleet["rent_present_value"]] * 2
+    best = a.fleet["best_boxes"]
+    assert fleet["Cheapest"]["x"] == [best]
+    assert "[¥]" in page.locator("#chart-fleet .ytitle").text_content()
+    page.watch.assert_clean()
+
+
+@pytest.mark.parametrize("chart", ["cumulative", "fan", "tornado", "fleet", "grid", "breakdown"])
+def test_every_money_axis_names_its_currency(page, live_server, chart):
+    data = json.loads(json.dumps(STEADY))
+    data["currency"] = "USD"
+    page.goto(f"{live_server.url}/r/{encode(parse_scenario(data))}")
+    page.wait_for_selector(f"body[data-charts-rendered='{STEADY_CHARTS}']")
+    titles = page.locator(f"#chart-{chart}").evaluate(
+        "(el) => [...el.querySelectorAll('.xtitle, .ytitle, .cbtitle')].map((t) => t.textContent)"
+    )
+    assert any("[$]" in t for t in titles), (chart, titles)
+
+
+def test_the_decision_its_conditions_and_how_sure_fit_above_the_fold_at_1366_by_900(
+    browser, live_server, shipped_catalog, artifacts
+):
+    context = browser.new_context(viewport={"width": 1366, "height": 900}, locale="en-US")
+    try:
+        page = context.new_page()
+        page.set_default_timeout(20_000)
+        _plan_tidal_4060ti(page, live_server.url)
+        page.wait_for_selector("#confidence-badge[data-code]")
+        page.screenshot(path=str(artifacts / "results-1366x900.png"))
+        assert page.evaluate("window.scrollY") == 0
+        for selector in (
+            "#headline-sentence",
+            "#verdict-conditions",
+            "#verdict-cash",
+            "#verdict-confidence",
+        ):
+            box = page.locator(selector).bounding_box()
+            assert box is not None and box["height"] > 0, selector
+            assert box["y"] >= 0 and box["y"] + box["height"] <= 900, (selector, box)
+        assert page.locator("#confidence-badge").inner_text() in (
+            "Very likely",
+            "Likely",
+            "Uncertain",
+            "Unlikely",
+        )
+        assert page.locator("#confidence-text").inner_text().strip()
+    finally:
+        context.close()
+
+
+def test_the_results_page_fits_a_390_px_phone(browser, live_server, shipped_catalog, artifacts):
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, locale="en-US", is_mobile=True, has_touch=True
+    )
+    try:
+        page = context.new_page()
+        page.set_default_timeout(20_000)
+        page.goto(f"{live_server.url}/r/{encode(parse_scenario(STEADY))}")
+        page.wait_for_selector(f"body[data-charts-rendered='{STEADY_CHARTS}']")
+        page.screenshot(path=str(artifacts / "phone-results-verdict.png"), full_page=True)
+        width = page.evaluate("document.scrollingElement.scrollWidth")
+        wide = page.evaluate(
+            "() => [...document.querySelectorAll('body *')]"
+            ".filter((el) => el.getBoundingClientRect().right > 390.5)"
+            ".filter((el) => !el.closest('.table-scroll'))"
+            ".slice(0, 5).map((el) => el.tagName + '#' + el.id + '.' + el.className)"
+        )
+        assert width <= 390, wide
+        assert not wide, wide
+    finally:
+        context.close()
+
+
+MONEY = re.compile(r"^-?\d+(\.\d{2})?$")
+NOISE = re.compile(r"\.\d{7,}")
+
+
+def test_the_csv_has_money_in_cents_and_no_float_noise(page, live_server, shipped_catalog):
+    _plan_tidal_4060ti(page, live_server.url)
+    scenario = decode(_code(page)).scenario
+    result = compare(scenario)
+    with page.expect_download() as download:
+        page.locator("#download-csv").click()
+    rows = list(csv.reader(io.StringIO(download.value.path().read_bytes().decode("utf-8-sig"))))
+
+    noisy = [cell for row in rows for cell in row if NOISE.search(cell) and cell[:1].isdigit()]
+    assert not noisy, noisy[:5]
+
+    def value(key: str) -> str:
+        return next(r for r in rows if r and r[0] == key)[2]
+
+    assert value("savings") == str(Decimal(repr(result["savings"])).quantize(Decimal("0.01")))
+    header = rows.index(next(r for r in rows if r[:2] == ["month", "build_energy"]))
+    monthly = rows[header + 2 : header + 2 + scenario.horizon_months + 1]
+    assert [int(r[0]) for r in monthly] == list(range(scenario.horizon_months + 1))
+    assert all(MONEY.match(cell) for r in monthly for cell in r[1:]), monthly[:2]
+    sold = rows[header].index("build_value_if_sold")
+    assert [Decimal(r[sold]) for r in monthly] == [
+        Decimal(repr(v)).quantize(Decimal("0.01")) for v in result["build"]["value_if_sold"]
+    ]
+    # the uncertainty summary: savings in cents, a share of draws to four decimals
+    for key in ("savings_p10", "savings_p50", "savings_p90"):
+        assert MONEY.match(value(key)), (key, value(key))
+    assert re.match(r"^(0(\.\d{1,4})?|1)$", value("probability_build_cheaper"))
+    assert value("recommendation") in ("build", "rent")
+    page.watch.assert_clean()
