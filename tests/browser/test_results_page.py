@@ -169,7 +169,9 @@ def test_the_fan_tornado_and_fleet_charts_plot_the_engines_answers(page, live_se
     page.watch.assert_clean()
 
 
-@pytest.mark.parametrize("chart", ["cumulative", "fan", "tornado", "fleet", "grid", "breakdown"])
+@pytest.mark.parametrize(
+    "chart", ["cumulative", "fan", "tornado", "fleet", "grid", "breakdown", "utilization"]
+)
 def test_every_money_axis_names_its_currency(page, live_server, chart):
     data = json.loads(json.dumps(STEADY))
     data["currency"] = "USD"
