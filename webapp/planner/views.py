@@ -16,8 +16,8 @@ from costmodel.projection import ProjectionOverflowError
 from webapp.planner import export, services
 from webapp.planner.choices import catalog_choices
 from webapp.planner.comparison import comparison_context, evaluate
-from webapp.planner.forms import CompareForm, PlannerForm, RenameForm, SaveForm
-from webapp.planner.permalink import Permalink, PermalinkError, decode, encode
+from webapp.planner.forms import CompareForm, PlannerForm, RenameForm, SaveForm, committed_text
+from webapp.planner.permalink import Permalink, PermalinkError, decode, encode, encode_link
 from webapp.planner.results import results_page
 from webapp.scenarios import selectors as saved_selectors
 from webapp.scenarios import services as saved_services
@@ -71,11 +71,22 @@ def home(request: HttpRequest) -> HttpResponse:
         form = PlannerForm(request.POST, catalog=catalog)
         plan = services.plan_from_form(form)
         if plan is not None:
-            code = encode(plan.scenario, plan.provenance, plan.overrides, plan.selection)
+            code = encode(
+                plan.scenario, plan.provenance, plan.overrides, plan.selection, plan.ranges
+            )
             return redirect("planner:results", code=code)
     else:
         form = services.planner_form(request.GET, catalog)
     return render(request, "planner/home.html", {"form": form})
+
+
+@require_GET
+def committed_default(request: HttpRequest) -> HttpResponse:
+    """The default count of committed instances for the planner form's current choices (JSON,
+    for the form's script): ``{"committed_instances": 2, "text": "…"}``, null when none."""
+    form = PlannerForm(request.GET, catalog=catalog_choices())
+    count = services.committed_default(form)
+    return JsonResponse({"committed_instances": count, "text": committed_text(count)})
 
 
 @require_GET
@@ -124,6 +135,7 @@ def save(request: HttpRequest) -> HttpResponse:
             provenance=link.provenance,
             overrides=link.overrides,
             selection=link.selection,
+            ranges=link.ranges,
             user=request.user,
             session_key=_owner_key(request),
         )
@@ -140,11 +152,13 @@ def saved_list(request: HttpRequest) -> HttpResponse:
 
 
 def _saved_link(item: SavedScenario) -> Permalink:
+    scenario = saved_services.stored_scenario(item)
     return Permalink(
-        scenario=saved_services.stored_scenario(item),
+        scenario=scenario,
         provenance=item.provenance,
         overrides=item.overrides,
         selection=item.selection,
+        ranges=saved_services.stored_ranges(item, scenario),
     )
 
 
@@ -154,9 +168,7 @@ def saved_detail(request: HttpRequest, pk: uuid.UUID) -> HttpResponse:
     item = _saved_or_404(pk)
     link = _saved_link(item)
     try:
-        context = results_page(
-            request, link, encode(link.scenario, link.provenance, link.overrides, link.selection)
-        )
+        context = results_page(request, link, encode_link(link))
     except ProjectionOverflowError:  # a row saved before saves were checked
         return too_large(request)
     context["saved"] = item
