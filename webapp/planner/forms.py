@@ -112,15 +112,33 @@ class RenameForm(ErrorTextMixin, forms.Form):
 
 
 class CompareForm(ErrorTextMixin, forms.Form):
+    """The saved scenarios ticked on the saved list (two to four); the list shows its errors."""
+
     # Any saved scenario may be compared by whoever has its link.
-    ids = forms.ModelMultipleChoiceField(label=_("Scenarios"), queryset=all_saved())
+    ids = forms.ModelMultipleChoiceField(
+        label=_("Scenarios"),
+        queryset=all_saved(),
+        required=False,
+        error_messages={
+            "invalid_choice": _("A ticked scenario no longer exists: %(value)s."),
+            "invalid_pk_value": _("“%(pk)s” is not the id of a saved scenario."),
+        },
+    )
 
     def clean_ids(self) -> list[SavedScenario]:
         chosen = list(self.cleaned_data["ids"])
-        if not MIN_COMPARED <= len(chosen) <= MAX_COMPARED:
+        if len(chosen) < MIN_COMPARED:
             raise forms.ValidationError(
-                _("Choose between %(min)d and %(max)d scenarios to compare."),
-                params={"min": MIN_COMPARED, "max": MAX_COMPARED},
+                _(
+                    "Tick at least %(min)d scenarios to compare them (you ticked %(count)d): "
+                    "a comparison needs two."
+                ),
+                params={"min": MIN_COMPARED, "count": len(chosen)},
+            )
+        if len(chosen) > MAX_COMPARED:
+            raise forms.ValidationError(
+                _("Tick at most %(max)d scenarios to compare them (you ticked %(count)d)."),
+                params={"max": MAX_COMPARED, "count": len(chosen)},
             )
         order = {str(pk): i for i, pk in enumerate(cast(QueryDict, self.data).getlist("ids"))}
         return sorted(chosen, key=lambda s: order.get(str(s.pk), 0))

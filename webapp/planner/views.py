@@ -15,7 +15,7 @@ from costmodel import ScenarioError, compare
 from costmodel.projection import ProjectionOverflowError
 from webapp.planner import export, services
 from webapp.planner.choices import catalog_choices
-from webapp.planner.comparison import comparison_context, evaluate
+from webapp.planner.comparison import comparison_context, evaluate, saved_verdicts
 from webapp.planner.forms import CompareForm, PlannerForm, RenameForm, SaveForm, committed_text
 from webapp.planner.permalink import Permalink, PermalinkError, decode, encode, encode_link
 from webapp.planner.results import results_page
@@ -145,10 +145,22 @@ def save(request: HttpRequest) -> HttpResponse:
     return redirect("planner:saved-detail", pk=item.pk)
 
 
+def _saved_list_page(request: HttpRequest, form: CompareForm) -> HttpResponse:
+    """The saved list with each scenario's verdict; a compare form with errors shows them here,
+    its ticks kept."""
+    items = list(saved_selectors.saved_by(request.user, _session_key(request)))
+    try:
+        rows = saved_verdicts(items)
+    except ProjectionOverflowError:  # a row saved before saves were checked
+        rows = [{"saved": item, "scenario": None, "decision": None} for item in items]
+    chosen = set(request.GET.getlist("ids")) if form.is_bound else set()
+    context = {"rows": rows, "form": form, "chosen": chosen}
+    return render(request, "planner/saved_list.html", context)
+
+
 @require_GET
 def saved_list(request: HttpRequest) -> HttpResponse:
-    items = saved_selectors.saved_by(request.user, _session_key(request))
-    return render(request, "planner/saved_list.html", {"items": items, "form": CompareForm()})
+    return _saved_list_page(request, CompareForm())
 
 
 def _saved_link(item: SavedScenario) -> Permalink:
@@ -222,20 +234,21 @@ def saved_csv(request: HttpRequest, pk: uuid.UUID) -> HttpResponse:
     return _csv_response(text, "projection.csv")
 
 
-def _compared(request: HttpRequest) -> list[SavedScenario] | str:
+def _compared(request: HttpRequest) -> list[SavedScenario] | CompareForm:
+    """The saved scenarios chosen, or the compare form with its errors."""
     form = CompareForm(request.GET)
     if not form.is_valid():
-        return "; ".join(form.errors_as_text())
+        return form
     chosen: list[SavedScenario] = form.cleaned_data["ids"]
     return chosen
 
 
 @require_GET
 def saved_compare(request: HttpRequest) -> HttpResponse:
-    """Two to four saved scenarios side by side."""
+    """Two to four saved scenarios side by side; any other choice is explained on the list."""
     chosen = _compared(request)
-    if isinstance(chosen, str):
-        return bad_request(request, chosen)
+    if isinstance(chosen, CompareForm):
+        return _saved_list_page(request, chosen)
     try:
         context = comparison_context(chosen)
     except ProjectionOverflowError:
@@ -247,8 +260,8 @@ def saved_compare(request: HttpRequest) -> HttpResponse:
 def saved_summary_csv(request: HttpRequest) -> HttpResponse:
     """One summary row per chosen saved scenario."""
     chosen = _compared(request)
-    if isinstance(chosen, str):
-        return bad_request(request, chosen)
+    if isinstance(chosen, CompareForm):
+        return _saved_list_page(request, chosen)
     try:
         entries = evaluate(chosen)
     except ProjectionOverflowError:
