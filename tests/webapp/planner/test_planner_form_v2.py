@@ -376,3 +376,31 @@ def test_without_the_catalog_a_commitment_and_a_loan_are_typed_in(client, db, sc
     scenario = link_of(response["Location"]).scenario
     assert (scenario.rent.committed_instances, scenario.rent.committed_hourly_rate) == (1, 12.0)
     assert scenario.build.financing == Financing(annual_interest_rate=0.05, term_months=24)
+
+
+# --- in Chinese ----------------------------------------------------------------------------
+
+
+def test_the_chinese_form_names_catalog_rows_in_chinese_and_says_what_to_type(
+    client, shipped_catalog
+):
+    from webapp.catalog.models import (
+        Benchmark,
+        BuildPreset,
+        CloudOffering,
+        HostingOption,
+        Part,
+        Tariff,
+    )
+
+    html = client.get(HOME, HTTP_ACCEPT_LANGUAGE="zh-CN").content.decode()
+    for model in (BuildPreset, CloudOffering, Tariff, Benchmark, HostingOption, Part):
+        for row in model.objects.exclude(name_zh=""):
+            assert row.name_zh in html, (model.__name__, row.slug)
+    assert '<optgroup label="1 年承诺 · Google Cloud">' in html
+    assert "有多大把握？" in html and "最可能" in html
+
+    data = form_data(client, build__maintenance_rate_per_year="150")
+    response = client.post(HOME, data, HTTP_ACCEPT_LANGUAGE="zh-CN")
+    message = " ".join(response.context["form"].errors["build__maintenance_rate_per_year"])
+    assert message == "请输入 0 到 100 之间的百分数，例如 3 表示 3 %。"
