@@ -48,13 +48,24 @@ class ScenarioField:
         return self.unit in ("int", "months")
 
 
+SHOWN_DIGITS = 12
+"""Significant digits a prefilled value is shown with: enough that a value sent back as shown
+is the same figure (the planner compares within 1e-9), few enough to hide float noise
+(0.7 − 0.15 is 0.5499999999999999; the form shows 55 %)."""
+
+
+def tidy(value: float) -> float | int:
+    """``value`` to :data:`SHOWN_DIGITS` significant digits; an integer when it is one."""
+    shown = float(f"{value:.{SHOWN_DIGITS}g}")
+    return int(shown) if shown.is_integer() and abs(shown) < 2**53 else shown
+
+
 def to_form(field: ScenarioField | None, value: Any) -> Any:
-    """A scenario value as the form shows it: fractions × 100, exactly (0.07 → 7, not
-    7.000000000000001); whole percentages without a decimal point."""
+    """A scenario value as the form shows it: fractions × 100 (0.07 → 7, not
+    7.000000000000001), to :data:`SHOWN_DIGITS` significant digits."""
     if field is None or not field.percent or not isinstance(value, int | float):
         return value
-    shown = Decimal(repr(float(value))) * 100
-    return int(shown) if shown == shown.to_integral_value() else float(shown)
+    return tidy(float(value) * 100)
 
 
 def from_form(field: ScenarioField | None, value: Any) -> Any:

@@ -38,6 +38,7 @@ from webapp.planner.fields import (
     RENT_FIELDS,
     RangeRow,
     ScenarioField,
+    tidy,
     to_form,
 )
 from webapp.planner.permalink import Permalink, PermalinkError, decode
@@ -687,7 +688,10 @@ def range_initial(ranges: list[Range]) -> dict[str, Any]:
         if row is None:
             continue
         for suffix, attr in RANGE_ENDS:
-            values[range_name(row, suffix)] = to_form(row.field, getattr(r, attr))
+            value = getattr(r, attr)
+            values[range_name(row, suffix)] = (
+                to_form(row.field, value) if row.field.percent else tidy(value)
+            )
     return values
 
 

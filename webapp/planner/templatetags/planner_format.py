@@ -27,8 +27,8 @@ def percent(value: float | None, decimals: int = 0) -> str:
 
 
 @register.filter
-def months(value: float | None) -> str:
-    return formatting.months(value)
+def months(value: float | None, decimals: int = 1) -> str:
+    return formatting.months(value, decimals)
 
 
 @register.filter
