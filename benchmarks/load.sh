@@ -9,6 +9,10 @@
 #   DURATION=5 benchmarks/load.sh # a quick look
 #   ROUTES="health compare" benchmarks/load.sh   # some routes only (health first)
 #
+# The results page is requested at 3 000 distinct permalinks (every utilization
+# 0-99 % by every horizon 12-41 months), each wrk thread walking them from a
+# random start, so that no request is answered from a cache of an earlier one.
+#
 # The server gets a throwaway SQLite database with the shipped catalog, the
 # production settings of docs/production.md (DEBUG off, HTTPS hardening on,
 # behind a proxy: wrk sends X-Forwarded-Proto: https as the proxy would) and
@@ -67,15 +71,37 @@ open('$work/compare.json', 'w').write(json.dumps(scenario))
 batch = [dict(scenario, horizon_months=12 + i % 49,
               workload={'kind': 'steady', 'utilization': (i % 101) / 100}) for i in range(1000)]
 open('$work/batch.json', 'w').write(json.dumps({'scenarios': batch}))
-open('$work/results.path', 'w').write('/r/' + encode(resolution.scenario, resolution.provenance, [], selection))
+# Distinct results pages: every utilization 0-99 % by every horizon 12-41 months.
+paths = []
+for percent in range(100):
+    for horizon in range(12, 42):
+        workload = {'kind': 'steady', 'utilization': percent / 100}
+        variant = resolution.scenario.model_copy(
+            update={'workload': resolution.scenario.workload.model_copy(update={'utilization': percent / 100}),
+                    'horizon_months': horizon})
+        chosen = dict(selection, workload=workload, horizon_months=horizon)
+        paths.append('/r/' + encode(variant, resolution.provenance, [], chosen))
+open('$work/results.paths', 'w').write('\\n'.join(paths) + '\\n')
+open('$work/results.path', 'w').write(paths[0])
 "
 
 cat >"$work/report.lua" <<'LUA'
 -- Counts non-2xx responses in every thread; prints one machine-readable line.
 local threads = {}
 function setup(thread) table.insert(threads, thread) end
+local paths = nil
+local next_path = 0
 function init(args)
   non2xx = 0
+  -- WRK_PATHS: a file of request paths, one per line, taken in turn from a random start
+  -- (the results pages: every request a different permalink, so no cache is ever hit).
+  local paths_file = os.getenv("WRK_PATHS")
+  if paths_file and paths_file ~= "" then
+    paths = {}
+    for line in io.lines(paths_file) do table.insert(paths, line) end
+    math.randomseed(os.time() + (args and #args or 0) + math.floor(os.clock() * 1e6))
+    next_path = math.random(#paths)
+  end
   local body_file = os.getenv("WRK_BODY")
   if body_file and body_file ~= "" then
     local f = assert(io.open(body_file, "rb"))
@@ -84,6 +110,13 @@ function init(args)
     f:close()
     wrk.headers["Content-Type"] = "application/json"
   end
+end
+function request()
+  if paths then
+    next_path = next_path % #paths + 1
+    return wrk.format(nil, paths[next_path])
+  end
+  return wrk.request()
 end
 function response(status, headers, body)
   if status < 200 or status > 299 then non2xx = non2xx + 1 end
@@ -120,6 +153,8 @@ declare -A urls=([health]="/healthz" [results-page]="$results_path" [compare]="/
   [batch-1000]="/api/v1/compare/batch" [batch-1000x1]="/api/v1/compare/batch")
 declare -A bodies=([health]="" [results-page]="" [compare]="$work/compare.json"
   [batch-1000]="$work/batch.json" [batch-1000x1]="$work/batch.json")
+declare -A path_files=([health]="" [results-page]="$work/results.paths" [compare]="" [batch-1000]=""
+  [batch-1000x1]="")
 declare -A connections=([health]=$CONNECTIONS [results-page]=$CONNECTIONS [compare]=$CONNECTIONS
   [batch-1000]=$CONNECTIONS [batch-1000x1]=1)
 
@@ -157,9 +192,9 @@ for round in $(seq "$ROUNDS"); do
     [ "${connections[$name]}" -lt "$threads" ] && threads=${connections[$name]}
     # One unmeasured second first, so that no route is timed while the workers
     # are still warm from the previous one.
-    WRK_BODY="${bodies[$name]}" wrk -t "$threads" -c "${connections[$name]}" -d 1s \
+    WRK_BODY="${bodies[$name]}" WRK_PATHS="${path_files[$name]}" wrk -t "$threads" -c "${connections[$name]}" -d 1s \
       --timeout 10s -H 'X-Forwarded-Proto: https' -s "$work/report.lua" "$base${urls[$name]}" >/dev/null
-    line=$(WRK_BODY="${bodies[$name]}" wrk -t "$threads" -c "${connections[$name]}" \
+    line=$(WRK_BODY="${bodies[$name]}" WRK_PATHS="${path_files[$name]}" wrk -t "$threads" -c "${connections[$name]}" \
       -d "${round_seconds}s" --timeout 10s -H 'X-Forwarded-Proto: https' -s "$work/report.lua" \
       "$base${urls[$name]}" | grep '^RESULT')
     echo "$round $name $round_seconds ${line#RESULT }" >>"$work/results.txt"

@@ -294,7 +294,8 @@ def project_columns(c: Columns, *, with_break_even_utilization: bool = True) -> 
     # Overflow and 0/0 from extreme inputs are let through as inf/NaN and refused below.
     with np.errstate(all="ignore"):
         for rows in chunks(len(c), c.months):
-            parts.append(monthly_projection(c.rows(rows), with_break_even_utilization))
+            chunk = c if rows == slice(0, len(c)) else c.rows(rows)
+            parts.append(monthly_projection(chunk, with_break_even_utilization))
     projection = parts[0] if len(parts) == 1 else _joined(parts)
     _refuse_overflow(projection)
     return projection

@@ -107,10 +107,25 @@ def load_catalog(directory: Path = FIXTURES_DIR, *, keep_existing: bool = False)
     return len(files)
 
 
+LISTS: dict[str, tuple[str, str]] = {
+    "catalog.presetpart": ("catalog.buildpreset", "preset"),
+    "catalog.tariffperiod": ("catalog.tariff", "tariff"),
+}
+"""Rows that are one item of a list owned by another row: ``child → (owner, its field)``.
+
+A preset's parts list and a tariff's time-of-use periods are summed by the
+resolver, so each list is loaded as a whole: a line the fixtures no longer
+hold must not stay behind (it would add a removed part to the capex), and a
+list kept by an admin must not gain the fixtures' lines.
+"""
+
+
 def _load(files: list[Path], *, keep_existing: bool) -> None:
     if not keep_existing:
         call_command("loaddata", *[str(f) for f in files], verbosity=0)
+        _drop_lines_the_fixtures_no_hold(files)
         return
+    kept_owners = {owner: selectors.stored_keys(owner) for owner, _ in LISTS.values()}
     deferred = []
     for path in files:
         with path.open(encoding="utf-8") as handle:
@@ -119,8 +134,29 @@ def _load(files: list[Path], *, keep_existing: bool) -> None:
                 # natural key; no key means the row is new.
                 if item.object.pk is not None and selectors.row_exists(item.object):
                     continue
+                owner_of = LISTS.get(item.object._meta.label_lower)
+                if owner_of is not None:
+                    owner, field = owner_of
+                    if getattr(item.object, f"{field}_id") in kept_owners[owner]:
+                        continue  # an existing list is the admin's, as it stands
                 item.save()
                 if item.deferred_fields:
                     deferred.append(item)
     for item in deferred:
         item.save_deferred_fields()
+
+
+def _drop_lines_the_fixtures_no_hold(files: list[Path]) -> None:
+    """Delete list lines of owners loaded from the fixtures that the fixtures do not hold."""
+    loaded: dict[str, set[int]] = {label: set() for label in LISTS}
+    owners: dict[str, set[int]] = {owner: set() for owner, _ in LISTS.values()}
+    for path in files:
+        with path.open(encoding="utf-8") as handle:
+            for item in serializers.deserialize("json", handle, handle_forward_references=True):
+                label = item.object._meta.label_lower
+                if label in loaded:
+                    loaded[label].add(item.object.pk)
+                elif label in owners:
+                    owners[label].add(item.object.pk)
+    for label, (owner, field) in LISTS.items():
+        selectors.delete_lines_not_in(label, field, owners[owner], loaded[label])

@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from decimal import Decimal
 from typing import Any, TypeVar
 
+from django.apps import apps
 from django.core.cache import caches
 from django.db.models import Model, Prefetch, Q, QuerySet
 
@@ -83,6 +84,20 @@ def rows_in_order(model: type[M], ordering: list[str]) -> QuerySet[M]:
 def row_exists(row: Model) -> bool:
     """Whether a row with ``row``'s primary key is stored."""
     return type(row)._default_manager.filter(pk=row.pk).exists()
+
+
+def stored_keys(label: str) -> set[int]:
+    """Primary keys of every stored row of a catalog model (``catalog.buildpreset``)."""
+    model = apps.get_model(label)
+    return set(model._default_manager.values_list("pk", flat=True))
+
+
+def delete_lines_not_in(label: str, owner_field: str, owners: set[int], keep: set[int]) -> int:
+    """Delete the rows of ``label`` owned by ``owners`` whose key is not in ``keep``."""
+    model = apps.get_model(label)
+    rows = model._default_manager.filter(**{f"{owner_field}__in": owners}).exclude(pk__in=keep)
+    deleted, _ = rows.delete()
+    return int(deleted)
 
 
 # --- what the resolver reads ----------------------------------------------------------------

@@ -117,3 +117,38 @@ def test_fixtures_hold_the_required_presets_and_offerings(shipped):
     assert currencies == {"CNY", "USD"}
     modes = set(a100.values_list("pricing_mode", flat=True))
     assert {"on-demand", "spot"} <= modes
+
+
+def test_loading_again_drops_a_preset_line_the_fixtures_no_longer_hold(shipped, tmp_path):
+    # A database loaded from an older catalog whose preset held one more part:
+    # reloading must not leave that part in the preset's capex.
+    from webapp.catalog.models import BuildPreset, PresetPart, TariffPeriod
+
+    preset = BuildPreset.objects.get(slug="entry-rtx4090")
+    shipped_lines = set(preset.lines.values_list("part__slug", flat=True))
+    extra = Part.objects.exclude(slug__in=shipped_lines).exclude(kind="gpu").first()
+    PresetPart.objects.create(preset=preset, part=extra, quantity=1)
+    tariff_period = TariffPeriod.objects.first()
+    stale = TariffPeriod.objects.create(
+        tariff=tariff_period.tariff, name="old band", hours_per_day=1, price_per_kwh=9
+    )
+    load_catalog()
+    assert set(preset.lines.values_list("part__slug", flat=True)) == shipped_lines
+    assert not TariffPeriod.objects.filter(pk=stale.pk).exists()
+    export_catalog(tmp_path)
+    assert (tmp_path / "07-presets.json").read_bytes() == (
+        FIXTURES_DIR / "07-presets.json"
+    ).read_bytes()
+
+
+def test_keeping_existing_rows_leaves_an_admins_parts_list_as_it_stands(shipped):
+    from webapp.catalog.models import BuildPreset
+
+    preset = BuildPreset.objects.get(slug="entry-rtx4090")
+    removed = preset.lines.exclude(part__kind="gpu").first()
+    removed_slug = removed.part.slug
+    removed.delete()
+    load_catalog(keep_existing=True)
+    assert removed_slug not in set(preset.lines.values_list("part__slug", flat=True))
+    load_catalog()  # without keep_existing the shipped list comes back
+    assert removed_slug in set(preset.lines.values_list("part__slug", flat=True))
