@@ -31,7 +31,8 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from costmodel.operations import MAX_BOXES
+from costmodel.errors import FieldError, ScenarioError
+from costmodel.operations import MAX_BOXES, parse_uncertainty
 from costmodel.scenario import (
     MAX_DEMAND_MULTIPLE,
     ProfileWorkload,
@@ -199,3 +200,83 @@ def fleet_size(scenario: Scenario) -> int | None:
     else:
         return None
     return min(MAX_BOXES, max(FLEET_MIN_BOXES, math.ceil(peak) + FLEET_SPARE_BOXES))
+
+
+# --------------------------------------------------------------------------
+# Ranges a user chose: only those that differ from the defaults are kept
+# --------------------------------------------------------------------------
+
+
+def _same(a: Range, b: Range) -> bool:
+    return a.path == b.path and all(
+        math.isclose(x, y, rel_tol=1e-9, abs_tol=1e-12)
+        for x, y in ((a.low, b.low), (a.mode, b.mode), (a.high, b.high))
+    )
+
+
+def customized(scenario: Scenario, ranges: Sequence[Range]) -> list[Range]:
+    """The ranges of ``ranges`` that are not the scenario's default for their input.
+
+    A range equal to its default (within float rounding) follows the scenario:
+    it is dropped, so a stored or linked choice holds only what the user changed.
+
+    >>> customized(scenario, default_ranges(scenario))  # doctest: +SKIP
+    []
+    """
+    defaults = {r.path: r for r in default_drivers(scenario)}
+    return [r for r in ranges if r.path not in defaults or not _same(r, defaults[r.path])]
+
+
+def with_defaults(scenario: Scenario, custom: Sequence[Range]) -> list[Range] | None:
+    """The Monte Carlo's full list: :func:`default_ranges` with each ``custom`` range in place.
+
+    Custom ranges of the tornado-only inputs (cloud rate, capex) follow the
+    defaults. ``None`` when nothing is custom: "the defaults".
+    """
+    if not custom:
+        return None
+    chosen = {r.path: r for r in custom}
+    ranges = [chosen.pop(r.path, r) for r in default_ranges(scenario)]
+    return ranges + list(chosen.values())
+
+
+def check_ranges(scenario: Scenario, ranges: Sequence[Range]) -> None:
+    """Refuse ranges that are not this scenario's, out of order or outside their field's bounds.
+
+    Every path must be one of :func:`default_drivers` for ``scenario`` (the
+    inputs the planner lets a user range over), each at most once; the values
+    are checked as an uncertainty request's triangular distributions
+    (:func:`costmodel.operations.parse_uncertainty`): ``low ≤ mode ≤ high``,
+    each within the field's bounds.
+
+    Raises
+    ------
+    ScenarioError
+        Naming ``ranges.<path>`` for an unknown or repeated path, and
+        ``distributions.<path>.low`` (``.mode``, ``.high``) for a bad value.
+    """
+    allowed = [r.path for r in default_drivers(scenario)]
+    errors: list[FieldError] = []
+    seen: set[str] = set()
+    for r in ranges:
+        if r.path not in allowed:
+            errors.append(
+                FieldError(
+                    f"ranges.{r.path}",
+                    "is not an uncertain input of this scenario (one of "
+                    + ", ".join(allowed)
+                    + ")",
+                )
+            )
+        elif r.path in seen:
+            errors.append(FieldError(f"ranges.{r.path}", "is given twice"))
+        seen.add(r.path)
+    if errors:
+        raise ScenarioError(errors)
+    if ranges:
+        parse_uncertainty(
+            {
+                "scenario": scenario.model_dump(mode="json"),
+                "distributions": {r.path: r.as_triangular() for r in ranges},
+            }
+        )

@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from costmodel.columns import Columns, steady_demand, tidal_demand, variants
+from costmodel.columns import Columns, columns_from, steady_demand, tidal_demand, variants
 from costmodel.projection import project_columns
 from costmodel.scenario import (
     HOURS_PER_MONTH,
@@ -98,6 +98,37 @@ def utilization_sweep(scenario: Scenario, steps: int = UTILIZATION_STEPS) -> dic
         "savings": projection.savings.tolist(),
         "break_even_month": _nullable(projection.break_even_month),
     }
+
+
+def steady_savings(
+    scenarios: Sequence[Scenario], utilizations: Sequence[float]
+) -> list[dict[str, list[float]]]:
+    """Savings of each of many scenarios at a few steady utilizations, in one batch.
+
+    Parameters
+    ----------
+    scenarios : sequence of Scenario
+        Any explicit scenarios (different horizons and currencies are fine).
+    utilizations : sequence of float
+        Steady utilizations [fraction] that replace every scenario's workload.
+
+    Returns
+    -------
+    list of dict
+        Per scenario, in order: ``utilization`` and ``savings`` [its currency], the
+        shape of :func:`utilization_sweep` (what :func:`costmodel.decision.decide` reads).
+
+    Notes
+    -----
+    One projection of ``len(scenarios) × len(utilizations)`` rows: block ``j`` holds
+    every scenario at ``utilizations[j]``.
+    """
+    u = np.asarray(utilizations, dtype=np.float64)
+    columns = columns_from(scenarios)
+    n = len(columns)
+    swept = _steady(columns.repeat(len(u)), np.repeat(u, n))
+    savings = project_columns(swept, with_break_even_utilization=False).savings.reshape(len(u), n)
+    return [{"utilization": u.tolist(), "savings": savings[:, i].tolist()} for i in range(n)]
 
 
 def tidal_sweep(

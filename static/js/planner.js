@@ -1,9 +1,14 @@
-/* Planner form: show only the inputs that apply to the chosen workload and box.
-   Progressive enhancement: without JavaScript every section stays visible. */
+/* Planner form: show only the inputs that apply to the chosen workload, box and cloud offering,
+   filter the offerings by pricing mode, and say how many instances a commitment reserves by
+   default (the server's answer, in the server's words).
+   Progressive enhancement: without JavaScript every section stays visible and the form works. */
 (function () {
   "use strict";
   var form = document.getElementById("planner-form");
   if (!form) { return; }
+  var offering = form.querySelector("select[name='cloud_offering']");
+  var filter = document.getElementById("offering-mode-filter");
+  var committedDefault = document.getElementById("committed-default");
 
   function checked(name) {
     var el = form.querySelector("input[name='" + name + "']:checked");
@@ -12,6 +17,16 @@
 
   function show(selector, visible) {
     form.querySelectorAll(selector).forEach(function (el) { el.hidden = !visible; });
+  }
+
+  function selectedMode() {
+    var option = offering && offering.options[offering.selectedIndex];
+    return option ? option.getAttribute("data-pricing-mode") || "" : "";
+  }
+
+  function catalogInUse() {
+    var useCatalog = form.querySelector("input[name='use_catalog']");
+    return !useCatalog || useCatalog.checked;
   }
 
   function update() {
@@ -24,8 +39,65 @@
     show(".box-custom", box === "custom");
     var useCatalog = form.querySelector("input[name='use_catalog']");
     if (useCatalog) { show(".catalog-choices", useCatalog.checked); }
+    // The committed count: for a commitment offering, or for figures typed without the catalog.
+    show(".commitment", !catalogInUse() || selectedMode().indexOf("commit") === 0);
   }
 
-  form.addEventListener("change", update);
+  function applyFilter() {
+    if (!offering || !filter) { return; }
+    var mode = filter.value;
+    offering.querySelectorAll("optgroup").forEach(function (group) {
+      var any = false;
+      group.querySelectorAll("option").forEach(function (option) {
+        var hide = mode !== "" && option.getAttribute("data-pricing-mode") !== mode;
+        option.hidden = hide;
+        option.disabled = hide;
+        any = any || !hide;
+      });
+      group.hidden = !any;
+    });
+    var current = offering.options[offering.selectedIndex];
+    if (current && current.hidden) {
+      var first = offering.querySelector("option:not([hidden])");
+      if (first) {
+        offering.value = first.value;
+        offering.dispatchEvent(new Event("change", { bubbles: true }));
+      }
+    }
+  }
+
+  var pending = null;
+  function refreshCommittedDefault() {
+    if (!committedDefault || !offering || !catalogInUse() || selectedMode().indexOf("commit") !== 0) {
+      return;
+    }
+    var params = new URLSearchParams(new FormData(form));
+    params.delete("csrfmiddlewaretoken");
+    params.delete("basis");
+    if (pending) { pending.abort(); }
+    pending = new AbortController();
+    fetch(form.getAttribute("data-committed-url") + "?" + params.toString(), {
+      headers: { "Accept": "application/json" },
+      signal: pending.signal
+    }).then(function (response) {
+      return response.ok ? response.json() : null;
+    }).then(function (answer) {
+      if (answer) {
+        committedDefault.textContent = answer.text;
+        committedDefault.setAttribute("data-count", answer.committed_instances === null ? "" : answer.committed_instances);
+      }
+    }).catch(function () { /* a newer request replaced this one, or the network failed */ });
+  }
+
+  if (filter) {
+    filter.closest(".offering-filter").hidden = false;
+    filter.addEventListener("change", applyFilter);
+  }
+  form.addEventListener("change", function (event) {
+    update();
+    if (event.target !== filter && event.target.name !== "committed_instances") {
+      refreshCommittedDefault();
+    }
+  });
   update();
 })();

@@ -9,9 +9,16 @@ import pytest
 from hypothesis import given, settings
 from strategies import v2_scenarios
 
-from costmodel import parse_scenario
+from costmodel import ScenarioError, parse_scenario
 from costmodel.operations import parse_tornado, parse_uncertainty, tornado, uncertainty
-from costmodel.ranges import default_drivers, default_ranges
+from costmodel.ranges import (
+    Range,
+    check_ranges,
+    customized,
+    default_drivers,
+    default_ranges,
+    with_defaults,
+)
 
 EXAMPLES = Path(__file__).resolve().parent / "examples"
 
@@ -138,3 +145,81 @@ def test_the_fleet_tries_two_boxes_beyond_the_busiest_month_and_at_least_four(wo
     data = example("steady-4090-vs-a100")
     data["workload"] = workload
     assert fleet_size(parse_scenario(data)) == boxes
+
+
+def test_ranges_equal_to_the_defaults_are_not_custom_and_complete_to_none():
+    scenario = parse_scenario(example("steady-4090-vs-a100"))
+    assert customized(scenario, default_ranges(scenario)) == []
+    assert customized(scenario, default_drivers(scenario)) == []
+    assert with_defaults(scenario, []) is None
+
+
+def test_a_custom_range_replaces_its_default_and_keeps_the_others():
+    scenario = parse_scenario(example("steady-4090-vs-a100"))
+    mine = Range("workload.utilization", 0.2, 0.8, 0.9)
+    custom = customized(scenario, [*default_ranges(scenario)[1:], mine])
+    assert custom == [mine]
+    full = with_defaults(scenario, custom)
+    assert [r.path for r in full] == [r.path for r in default_ranges(scenario)]
+    assert full[0] == mine and full[1:] == default_ranges(scenario)[1:]
+
+
+def test_a_tornado_only_range_is_kept_after_the_monte_carlo_ones():
+    scenario = parse_scenario(example("steady-4090-vs-a100"))
+    rate = Range("rent.hourly_rate", 20.0, 28.0, 30.0)
+    assert with_defaults(scenario, [rate]) == [*default_ranges(scenario), rate]
+
+
+@pytest.mark.parametrize(
+    ("ranges", "field", "message"),
+    [
+        (
+            [("build.capex_annual_price_change", -0.1, 0.0, 0.1)],
+            "ranges.build.capex_annual_price_change",
+            "not an uncertain input",
+        ),
+        (
+            [("workload.active_days_per_month", 1.0, 2.0, 3.0)],
+            "ranges.workload.active_days_per_month",
+            "not an uncertain input",
+        ),
+        (
+            [("workload.utilization", 0.5, 0.8, 1.0)] * 2,
+            "ranges.workload.utilization",
+            "given twice",
+        ),
+        (
+            [("workload.utilization", 0.9, 0.8, 1.0)],
+            "distributions.workload.utilization.mode",
+            "between low and high",
+        ),
+        (
+            [("workload.utilization", 1.0, 0.8, 0.5)],
+            "distributions.workload.utilization.low",
+            "less than or equal to high",
+        ),
+        (
+            [("workload.utilization", 0.5, 0.8, 9.0)],
+            "distributions.workload.utilization.high",
+            "less than or equal to 8",
+        ),
+        (
+            [("build.residual_value_retention_per_year", -0.1, 0.7, 0.8)],
+            "distributions.build.residual_value_retention_per_year.low",
+            "greater than or equal to 0",
+        ),
+    ],
+)
+def test_check_ranges_names_the_range_and_the_problem(ranges, field, message):
+    scenario = parse_scenario(example("steady-4090-vs-a100"))
+    with pytest.raises(ScenarioError) as caught:
+        check_ranges(scenario, [Range(*r) for r in ranges])
+    errors = {e.field: e.message for e in caught.value.errors}
+    assert field in errors, errors
+    assert message in errors[field]
+
+
+def test_check_ranges_accepts_the_defaults_and_every_default_driver():
+    for name in ("steady-4090-vs-a100", "tidal-4060ti", "v2/commitment-with-overflow"):
+        scenario = parse_scenario(example(name))
+        check_ranges(scenario, default_drivers(scenario))

@@ -1,6 +1,7 @@
 """The sweeps agree with evaluating each derived scenario one by one with compare()."""
 
 import math
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -11,6 +12,7 @@ from costmodel import Scenario, compare, parse_scenario
 from costmodel.sensitivity import (
     average_utilization,
     default_horizons,
+    steady_savings,
     tidal_sweep,
     utilization_horizon_grid,
     utilization_sweep,
@@ -164,3 +166,20 @@ def test_savings_move_one_way_only_as_utilization_rises(u, rate, capex):
     # Savings are linear in u: their slope has one sign over the whole sweep.
     assert all(d >= -1e-6 for d in steps) or all(d <= 1e-6 for d in steps)
     assert not any(math.isnan(x) for x in sweep["savings"])
+
+
+def test_steady_savings_of_many_scenarios_agree_with_compare_of_each():
+    examples = Path(__file__).resolve().parent / "examples"
+    committed = (examples / "v2" / "commitment-unused-3y.json").read_text()
+    scenarios = [parse_scenario(BASE), Scenario.model_validate_json(committed)]
+    assert scenarios[0].horizon_months != scenarios[1].horizon_months
+    points = [0.0, 0.8, 1.0, 1.7]
+    batch = steady_savings(scenarios, points)
+    for scenario, swept in zip(scenarios, batch, strict=True):
+        assert swept["utilization"] == points
+        data = scenario.model_dump()
+        one_by_one = [
+            compare(parse_scenario(data | {"workload": {"kind": "steady", "utilization": u}}))
+            for u in points
+        ]
+        assert_allclose(swept["savings"], [r["savings"] for r in one_by_one], rtol=1e-12)

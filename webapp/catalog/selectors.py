@@ -65,6 +65,12 @@ def by_slug(model: type[M], slug: str) -> M | None:
     return model._default_manager.filter(slug=slug).first()
 
 
+def rows_by_slug(model: type[M], row_slugs: Iterable[str]) -> dict[str, M]:
+    """The rows of ``model`` with these slugs, by slug (unknown slugs are simply absent)."""
+    rows = model._default_manager.filter(slug__in=sorted(set(row_slugs)))
+    return {row.slug: row for row in rows}  # type: ignore[attr-defined]
+
+
 def slugs(model: type[Model]) -> list[str]:
     """Every slug of ``model``, sorted."""
     return list(model._default_manager.order_by("slug").values_list("slug", flat=True))

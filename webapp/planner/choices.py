@@ -1,22 +1,24 @@
 """What a person picks from on the planner form: the catalog's rows as labelled choices.
 
-Presets, parts by kind, cloud offerings grouped by provider with the rate in
-effect today, tariffs, hosting options and benchmarks; each list is read
-through :mod:`webapp.catalog.selectors`. Labels are for people only: nothing
-here converts or sums a price (the resolver does, for the plan).
+Presets, parts by kind, cloud offerings grouped by pricing mode and provider
+with the rate in effect today, tariffs, hosting options and benchmarks; each
+list is read through :mod:`webapp.catalog.selectors`. Labels are for people
+only, in the active language (catalog rows' Chinese names in the Chinese
+interface, English where a row has none): nothing here converts or sums a
+price (the resolver does, for the plan).
 """
 
 from __future__ import annotations
 
 import datetime
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
 
 from django.utils.translation import gettext as _
 
 from webapp.catalog import selectors
-from webapp.catalog.models import CloudOffering, CloudRate, Tariff
+from webapp.catalog.models import CloudOffering, CloudRate, PricingMode, Tariff
 from webapp.planner.formatting import money
 
 Choices = list[tuple[str, str]]
@@ -36,6 +38,10 @@ class CatalogChoices:
     default_benchmark: str | None = None
     default_offering: str | None = None
     default_hosting: str | None = None
+    offering_modes: tuple[tuple[str, str], ...] = ()
+    """``(offering slug, pricing mode)`` of every offering listed."""
+    pricing_modes: Choices = field(default_factory=list)
+    """The pricing modes the listed offerings use, in the catalog's order, labelled."""
 
     def preset_slugs(self) -> set[str]:
         return {slug for slug, _label in self.presets}
@@ -62,16 +68,18 @@ def part_choices() -> Grouped:
 
 
 def offering_label(offering: CloudOffering, rate: CloudRate) -> str:
-    return _(
-        "%(instance)s · %(count)d× %(gpu)s · %(mode)s · %(rate)s per hour (as of %(date)s)"
-    ) % {
-        "instance": offering.instance_type,
+    """``Google Cloud a3-highgpu-1g (1-year commitment) · 1× NVIDIA H100 … · $… per hour``."""
+    return _("%(name)s · %(count)d× %(gpu)s · %(rate)s per hour (as of %(date)s)") % {
+        "name": offering.localized_name(),
         "count": offering.gpu_count,
         "gpu": offering.gpu_model.localized_name(),
-        "mode": offering.get_pricing_mode_display(),
         "rate": price(rate.hourly_rate, rate.currency),
         "date": rate.effective_date.isoformat(),
     }
+
+
+MODE_ORDER = [mode.value for mode in PricingMode]
+"""On-demand, spot, 1-year and 3-year commitments: the order of the offering groups."""
 
 
 def is_reference_instance(offering: CloudOffering) -> bool:
@@ -79,15 +87,36 @@ def is_reference_instance(offering: CloudOffering) -> bool:
     return offering.gpu_count == 1 and "a100" in offering.gpu_model.slug
 
 
-def offering_choices(today: datetime.date) -> tuple[Grouped, str | None]:
-    """Offerings with a rate in effect ``today``, grouped by provider; and the default one."""
-    by_provider: dict[str, Choices] = defaultdict(list)
+@dataclass(frozen=True)
+class Offerings:
+    groups: Grouped
+    default: str | None
+    modes: tuple[tuple[str, str], ...]
+
+
+def offering_choices(today: datetime.date) -> Offerings:
+    """Offerings with a rate in effect ``today``, grouped by pricing mode then provider
+    ("1-year commitment · Google Cloud"); the default one; each offering's pricing mode."""
+    groups: dict[tuple[int, str], Choices] = defaultdict(list)
+    labels: dict[tuple[int, str], str] = {}
+    modes: list[tuple[str, str]] = []
     default = None
     for offering, rate in selectors.offerings_with_rate_on(today):
-        by_provider[offering.provider].append((offering.slug, offering_label(offering, rate)))
-        if default is None and is_reference_instance(offering):
+        key = (MODE_ORDER.index(offering.pricing_mode), offering.provider)
+        labels[key] = f"{offering.get_pricing_mode_display()} · {offering.provider}"
+        groups[key].append((offering.slug, offering_label(offering, rate)))
+        modes.append((offering.slug, offering.pricing_mode))
+        if (
+            default is None
+            and is_reference_instance(offering)
+            and offering.pricing_mode == "on-demand"
+        ):
             default = offering.slug
-    return sorted(by_provider.items()), default
+    return Offerings(
+        groups=[(labels[key], groups[key]) for key in sorted(groups)],
+        default=default,
+        modes=tuple(modes),
+    )
 
 
 def tariff_choices() -> Choices:
@@ -123,21 +152,24 @@ def catalog_choices(today: datetime.date | None = None) -> CatalogChoices | None
     the form then asks for every explicit field.
     """
     presets = preset_choices()
-    offerings, default_offering = offering_choices(today or datetime.date.today())
-    if not presets or not offerings:
+    offerings = offering_choices(today or datetime.date.today())
+    if not presets or not offerings.groups:
         return None
+    used = {mode for _slug, mode in offerings.modes}
     hostings, default_hosting = hosting_choices()
     benchmarks = benchmark_choices()
     return CatalogChoices(
         presets=presets,
         parts=part_choices(),
-        offerings=offerings,
+        offerings=offerings.groups,
         tariffs=tariff_choices(),
         hostings=hostings,
         benchmarks=benchmarks,
         default_benchmark=DEFAULT_BENCHMARK
         if any(slug == DEFAULT_BENCHMARK for slug, _label in benchmarks)
         else None,
-        default_offering=default_offering,
+        default_offering=offerings.default,
         default_hosting=default_hosting,
+        offering_modes=offerings.modes,
+        pricing_modes=[(m.value, str(m.label)) for m in PricingMode if m.value in used],
     )

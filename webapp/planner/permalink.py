@@ -10,11 +10,18 @@ encoded and signed (:mod:`django.core.signing`, salted): a link altered by
 hand — including its provenance claims — is refused as tampered rather than
 shown with figures or sources nobody computed. Links stay valid while
 ``DJANGO_SECRET_KEY`` (or a key in ``SECRET_KEY_FALLBACKS``) does.
+
+Payload keys: ``s`` the scenario, ``p`` provenance, ``o`` overrides, ``c``
+the catalog selection and ``u`` the uncertainty ranges the user changed, as
+``[path, low, mode, high]`` lists (absent: every range is the scenario's
+default, :func:`costmodel.ranges.default_ranges`).
 """
 
 from __future__ import annotations
 
+import math
 import zlib
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,7 +29,7 @@ from django.core import signing
 from django.utils.translation import gettext as _
 
 from costmodel import Scenario, ScenarioError, parse_scenario
-from costmodel.ranges import Range
+from costmodel.ranges import Range, check_ranges, customized, with_defaults
 
 SALT = "planner.permalink.v1"
 MAX_LENGTH = 12_000
@@ -40,6 +47,8 @@ class Permalink:
     overrides: list[str] = field(default_factory=list)
     selection: dict[str, Any] | None = None
     ranges: list[Range] | None = None
+    """The uncertainty ranges of the analyses; ``None``: the scenario's defaults
+    (read them as ``link.ranges or default_ranges(link.scenario)``)."""
 
 
 def encode(
@@ -47,8 +56,10 @@ def encode(
     provenance: list[dict[str, Any]] | None = None,
     overrides: list[str] | None = None,
     selection: dict[str, Any] | None = None,
+    ranges: Sequence[Range] | None = None,
 ) -> str:
-    """The URL-safe code of a scenario (and its provenance, overrides and catalog selection)."""
+    """The URL-safe code of a scenario (and its provenance, overrides, catalog selection and
+    uncertainty ranges; only ranges that differ from the scenario's defaults are written)."""
     payload: dict[str, Any] = {"s": scenario.model_dump(mode="json", exclude_none=True)}
     if provenance:
         # Empty entries (no FX rate, no note…) read back as missing: keep links short.
@@ -59,7 +70,41 @@ def encode(
         payload["o"] = sorted(set(overrides))
     if selection:
         payload["c"] = selection
+    custom = customized(scenario, ranges or [])
+    if custom:
+        payload["u"] = [[r.path, r.low, r.mode, r.high] for r in custom]
     return signing.dumps(payload, salt=SALT, compress=True)
+
+
+def encode_link(link: Permalink) -> str:
+    """:func:`encode` of a decoded (or assembled) :class:`Permalink`."""
+    return encode(link.scenario, link.provenance, link.overrides, link.selection, link.ranges)
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def _ranges(scenario: Scenario, entries: Any) -> list[Range] | None:
+    """The payload's ``u`` entries as the full list of ranges, checked against the scenario."""
+    if entries is None:
+        return None
+    if not isinstance(entries, list) or not all(
+        isinstance(e, list)
+        and len(e) == 4
+        and isinstance(e[0], str)
+        and all(_number(v) for v in e[1:])
+        for e in entries
+    ):
+        raise PermalinkError(_("The link's uncertainty ranges cannot be read."))
+    custom = [Range(e[0], float(e[1]), float(e[2]), float(e[3])) for e in entries]
+    try:
+        check_ranges(scenario, custom)
+    except ScenarioError as exc:
+        raise PermalinkError(
+            _("The link holds invalid uncertainty ranges: %(errors)s") % {"errors": exc}
+        ) from None
+    return with_defaults(scenario, custom)
 
 
 def decode(code: str) -> Permalink:
@@ -90,5 +135,9 @@ def decode(code: str) -> Permalink:
     if selection is not None and not isinstance(selection, dict):
         raise PermalinkError(_("The link's catalog selection cannot be read."))
     return Permalink(
-        scenario=scenario, provenance=provenance, overrides=overrides, selection=selection
+        scenario=scenario,
+        provenance=provenance,
+        overrides=overrides,
+        selection=selection,
+        ranges=_ranges(scenario, payload.get("u")),
     )

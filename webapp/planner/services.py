@@ -1,22 +1,28 @@
 """The planner's operations: from what a person typed into the form to a plan.
 
 A plan is an explicit, validated :class:`costmodel.Scenario` with its
-provenance, the fields the user overrode and the catalog selection it came
-from. :func:`plan_from_form` is what the planner view calls: the form checks
-what was typed, then :func:`make_plan` resolves the catalog selection, applies
-the values the user changed (the overrides, recorded by dotted field path)
-and validates the result once, with the engine's own schema. Errors come back
-on the form, beside the field they name.
+provenance, the fields the user overrode, the catalog selection it came
+from and the uncertainty ranges the user chose. :func:`plan_from_form` is
+what the planner view calls: the form checks what was typed, then
+:func:`make_plan` resolves the catalog selection, applies the values the user
+changed (the overrides, recorded by dotted field path) and validates the
+result once, with the engine's own schema. Errors come back on the form,
+beside the field they name.
 
 :func:`planner_form` builds the form a visitor opens: blank, for a preset
 (``?preset=…``) or for a permalink (``?from=…``), with every Advanced field
-prefilled with the catalog's value at today's prices.
+prefilled with the catalog's value at today's prices and the uncertainty
+ranges with their defaults (:func:`costmodel.ranges.default_ranges`).
+
+What the form showed travels in its hidden ``basis`` field (``path → value``
+in the scenario's units): a value the user left as shown follows the plan (a
+catalog price follows the chosen preset; a range follows the planned
+utilization), a value the user changed is theirs.
 """
 
 from __future__ import annotations
 
 import datetime
-import json
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -24,15 +30,20 @@ from typing import Any
 
 from costmodel import Scenario, ScenarioError, parse_scenario
 from costmodel.errors import with_fields
-from costmodel.paths import get_path
+from costmodel.paths import get_path, with_path
+from costmodel.ranges import Range, check_ranges, customized, default_ranges, with_defaults
 from webapp.catalog.resolver import Selection, parse_selection, resolve
 from webapp.planner.choices import CatalogChoices
+from webapp.planner.fields import CATALOG_FIELDS, EXPLICIT_FIELDS, RANGE_ENDS, from_form
 from webapp.planner.forms import (
-    ADVANCED_PATHS,
+    EFFICIENCY,
     PROFILE_MONTHS,
+    RANGE_BY_PATH,
     PlannerForm,
     form_name,
     initial_from_link,
+    range_basis,
+    range_name,
 )
 from webapp.planner.permalink import Permalink, PermalinkError, decode
 from webapp.scenarios.services import ensure_computable
@@ -44,6 +55,8 @@ class Plan:
     provenance: list[dict[str, Any]] = field(default_factory=list)
     overrides: list[str] = field(default_factory=list)
     selection: dict[str, Any] | None = None
+    ranges: list[Range] | None = None
+    """The uncertainty ranges; ``None``: the scenario's defaults."""
 
 
 def workload_from(data: Mapping[str, Any]) -> dict[str, Any]:
@@ -85,9 +98,11 @@ def selection_from(data: Mapping[str, Any], as_of: datetime.date | None) -> Sele
     if data.get("box") == "custom":
         selection["parts"] = data["parts"]
         if data.get("scaling_efficiency") is not None:
-            selection["scaling_efficiency"] = data["scaling_efficiency"]
+            selection["scaling_efficiency"] = from_form(EFFICIENCY, data["scaling_efficiency"])
     else:
         selection["preset"] = data["preset"]
+    if data.get("committed_instances") is not None:
+        selection["committed_instances"] = data["committed_instances"]
     return parse_selection(selection)
 
 
@@ -111,8 +126,9 @@ def _same(a: Any, b: Any) -> bool:
 
 
 def _typed_values(data: Mapping[str, Any]) -> dict[str, Any]:
-    """``path → value`` of every Advanced field the user left filled in."""
-    typed = {path: data.get(form_name(path)) for path in ADVANCED_PATHS}
+    """``path → value`` (scenario units: percentages ÷ 100) of every explicit field the user
+    left filled in."""
+    typed = {f.path: from_form(f, data.get(form_name(f.path))) for f in EXPLICIT_FIELDS}
     return {path: value for path, value in typed.items() if value is not None}
 
 
@@ -145,10 +161,42 @@ def _explicit_scenario(data: Mapping[str, Any], typed: Mapping[str, Any]) -> Sce
         "build": {},
         "rent": {},
     }
+    if data.get("committed_instances") is not None:
+        scenario["rent"]["committed_instances"] = data["committed_instances"]
     for path, value in typed.items():
-        side, name = path.split(".")
-        scenario[side][name] = value
+        scenario = with_path(scenario, path, value)
     return parse_scenario(scenario)
+
+
+def ranges_from(
+    data: Mapping[str, Any], scenario: Scenario, basis: Mapping[str, Any]
+) -> list[Range] | None:
+    """The uncertainty ranges the form asks for: each default of ``scenario``, with every value
+    the user typed over what the form showed in its place.
+
+    Returns ``None`` when every range is the scenario's default.
+
+    Raises
+    ------
+    ScenarioError
+        Naming ``distributions.<path>.low`` (``.mode``, ``.high``) when a range is out of
+        order or outside its field's bounds.
+    """
+    chosen = []
+    for default in default_ranges(scenario):
+        row = RANGE_BY_PATH.get(default.path)
+        if row is None:
+            continue
+        values = {}
+        for suffix, attr in RANGE_ENDS:
+            typed = from_form(row.field, data.get(range_name(row, suffix)))
+            shown = basis.get(f"ranges.{row.path}.{attr}")
+            keep = typed is None or (shown is not None and _same(typed, shown))
+            values[attr] = getattr(default, attr) if keep else typed
+        chosen.append(Range(default.path, values["low"], values["mode"], values["high"]))
+    custom = customized(scenario, chosen)
+    check_ranges(scenario, custom)
+    return with_defaults(scenario, custom)
 
 
 def make_plan(
@@ -177,18 +225,21 @@ def make_plan(
     """
     typed = _typed_values(data)
     if not use_catalog:
-        plan = Plan(scenario=_explicit_scenario(data, typed))
+        scenario = _explicit_scenario(data, typed)
+        plan = Plan(scenario=scenario, ranges=ranges_from(data, scenario, basis or {}))
     else:
         selection = selection_from(data, today or datetime.date.today())
         resolution = resolve(selection)
         changes = _overrides(typed, resolution.scenario, basis or {})
         if data.get("name"):
             changes["name"] = data["name"]
+        scenario = with_fields(resolution.scenario, changes) if changes else resolution.scenario
         plan = Plan(
-            scenario=with_fields(resolution.scenario, changes) if changes else resolution.scenario,
+            scenario=scenario,
             provenance=resolution.provenance,
             overrides=[path for path in changes if path != "name"],
             selection=selection.model_dump(mode="json"),
+            ranges=ranges_from(data, scenario, basis or {}),
         )
     ensure_computable(plan.scenario)
     return plan
@@ -209,10 +260,10 @@ def plan_from_form(form: PlannerForm) -> Plan | None:
     return plan
 
 
-def catalog_values(selection: Selection) -> dict[str, Any]:
-    """``path → value`` of every Advanced field as the catalog resolves ``selection``."""
-    data = resolve(selection).scenario.model_dump(mode="json")
-    return {path: get_path(data, path) for path in ADVANCED_PATHS}
+def catalog_values(scenario: Scenario) -> dict[str, Any]:
+    """``path → value`` of every field the catalog prefills, as ``scenario`` holds it."""
+    data = scenario.model_dump(mode="json")
+    return {f.path: get_path(data, f.path) for f in CATALOG_FIELDS}
 
 
 def _link(params: Mapping[str, Any]) -> Permalink | None:
@@ -222,11 +273,24 @@ def _link(params: Mapping[str, Any]) -> Permalink | None:
         return None
 
 
+def _resolved(form: PlannerForm) -> Scenario | None:
+    """The scenario of the form's initial catalog selection at today's prices, if it has one."""
+    values = form.initial_selection()
+    if values is None:
+        return None
+    try:
+        return resolve(selection_from(values, None)).scenario
+    except (ScenarioError, KeyError, TypeError):
+        return None  # the catalog can no longer resolve this selection: keep the link's values
+
+
 def planner_form(params: Mapping[str, Any], catalog: CatalogChoices | None) -> PlannerForm:
     """An unbound planner form for ``?preset=<slug>`` or ``?from=<permalink code>``.
 
     Advanced fields are prefilled with the catalog's values for the initial
     selection (at today's prices); values the link's user overrode stay theirs.
+    The uncertainty ranges show the link's (or the defaults around the plan),
+    and a 1- or 3-year commitment says how many instances it reserves by default.
     """
     link = _link(params)
     initial: dict[str, Any] = {}
@@ -237,12 +301,41 @@ def planner_form(params: Mapping[str, Any], catalog: CatalogChoices | None) -> P
     form = PlannerForm(initial=initial, catalog=catalog)
     if link is not None:
         form.overrides = list(link.overrides)
-    values = form.initial_selection()
-    if values is None:
-        return form
-    try:
-        from_catalog = catalog_values(selection_from(values, None))
-    except (ScenarioError, KeyError, TypeError):
-        return form  # the catalog can no longer resolve this selection: keep the link's values
-    form.prefill(from_catalog, basis=json.dumps(from_catalog))
+    basis: dict[str, Any] = {}
+    resolved = _resolved(form)
+    if resolved is not None:
+        from_catalog = catalog_values(resolved)
+        form.prefill(from_catalog)
+        basis.update(from_catalog)
+        offering = form.get_initial_for_field(form.fields["cloud_offering"], "cloud_offering")
+        if form.is_commitment(offering):
+            form.committed_default = resolved.rent.committed_instances
+    planned = link.scenario if link is not None else resolved
+    if planned is not None:
+        defaults = default_ranges(planned)
+        basis.update(range_basis(defaults))
+        if link is None or not link.ranges:
+            form.prefill_ranges(defaults)
+    if basis:
+        form.set_basis(basis)
     return form
+
+
+def committed_default(form: PlannerForm) -> int | None:
+    """The resolver's default count of committed instances for a (bound) form's choices:
+    ``None`` unless they name a 1- or 3-year commitment the catalog resolves.
+
+    Only the fields the catalog selection needs must be valid; the rest of the
+    form (a half-typed Advanced value) does not matter here.
+    """
+    form.is_valid()
+    data = dict(form.cleaned_data)
+    if not form.uses_catalog() or not form.is_commitment(data.get("cloud_offering")):
+        return None
+    if data.get("box") == "custom":
+        data["parts"] = form.parts_list(data)
+    data["committed_instances"] = None
+    try:
+        return resolve(selection_from(data, None)).scenario.rent.committed_instances
+    except (ScenarioError, KeyError, TypeError):
+        return None

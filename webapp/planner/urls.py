@@ -6,6 +6,7 @@ app_name = "planner"
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("plan/committed-instances", views.committed_default, name="committed-default"),
     path("r/<str:code>", views.results, name="results"),
     path("r/<str:code>/projection.csv", views.results_csv, name="results-csv"),
     path("r/<str:code>/analysis.json", views.results_analysis, name="results-analysis"),

@@ -17,9 +17,9 @@ from costmodel.projection import ProjectionOverflowError
 from webapp.planner import export, services
 from webapp.planner.analysis import analysis_document, run_analyses
 from webapp.planner.choices import catalog_choices
-from webapp.planner.comparison import comparison_context, evaluate
-from webapp.planner.forms import CompareForm, PlannerForm, RenameForm, SaveForm
-from webapp.planner.permalink import Permalink, PermalinkError, decode, encode
+from webapp.planner.comparison import comparison_context, evaluate, saved_verdicts
+from webapp.planner.forms import CompareForm, PlannerForm, RenameForm, SaveForm, committed_text
+from webapp.planner.permalink import Permalink, PermalinkError, decode, encode, encode_link
 from webapp.planner.results import results_page
 from webapp.scenarios import selectors as saved_selectors
 from webapp.scenarios import services as saved_services
@@ -73,11 +73,22 @@ def home(request: HttpRequest) -> HttpResponse:
         form = PlannerForm(request.POST, catalog=catalog)
         plan = services.plan_from_form(form)
         if plan is not None:
-            code = encode(plan.scenario, plan.provenance, plan.overrides, plan.selection)
+            code = encode(
+                plan.scenario, plan.provenance, plan.overrides, plan.selection, plan.ranges
+            )
             return redirect("planner:results", code=code)
     else:
         form = services.planner_form(request.GET, catalog)
     return render(request, "planner/home.html", {"form": form})
+
+
+@require_GET
+def committed_default(request: HttpRequest) -> HttpResponse:
+    """The default count of committed instances for the planner form's current choices (JSON,
+    for the form's script): ``{"committed_instances": 2, "text": "…"}``, null when none."""
+    form = PlannerForm(request.GET, catalog=catalog_choices())
+    count = services.committed_default(form)
+    return JsonResponse({"committed_instances": count, "text": committed_text(count)})
 
 
 @require_GET
@@ -165,6 +176,7 @@ def save(request: HttpRequest) -> HttpResponse:
             provenance=link.provenance,
             overrides=link.overrides,
             selection=link.selection,
+            ranges=link.ranges,
             user=request.user,
             session_key=_owner_key(request),
         )
@@ -174,18 +186,32 @@ def save(request: HttpRequest) -> HttpResponse:
     return redirect("planner:saved-detail", pk=item.pk)
 
 
+def _saved_list_page(request: HttpRequest, form: CompareForm) -> HttpResponse:
+    """The saved list with each scenario's verdict; a compare form with errors shows them here,
+    its ticks kept."""
+    items = list(saved_selectors.saved_by(request.user, _session_key(request)))
+    try:
+        rows = saved_verdicts(items)
+    except ProjectionOverflowError:  # a row saved before saves were checked
+        rows = [{"saved": item, "scenario": None, "decision": None} for item in items]
+    chosen = set(request.GET.getlist("ids")) if form.is_bound else set()
+    context = {"rows": rows, "form": form, "chosen": chosen}
+    return render(request, "planner/saved_list.html", context)
+
+
 @require_GET
 def saved_list(request: HttpRequest) -> HttpResponse:
-    items = saved_selectors.saved_by(request.user, _session_key(request))
-    return render(request, "planner/saved_list.html", {"items": items, "form": CompareForm()})
+    return _saved_list_page(request, CompareForm())
 
 
 def _saved_link(item: SavedScenario) -> Permalink:
+    scenario = saved_services.stored_scenario(item)
     return Permalink(
-        scenario=saved_services.stored_scenario(item),
+        scenario=scenario,
         provenance=item.provenance,
         overrides=item.overrides,
         selection=item.selection,
+        ranges=saved_services.stored_ranges(item, scenario),
     )
 
 
@@ -195,9 +221,7 @@ def saved_detail(request: HttpRequest, pk: uuid.UUID) -> HttpResponse:
     item = _saved_or_404(pk)
     link = _saved_link(item)
     try:
-        context = results_page(
-            request, link, encode(link.scenario, link.provenance, link.overrides, link.selection)
-        )
+        context = results_page(request, link, encode_link(link))
     except ProjectionOverflowError:  # a row saved before saves were checked
         return too_large(request)
     context["saved"] = item
@@ -249,20 +273,21 @@ def saved_csv(request: HttpRequest, pk: uuid.UUID) -> HttpResponse:
     )
 
 
-def _compared(request: HttpRequest) -> list[SavedScenario] | str:
+def _compared(request: HttpRequest) -> list[SavedScenario] | CompareForm:
+    """The saved scenarios chosen, or the compare form with its errors."""
     form = CompareForm(request.GET)
     if not form.is_valid():
-        return "; ".join(form.errors_as_text())
+        return form
     chosen: list[SavedScenario] = form.cleaned_data["ids"]
     return chosen
 
 
 @require_GET
 def saved_compare(request: HttpRequest) -> HttpResponse:
-    """Two to four saved scenarios side by side."""
+    """Two to four saved scenarios side by side; any other choice is explained on the list."""
     chosen = _compared(request)
-    if isinstance(chosen, str):
-        return bad_request(request, chosen)
+    if isinstance(chosen, CompareForm):
+        return _saved_list_page(request, chosen)
     try:
         context = comparison_context(chosen)
     except ProjectionOverflowError:
@@ -274,8 +299,8 @@ def saved_compare(request: HttpRequest) -> HttpResponse:
 def saved_summary_csv(request: HttpRequest) -> HttpResponse:
     """One summary row per chosen saved scenario."""
     chosen = _compared(request)
-    if isinstance(chosen, str):
-        return bad_request(request, chosen)
+    if isinstance(chosen, CompareForm):
+        return _saved_list_page(request, chosen)
     try:
         entries = evaluate(chosen)
     except ProjectionOverflowError:

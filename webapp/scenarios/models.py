@@ -45,6 +45,16 @@ class SavedScenario(models.Model):
             "so it can be re-run at later prices; empty for scenarios entered by hand."
         ),
     )
+    ranges = models.JSONField(
+        _("uncertainty ranges"),
+        null=True,
+        blank=True,
+        help_text=_(
+            "The low / most likely / high values the user chose for the uncertainty analysis, "
+            "as a list of {path, low, mode, high}; only those that differ from the scenario's "
+            "defaults. Empty: the defaults."
+        ),
+    )
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         verbose_name=_("owner"),

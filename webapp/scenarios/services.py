@@ -6,6 +6,7 @@ form; it is read back (and validated, once) where it leaves the database.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import date
 from typing import Any
 
@@ -16,6 +17,7 @@ from costmodel import FieldError, Scenario, ScenarioError, project
 from costmodel.errors import with_fields
 from costmodel.paths import get_path
 from costmodel.projection import ProjectionOverflowError
+from costmodel.ranges import Range, check_ranges, customized, with_defaults
 from webapp.catalog.resolver import parse_selection, resolve
 from webapp.scenarios.models import SavedScenario
 from webapp.scenarios.selectors import User
@@ -48,6 +50,24 @@ def stored_scenario(saved: SavedScenario) -> Scenario:
     return Scenario.model_validate(saved.scenario)
 
 
+def stored_ranges(saved: SavedScenario, scenario: Scenario | None = None) -> list[Range] | None:
+    """The uncertainty ranges of a saved row: its custom ones completed with the defaults of
+    ``scenario`` (default: the row's own); ``None`` when it keeps the defaults.
+
+    Rows are checked when they are written; one that no longer fits its scenario
+    (a hand-edited row) falls back to the defaults rather than breaking its pages.
+    """
+    if not saved.ranges:
+        return None
+    scenario = scenario or stored_scenario(saved)
+    try:
+        custom = [Range(r["path"], r["low"], r["mode"], r["high"]) for r in saved.ranges]
+        check_ranges(scenario, custom)
+    except (KeyError, TypeError, ScenarioError):
+        return None
+    return with_defaults(scenario, custom)
+
+
 def create_saved_scenario(
     *,
     name: str,
@@ -57,19 +77,26 @@ def create_saved_scenario(
     user: User | None = None,
     session_key: str | None = None,
     selection: dict[str, Any] | None = None,
+    ranges: Sequence[Range] | None = None,
 ) -> SavedScenario:
     """Store an explicit scenario under ``name``, owned by ``user`` or, if anonymous, the session.
 
     ``scenario`` is stored in its JSON form with defaults filled in.
     ``selection`` (optional) is the catalog selection it was resolved from,
-    kept so it can be re-run later.
+    kept so it can be re-run later. ``ranges`` (optional) are the uncertainty
+    ranges of its analyses; only those that differ from the scenario's
+    defaults are stored.
 
     Raises
     ------
     ScenarioError
-        If the engine's results for ``scenario`` overflow (:func:`ensure_computable`).
+        If the engine's results for ``scenario`` overflow (:func:`ensure_computable`),
+        or a range is not one of the scenario's or out of bounds
+        (:func:`costmodel.ranges.check_ranges`).
     """
     ensure_computable(scenario)
+    custom = customized(scenario, ranges or [])
+    check_ranges(scenario, custom)
     owner: Any = user if user is not None and user.is_authenticated else None
     return SavedScenario.objects.create(
         name=name,
@@ -77,6 +104,8 @@ def create_saved_scenario(
         provenance=list(provenance or []),
         overrides=sorted(set(overrides or [])),
         selection=selection,
+        ranges=[{"path": r.path, "low": r.low, "mode": r.mode, "high": r.high} for r in custom]
+        or None,
         owner=owner,
         session_key="" if owner is not None else (session_key or ""),
     )
@@ -132,7 +161,8 @@ def rerun_at_todays_prices(
     """Resolve ``saved``'s catalog selection at today's prices and save the result as new.
 
     The user's overrides are kept: each overridden field takes the saved value
-    again. Raises :class:`costmodel.ScenarioError` if there is no selection or
+    again; so are the uncertainty ranges the user chose (the others follow the
+    new scenario's defaults). Raises :class:`costmodel.ScenarioError` if there is no selection or
     the catalog can no longer resolve it.
     """
     if not saved.selection:
@@ -151,6 +181,7 @@ def rerun_at_todays_prices(
         provenance=resolution.provenance,
         overrides=saved.overrides,
         selection=selection.model_dump(mode="json"),
+        ranges=stored_ranges(saved, scenario),
         user=user,
         session_key=session_key,
     )

@@ -39,12 +39,18 @@ def selection_of(data: dict) -> dict:
     }
 
 
-def test_the_form_lists_presets_and_offerings_grouped_by_provider(client, shipped_catalog):
+def test_the_form_lists_presets_and_offerings_grouped_by_pricing_mode_and_provider(
+    client, shipped_catalog
+):
     response = client.get(HOME, HTTP_ACCEPT_LANGUAGE="en")
     assert response.status_code == 200
     html = response.content.decode()
     assert "entry-rtx4090" in html
-    assert '<optgroup label="Alibaba Cloud">' in html
+    assert '<optgroup label="on-demand · Alibaba Cloud">' in html
+    assert '<optgroup label="1-year commitment · Google Cloud">' in html
+    assert html.index("on-demand · Google Cloud") < html.index("spot / interruptible · Google")
+    assert html.index("spot / interruptible · Google") < html.index("3-year commitment · Google")
+    assert 'value="gcp-a3-highgpu-1g-commit-1y" data-pricing-mode="commit-1y"' in html
     assert "per hour (as of" in html
     assert reverse("advisor:advisor") in html
 
@@ -131,8 +137,9 @@ def form_data_from(form) -> dict:
 @pytest.mark.parametrize(
     ("field", "value", "message"),
     [
-        ("utilization_percent", "150", "less than or equal to 100"),
-        ("horizon_months", "0", "greater than or equal to 1"),
+        ("utilization_percent", "900", "Enter a percentage between 0 and 800, e.g. 80"),
+        ("utilization_percent", "many", "Enter a percentage between 0 and 800"),
+        ("horizon_months", "0", "Enter a whole number of months between 1 and 240."),
         ("horizon_months", "twelve", "Enter a whole number"),
         ("build__power_idle_watts", "99999", "less than or equal to power_load_watts"),
         ("rent__hourly_rate", "-1", "greater than or equal to 0"),
@@ -167,7 +174,7 @@ def test_a_custom_parts_list_is_resolved(client, shipped_catalog):
     response = client.post(HOME, data, HTTP_ACCEPT_LANGUAGE="en")
     assert response.status_code == 200
     assert "2 or more GPUs" in " ".join(response.context["form"].errors["scaling_efficiency"])
-    response = client.post(HOME, {**data, "scaling_efficiency": "0.9"})
+    response = client.post(HOME, {**data, "scaling_efficiency": "90"})  # percent
     assert response.status_code == 302
     link = link_of(response["Location"])
     assert {"part": "gpu-rtx-4090", "quantity": 2} in link.selection["parts"]
@@ -209,9 +216,10 @@ def test_without_the_catalog_a_complete_explicit_scenario_is_accepted(client, db
         "utilization_percent": "80",
         "discount_rate_percent": "8",
     }
+    percentages = {"maintenance_rate_per_year", "residual_value_retention_per_year"}
     for side in ("build", "rent"):
         for key, value in scenario_data[side].items():
-            data[f"{side}__{key}"] = str(value)
+            data[f"{side}__{key}"] = str(value * 100 if key in percentages else value)
     response = client.post(HOME, data)
     assert response.status_code == 302
     link = link_of(response["Location"])

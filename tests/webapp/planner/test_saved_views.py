@@ -168,7 +168,10 @@ def test_comparing_two_to_four_scenarios_shows_headlines_and_one_chart(client, s
     response = client.get(url, {"ids": [str(i.pk) for i in items]}, HTTP_ACCEPT_LANGUAGE="en")
     assert response.status_code == 200
     html = response.content.decode()
-    chart = json_script(html, "compare-data")
+    charts = json_script(html, "compare-data")["charts"]
+    assert len(charts) == 1  # one currency, one chart
+    chart = charts[0]
+    assert chart["axis"] == "Cumulative cost [¥]"
     assert [s["name"] for s in chart["series"]] == ["rate 28.0", "rate 10.0", "rate 2.0"]
     for series, item in zip(chart["series"], items, strict=True):
         result = compare(parse_scenario(item.scenario))
@@ -177,22 +180,37 @@ def test_comparing_two_to_four_scenarios_shows_headlines_and_one_chart(client, s
     assert "Building pays for itself in 2.7 months." in html
 
 
-@pytest.mark.parametrize("count", [1, 5])
-def test_comparing_fewer_than_two_or_more_than_four_is_refused(client, scenario_data, count):
-    ids = [
-        str(
-            create_saved_scenario(
-                name=str(i), scenario=parse_scenario(scenario_data), session_key="s"
-            ).pk
-        )
-        for i in range(count)
-    ]
-    assert client.get(reverse("planner:saved-compare"), {"ids": ids}).status_code == 400
+@pytest.mark.parametrize(
+    ("count", "message"),
+    [
+        (0, "Tick at least 2 scenarios to compare them (you ticked 0)"),
+        (1, "Tick at least 2 scenarios to compare them (you ticked 1)"),
+        (5, "Tick at most 4 scenarios to compare them (you ticked 5)"),
+    ],
+)
+def test_ticking_fewer_than_two_or_more_than_four_says_so_on_the_list_itself(
+    client, permalink, count, message
+):
+    for i in range(5):
+        save(client, permalink, name=f"box {i}")
+    ids = [str(pk) for pk in SavedScenario.objects.values_list("pk", flat=True)][:count]
+    for url in (reverse("planner:saved-compare"), reverse("planner:saved-summary-csv")):
+        response = client.get(url, {"ids": ids}, HTTP_ACCEPT_LANGUAGE="en")
+        assert response.status_code == 200
+        html = response.content.decode()
+        assert response.templates[0].name == "planner/saved_list.html"
+        assert message in html
+        assert "damaged" not in html and "altered" not in html
+        assert html.count(" checked>") == count  # the ticks are kept
+        assert html.count('name="ids"') == 5  # the whole list is there to tick again
 
 
-def test_comparing_unknown_ids_is_refused(client):
-    response = client.get(reverse("planner:saved-compare"), {"ids": ["nope", "x"]})
-    assert response.status_code == 400
+def test_comparing_unknown_ids_says_so_on_the_list(client):
+    response = client.get(
+        reverse("planner:saved-compare"), {"ids": ["nope", "x"]}, HTTP_ACCEPT_LANGUAGE="en"
+    )
+    assert response.status_code == 200
+    assert "is not a valid UUID" in response.content.decode()
 
 
 def test_scenarios_saved_before_logging_in_follow_the_user_who_logs_in(client, permalink):

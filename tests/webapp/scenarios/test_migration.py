@@ -4,6 +4,8 @@ import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
+from costmodel import parse_scenario
+
 BEFORE = [
     ("planner", "0002_saved_scenario_selection"),
     ("contenttypes", "0002_remove_content_type_name"),
@@ -71,3 +73,51 @@ def test_the_move_can_be_undone_without_losing_the_row(at_the_planners_last_migr
     migrate(AFTER)
     back = migrate(BEFORE)
     assert back.get_model("planner", "SavedScenario").objects.get().name == "round trip"
+
+
+BEFORE_RANGES = [("scenarios", "0001_initial")]
+AFTER_RANGES = [("scenarios", "0002_saved_scenario_ranges")]
+
+
+@pytest.fixture
+def before_the_ranges(transactional_db):
+    """The database before saved scenarios kept ranges; migrated to the latest state afterwards."""
+    apps = migrate(BEFORE_RANGES)
+    yield apps
+    executor = MigrationExecutor(connection)
+    executor.loader.build_graph()
+    executor.migrate(executor.loader.graph.leaf_nodes())
+
+
+def test_rows_saved_before_ranges_existed_keep_the_defaults(before_the_ranges, scenario_data):
+    from costmodel.ranges import Range, default_ranges
+    from webapp.scenarios.services import stored_ranges
+
+    old = before_the_ranges.get_model("scenarios", "SavedScenario").objects.create(
+        name="old", scenario=scenario_data, session_key="s"
+    )
+    new_apps = migrate(AFTER_RANGES)
+    row = new_apps.get_model("scenarios", "SavedScenario").objects.get(pk=old.pk)
+    assert row.ranges is None
+    mine = {"path": "workload.utilization", "low": 0.3, "mode": 0.8, "high": 0.9}
+    row.ranges = [mine]
+    row.save()
+    row.refresh_from_db()
+    assert row.ranges == [mine]  # a JSON list in either database
+    full = stored_ranges(row)
+    assert full[0] == Range(**mine)
+    assert full[1:] == default_ranges(parse_scenario(scenario_data))[1:]
+
+
+def test_the_ranges_migration_can_be_undone(before_the_ranges):
+    migrate(AFTER_RANGES)
+    back = migrate(BEFORE_RANGES)
+    back.get_model("scenarios", "SavedScenario").objects.create(name="x", scenario={})
+    with connection.cursor() as cursor:
+        columns = [
+            c.name
+            for c in connection.introspection.get_table_description(
+                cursor, "scenarios_savedscenario"
+            )
+        ]
+    assert "ranges" not in columns

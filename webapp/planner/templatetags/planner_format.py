@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django import template
 
+from costmodel.decision import Decision
 from webapp.planner import formatting
 
 register = template.Library()
@@ -26,10 +27,23 @@ def percent(value: float | None, decimals: int = 0) -> str:
 
 
 @register.filter
-def months(value: float | None) -> str:
-    return formatting.months(value)
+def months(value: float | None, decimals: int = 1) -> str:
+    return formatting.months(value, decimals)
 
 
 @register.filter
 def num(value: float | None, decimals: int = 0) -> str:
     return formatting.number(value, decimals)
+
+
+@register.filter
+def magnitude(value: float | None) -> float | None:
+    """The size of a signed figure, for sentences that say its direction in words
+    ("renting is cheaper by ¥1,200.00" for savings of −1 200)."""
+    return None if value is None else abs(value)
+
+
+@register.filter
+def break_even(decision: Decision) -> str:
+    """A decision's cash break-even month in words."""
+    return formatting.break_even_headline(decision.break_even_month, decision.horizon_months)
