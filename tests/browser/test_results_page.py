@@ -183,21 +183,35 @@ def test_every_money_axis_names_its_currency(page, live_server, chart):
     assert any("[$]" in t for t in titles), (chart, titles)
 
 
+def _late_pay_back_code() -> str:
+    data = json.loads(json.dumps(STEADY))
+    data.update(horizon_months=120)
+    data["rent"]["hourly_rate"] = 2.7
+    data["workload"]["utilization"] = 0.5  # not 80 %: the 80 % sentence is shown too
+    return encode(parse_scenario(data))
+
+
+@pytest.mark.parametrize("case", ["tidal-4060ti", "late-pay-back"])
 def test_the_decision_its_conditions_and_how_sure_fit_above_the_fold_at_1366_by_900(
-    browser, live_server, shipped_catalog, artifacts
+    browser, live_server, shipped_catalog, artifacts, case
 ):
     context = browser.new_context(viewport={"width": 1366, "height": 900}, locale="en-US")
     try:
         page = context.new_page()
         page.set_default_timeout(20_000)
-        _plan_tidal_4060ti(page, live_server.url)
+        if case == "tidal-4060ti":
+            _plan_tidal_4060ti(page, live_server.url)
+            shown = ["#verdict-cash"]
+        else:
+            page.goto(f"{live_server.url}/r/{_late_pay_back_code()}")
+            shown = ["#verdict-cash", "#verdict-warning"]
         page.wait_for_selector("#confidence-badge[data-code]")
-        page.screenshot(path=str(artifacts / "results-1366x900.png"))
+        page.screenshot(path=str(artifacts / f"results-1366x900-{case}.png"))
         assert page.evaluate("window.scrollY") == 0
         for selector in (
             "#headline-sentence",
             "#verdict-conditions",
-            "#verdict-cash",
+            *shown,
             "#verdict-confidence",
         ):
             box = page.locator(selector).bounding_box()
