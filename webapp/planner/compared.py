@@ -6,14 +6,19 @@ cloud offering, GPU models and benchmark were used and looks them up through
 :mod:`webapp.catalog.selectors` for their names in the active language
 (``localized_name()``, English when a row has no Chinese name) and the GPUs'
 memory. Rows deleted from the catalog since fall back to the provenance's
-English label. Nothing is computed here.
+English label. Nothing is computed here. The answer is cached per catalog
+version and language (five catalog queries become one version lookup).
 """
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
+
+from django.core.cache import cache
+from django.utils.translation import get_language
 
 from webapp.catalog import selectors
 from webapp.catalog.models import Benchmark, BuildPreset, CloudOffering
@@ -53,8 +58,34 @@ def _label(provenance: Sequence[Mapping[str, Any]], role: str) -> str | None:
     return None
 
 
+CACHE_SECONDS = 3600
+"""How long the names of one combination of catalog rows stay cached [s]: a catalog change
+makes a new version, so the timeout only bounds memory."""
+
+
 def compared(provenance: Sequence[Mapping[str, Any]]) -> Compared:
     """The catalog facts behind a scenario's provenance (empty for a hand-typed scenario)."""
+    keys = [
+        (item.get("role"), item.get("natural_key"), item.get("label"))
+        for item in provenance
+        if item.get("role") in ROLES
+    ]
+    if not any(natural_key for _role, natural_key, _label in keys):
+        return _compared(provenance)  # nothing to look up in the catalog
+    digest = hashlib.blake2b(repr(keys).encode(), digest_size=16).hexdigest()
+    key = f"planner:compared:{selectors.catalog_version()}:{get_language()}:{digest}"
+    facts: Compared | None = cache.get(key)
+    if facts is None:
+        facts = _compared(provenance)
+        cache.set(key, facts, CACHE_SECONDS)
+    return facts
+
+
+ROLES = frozenset({"preset", "cloud rate", "build GPU", "build throughput", "rent throughput"})
+"""The provenance roles :func:`compared` reads."""
+
+
+def _compared(provenance: Sequence[Mapping[str, Any]]) -> Compared:
     preset_slug = _key(provenance, "preset")
     offering_slug = _key(provenance, "cloud rate")
     build_gpu_slug = _key(provenance, "build GPU") or _key(provenance, "build throughput")

@@ -269,3 +269,28 @@ def test_savings_within_one_percent_are_a_close_call_not_a_recommendation():
         changed(base, **{"workload.utilization": threshold - 0.0002}), "zh-hans"
     )
     assert chinese.headline.startswith("难分高下：")
+
+
+@pytest.mark.django_db
+def test_what_is_compared_follows_a_catalog_change_despite_its_cache(shipped_catalog):
+    from webapp.catalog.models import BuildPreset
+    from webapp.catalog.resolver import resolve_data
+
+    selection = {
+        "preset": "budget-rtx4060ti",
+        "cloud_offering": "runpod-a100-80gb-community",
+        "tariff": "cn-business-average",
+        "hosting": "office-deskside",
+        "benchmark": "resnet50-fp16",
+        "workload": {"kind": "tidal", "active_days_per_month": 4},
+        "horizon_months": 36,
+        "currency": "CNY",
+    }
+    provenance = resolve_data(selection).provenance
+    with translation.override("en"):
+        before = compared(provenance)
+        assert compared(provenance) == before
+        preset = BuildPreset.objects.get(slug="budget-rtx4060ti")
+        preset.name = "Renamed desk-side box"
+        preset.save()
+        assert compared(provenance).build.name == "Renamed desk-side box" != before.build.name
