@@ -29,6 +29,7 @@ from costmodel.sensitivity import (
 from webapp.planner import formatting
 from webapp.planner.fields import ALL_FIELDS, WORKLOAD_KIND_LABELS, ScenarioField, fed_fields
 from webapp.planner.permalink import Permalink, encode
+from webapp.planner.sources import provenance_table
 
 
 def chart_labels(currency: str) -> dict[str, str]:
@@ -169,7 +170,8 @@ def results_context(link: Permalink, code: str | None = None) -> dict[str, Any]:
         "sentence": sentence(scenario, result),
         "charts": _chart_data(scenario, result),
         "inputs": input_rows(scenario, link.provenance, link.overrides),
-        "provenance": [{**item, "feeds": fed_fields(item)} for item in link.provenance],
+        "provenance": link.provenance,
+        "provenance_table": provenance_table(link.provenance),
         "overrides": link.overrides,
         "permalink": code or encode(scenario, link.provenance, link.overrides, link.selection),
     }
