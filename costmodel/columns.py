@@ -185,9 +185,13 @@ def running_months(horizon_months: npt.ArrayLike, months: int) -> npt.NDArray[np
 
 
 def steady_demand(utilization: npt.ArrayLike, horizon_months: npt.ArrayLike, months: int) -> Array:
-    """``demand[m] = u × 730`` [h] for months 1..H; ``u`` may exceed 1 (hybrid burst)."""
+    """``demand[m] = u × 730`` [h] for months 1..H; ``u`` may exceed 1 (hybrid burst).
+
+    ``utilization`` has shape (N,), one per scenario, or (K, N) for K utilizations
+    of each; the demand has shape (N, months) or (K, N, months).
+    """
     per_month = np.asarray(utilization, dtype=np.float64) * HOURS_PER_MONTH
-    return np.where(running_months(horizon_months, months), per_month[:, None], 0.0)
+    return np.where(running_months(horizon_months, months), per_month[..., None], 0.0)
 
 
 def tidal_demand(
@@ -254,19 +258,54 @@ def demand_matrix(
 # --------------------------------------------------------------------------
 
 
-def _column(scenarios: Sequence[Scenario], get: Any) -> Array:
-    """One input of every scenario as float64, refusing anything that is not a number.
+BUILD_INPUTS = (
+    "gpu_count",
+    "gpu_throughput",
+    "capex",
+    "power_load_watts",
+    "power_idle_watts",
+    "pue",
+    "electricity_price_per_kwh",
+    "hosting_monthly",
+    "maintenance_rate_per_year",
+    "ops_monthly",
+    "residual_value_retention_per_year",
+    "useful_life_months",
+    "capex_annual_price_change",
+    "running_cost_annual_change",
+)
+"""The build's numeric inputs, in the order of :func:`_inputs` (after the discount rate)."""
+FINANCING_INPUTS = ("down_payment_fraction", "annual_interest_rate", "term_months")
+RENT_INPUTS = (
+    "gpu_count",
+    "gpu_throughput",
+    "hourly_rate",
+    "fixed_monthly",
+    "annual_price_change",
+    "rework_fraction",
+    "committed_instances",
+    "committed_hourly_rate",
+    "commitment_term_months",
+    "commitment_upfront_per_instance",
+)
+CASH = (1.0, 0.0, 0)
+"""The financing inputs of a box paid in cash: all of it at month 0, no loan."""
 
-    Raises OverflowError for an integer beyond float64 (a GPU count of 10**400).
-    """
-    values = np.array([get(s) for s in scenarios])
-    if values.dtype.kind == "O" and all(
-        isinstance(v, int | float) and not isinstance(v, bool) for v in values.tolist()
-    ):
-        return values.astype(np.float64)  # integers beyond int64
-    if values.dtype.kind not in "iuf":
-        raise TypeError(f"a scenario holds a non-number where a number belongs: {values!r}")
-    return values.astype(np.float64)
+
+def _inputs(s: Scenario) -> list[Any]:
+    """Every numeric input of one scenario: the discount rate, then the build's, the
+    loan's and the rent's in the order of :data:`BUILD_INPUTS`, :data:`FINANCING_INPUTS`
+    and :data:`RENT_INPUTS`. A box never replaced has a useful life of 0."""
+    b, r, loan = s.build, s.rent, s.build.financing
+    build = [getattr(b, name) for name in BUILD_INPUTS]
+    build[BUILD_INPUTS.index("useful_life_months")] = b.useful_life_months or 0
+    financing = CASH if loan is None else [getattr(loan, n) for n in FINANCING_INPUTS]
+    return [
+        s.discount_rate_per_year,
+        *build,
+        *financing,
+        *(getattr(r, name) for name in RENT_INPUTS),
+    ]
 
 
 def _beyond_float64(scenario: Scenario) -> bool:
@@ -295,55 +334,34 @@ def columns_from(scenarios: Sequence[Scenario]) -> Columns:
 
 
 def _columns_from(scenarios: Sequence[Scenario]) -> Columns:
-    def col(get: Any) -> Array:
-        return _column(scenarios, get)
+    """One table of every scenario's inputs (one row each), read column by column.
 
+    The table is converted to float64 at once (an integer beyond float64 raises
+    OverflowError) and stored transposed, so that each input's column is
+    contiguous in memory. Anything but numbers (text in a scenario built without
+    validation) is refused, not parsed.
+    """
+    values = np.array([_inputs(s) for s in scenarios])  # object: integers beyond int64
+    if values.dtype.kind not in "iufO" or (
+        values.dtype.kind == "O"
+        and not all(isinstance(v, int | float) and not isinstance(v, bool) for v in values.flat)
+    ):
+        raise TypeError("a scenario holds a non-number where a number belongs")
+    table = values.astype(np.float64).T.copy()
+    discount_rate, table = table[0], table[1:]
+    build, table = table[: len(BUILD_INPUTS)], table[len(BUILD_INPUTS) :]
+    loan, rent = table[: len(FINANCING_INPUTS)], table[len(FINANCING_INPUTS) :]
     horizon = np.array([s.horizon_months for s in scenarios], dtype=np.int64)
     months = int(horizon.max()) + 1
-    loans = [s.build.financing for s in scenarios]
-    build = BuildColumns(
-        gpu_count=col(lambda s: s.build.gpu_count),
-        gpu_throughput=col(lambda s: s.build.gpu_throughput),
-        capex=col(lambda s: s.build.capex),
-        power_load_watts=col(lambda s: s.build.power_load_watts),
-        power_idle_watts=col(lambda s: s.build.power_idle_watts),
-        pue=col(lambda s: s.build.pue),
-        electricity_price_per_kwh=col(lambda s: s.build.electricity_price_per_kwh),
-        hosting_monthly=col(lambda s: s.build.hosting_monthly),
-        maintenance_rate_per_year=col(lambda s: s.build.maintenance_rate_per_year),
-        ops_monthly=col(lambda s: s.build.ops_monthly),
-        residual_value_retention_per_year=col(lambda s: s.build.residual_value_retention_per_year),
-        useful_life_months=col(lambda s: s.build.useful_life_months or 0),
-        capex_annual_price_change=col(lambda s: s.build.capex_annual_price_change),
-        running_cost_annual_change=col(lambda s: s.build.running_cost_annual_change),
-        financing=FinancingColumns(
-            down_payment_fraction=np.array(
-                [1.0 if f is None else f.down_payment_fraction for f in loans]
-            ),
-            annual_interest_rate=np.array(
-                [0.0 if f is None else f.annual_interest_rate for f in loans]
-            ),
-            term_months=np.array([0.0 if f is None else float(f.term_months) for f in loans]),
-        ),
-    )
-    rent = RentColumns(
-        gpu_count=col(lambda s: s.rent.gpu_count),
-        gpu_throughput=col(lambda s: s.rent.gpu_throughput),
-        hourly_rate=col(lambda s: s.rent.hourly_rate),
-        fixed_monthly=col(lambda s: s.rent.fixed_monthly),
-        annual_price_change=col(lambda s: s.rent.annual_price_change),
-        rework_fraction=col(lambda s: s.rent.rework_fraction),
-        committed_instances=col(lambda s: s.rent.committed_instances),
-        committed_hourly_rate=col(lambda s: s.rent.committed_hourly_rate),
-        commitment_term_months=col(lambda s: s.rent.commitment_term_months),
-        commitment_upfront_per_instance=col(lambda s: s.rent.commitment_upfront_per_instance),
-    )
     return Columns(
         horizon_months=horizon,
-        discount_rate_per_year=col(lambda s: s.discount_rate_per_year),
+        discount_rate_per_year=discount_rate,
         demand=demand_matrix([s.workload for s in scenarios], horizon, months),
-        build=build,
-        rent=rent,
+        build=BuildColumns(
+            **dict(zip(BUILD_INPUTS, build, strict=True)),
+            financing=FinancingColumns(**dict(zip(FINANCING_INPUTS, loan, strict=True))),
+        ),
+        rent=RentColumns(**dict(zip(RENT_INPUTS, rent, strict=True))),
     )
 
 

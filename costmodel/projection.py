@@ -541,14 +541,15 @@ def monthly_projection(c: Columns, with_break_even_utilization: bool = False) ->
         rent_cost_per_hour = np.where(work > 0, rent_total / work, np.nan)
 
         def savings_at(utilization: Array) -> Array:
-            """Savings with steady work at ``utilization`` (one per scenario), all else as is.
+            """Savings with steady work at ``utilization``, all else as is: shape (K, N)
+            for K utilizations of each scenario, ``utilization`` of shape (K, N).
 
             Only the demand's lines change with the work: today's savings, with
             energy, burst and on-demand compute taken again at that demand.
             """
             e, bu, cp = demand_lines(steady_demand(utilization, horizon, c.months))
-            more_rent = cp.sum(axis=1) - compute.sum(axis=1)
-            more_build = e.sum(axis=1) - energy.sum(axis=1) + bu.sum(axis=1) - burst.sum(axis=1)
+            more_rent = cp.sum(axis=-1) - compute.sum(axis=1)
+            more_build = e.sum(axis=-1) - energy.sum(axis=1) + bu.sum(axis=-1) - burst.sum(axis=1)
             changed: Array = savings + more_rent - more_build
             return changed
 
@@ -618,8 +619,9 @@ def break_even_utilization(c: Columns, savings_at: Callable[[Array], Array]) -> 
     ----------
     c : Columns
     savings_at : callable
-        Savings of each scenario with steady work at a utilization (an array,
-        one per scenario), everything else unchanged (:func:`monthly_projection`'s).
+        Savings of each scenario with steady work at K utilizations (an array
+        of shape (K, N)), everything else unchanged: shape (K, N)
+        (:func:`monthly_projection`'s).
 
     Notes
     -----
@@ -638,7 +640,7 @@ def break_even_utilization(c: Columns, savings_at: Callable[[Array], Array]) -> 
     capacity_ratio = (b.gpu_count * b.gpu_throughput) / (r.gpu_count * r.gpu_throughput)
     kink = r.committed_instances / (capacity_ratio * (1.0 + r.rework_fraction))
     kink = np.where((kink > 0.0) & (kink < 1.0), kink, 1.0)
-    s0, sk, s1 = savings_at(np.zeros(n)), savings_at(kink), savings_at(np.ones(n))
+    s0, sk, s1 = savings_at(np.stack([np.zeros(n), kink, np.ones(n)]))  # in one evaluation
 
     def segment_zero(a: Array, b_: Array, sa: Array, sb: Array) -> Array:
         crosses = (sa != sb) & ((sa == 0.0) | (sb == 0.0) | (np.sign(sa) != np.sign(sb)))

@@ -33,13 +33,8 @@ from webapp.planner.analysis import ranges_of, ranges_table
 from webapp.planner.compared import compared
 from webapp.planner.fields import ALL_FIELDS, fed_fields
 from webapp.planner.permalink import Permalink, encode
+from webapp.planner.sources import provenance_table
 from webapp.planner.verdict import verdict, what_is_compared
-
-PROVENANCE_KEYS = dict.fromkeys(
-    ("amount", "quantity", "currency", "fx_rate", "effective_date", "note", "estimate", "source")
-)
-"""Every key the provenance table reads, None unless the entry has it: permalinks leave empty
-ones out, and a template looking up a missing key tries attributes and ``dir()`` first (slow)."""
 
 VERDICT_SWEEP_STEPS = 6
 """Points of the sweep the verdict reads: 0, 20, …, 100 % (the 80 % example among them)."""
@@ -89,9 +84,8 @@ def results_context(link: Permalink, code: str | None = None) -> dict[str, Any]:
         "ranges": ranges_table(ranges_of(link), scenario.currency),
         "ranges_chosen": bool(link.ranges),
         "inputs": input_rows(scenario, link.provenance, link.overrides),
-        "provenance": [
-            {**PROVENANCE_KEYS, **item, "feeds": fed_fields(item)} for item in link.provenance
-        ],
+        "provenance": link.provenance,
+        "provenance_table": provenance_table(link.provenance),
         "overrides": link.overrides,
         "permalink": code or encode(scenario, link.provenance, link.overrides, link.selection),
     }
