@@ -280,3 +280,14 @@ def test_nothing_to_compare_is_said_on_the_list_in_chinese_too(client, permalink
         ) % {"min": 2, "count": count}
     assert message in html
     assert message.startswith("请") or "至少" in message
+
+
+def test_a_close_call_is_flagged_beside_its_verdict(client, db, scenario_data):
+    threshold = compare(parse_scenario(scenario_data))["break_even_utilization"]
+    close = saved(scenario_data, "close", workload={"kind": "steady", "utilization": threshold})
+    clear = saved(scenario_data, "clear")
+    _response, html = compare_page(client, [close, clear])
+    verdicts = html.split('id="compare-verdict"')[1].split("</section>")[0]
+    close_line = text(verdicts.split(f'data-saved="{close.pk}"')[1].split("</li>")[0])
+    clear_line = text(verdicts.split(f'data-saved="{clear.pk}"')[1].split("</li>")[0])
+    assert "A close call" in close_line and "A close call" not in clear_line
