@@ -11,16 +11,11 @@ only picks, labels and formats them.
 
 from __future__ import annotations
 
-import hashlib
-import json
-from dataclasses import asdict
 from typing import Any
 
-from django.core.cache import cache
 from django.http import HttpRequest
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString
-from django.utils.translation import get_language
 
 from costmodel import compare
 from costmodel.decision import decide
@@ -31,37 +26,33 @@ from costmodel.sensitivity import utilization_sweep
 from webapp.planner import formatting
 from webapp.planner.analysis import ranges_of, ranges_table
 from webapp.planner.compared import compared
-from webapp.planner.fields import ALL_FIELDS, fed_fields
+from webapp.planner.fields import ALL_FIELDS
 from webapp.planner.permalink import Permalink, encode
-from webapp.planner.sources import provenance_table
+from webapp.planner.sources import Sources, catalog_sources
 from webapp.planner.verdict import verdict, what_is_compared
 
 VERDICT_SWEEP_STEPS = 6
 """Points of the sweep the verdict reads: 0, 20, …, 100 % (the 80 % example among them)."""
 
 
-def input_rows(
-    scenario: Scenario, provenance: list[dict[str, Any]], overrides: list[str]
-) -> list[dict[str, Any]]:
-    """One row per scenario field: label, formatted value, override flag, catalog sources."""
+def input_rows(scenario: Scenario, sources: Sources, overrides: list[str]) -> list[dict[str, Any]]:
+    """One row per scenario field: label, formatted value, override flag, and the rendered
+    catalog sources (empty for an override or an input not from the catalog)."""
     data = scenario.model_dump(mode="json")
-    sources: dict[str, list[dict[str, Any]]] = {}
-    for item in provenance:
-        for path in fed_fields(item):
-            sources.setdefault(path, []).append(item)
     overridden = set(overrides)
     rows = []
     for field in ALL_FIELDS:
         value = get_path(data, field.path)
         if value is None:
             continue
+        override = field.path in overridden
         rows.append(
             {
                 "path": field.path,
                 "label": field.label,
                 "value": formatting.field_value(field, value, scenario.currency),
-                "override": field.path in overridden,
-                "sources": [] if field.path in overridden else sources.get(field.path, []),
+                "override": override,
+                "sources": "" if override else sources.cells.get(field.path, ""),
             }
         )
     return rows
@@ -70,6 +61,7 @@ def input_rows(
 def results_context(link: Permalink, code: str | None = None) -> dict[str, Any]:
     """Template context of the results page for a decoded permalink (and its code, if known)."""
     scenario = link.scenario
+    sources = catalog_sources(link.provenance)
     result = compare(scenario)
     decision = decide(scenario, result, utilization_sweep(scenario, VERDICT_SWEEP_STEPS))
     said = verdict(decision, scenario)
@@ -83,55 +75,36 @@ def results_context(link: Permalink, code: str | None = None) -> dict[str, Any]:
         "fleet_chart": fleet_size(scenario) is not None,
         "ranges": ranges_table(ranges_of(link), scenario.currency),
         "ranges_chosen": bool(link.ranges),
-        "inputs": input_rows(scenario, link.provenance, link.overrides),
+        "inputs": input_rows(scenario, sources, link.overrides),
         "provenance": link.provenance,
-        "provenance_table": provenance_table(link.provenance),
+        "sources": sources,
         "overrides": link.overrides,
         "permalink": code or encode(scenario, link.provenance, link.overrides, link.selection),
     }
 
 
-CACHE_SECONDS = 24 * 3600
-"""How long rendered figures of one permalink stay in the cache [s].
+def results_fragments(link: Permalink, code: str | None = None) -> dict[str, str]:
+    """The rendered headline and details fragments of a results page, and its title.
 
-A permalink's code determines every figure on its page (that is the point of
-the permalink), so the rendered fragments for a code and a language never go
-stale; the timeout only bounds memory.
-"""
-
-
-def _cache_key(scenario_key: str, link: Permalink) -> str:
-    ranges = json.dumps([asdict(r) for r in link.ranges or []])
-    digest = hashlib.blake2b((scenario_key + ranges).encode(), digest_size=16).hexdigest()
-    return f"planner:results:v2:{get_language()}:{digest}"
-
-
-def results_fragments(request: HttpRequest, link: Permalink, scenario_key: str) -> dict[str, str]:
-    """The rendered headline and charts/inputs fragments of a results page, cached.
-
-    ``scenario_key`` (the permalink code, or a saved scenario's id) and the
-    link's uncertainty ranges identify everything the fragments show. Neither
-    fragment holds a form, a CSRF token or anything else of the visitor's, so
-    one rendering serves every visitor in that language. The page around them
-    (forms, tokens, messages) is rendered for each request: nothing per
-    visitor is ever cached.
+    Rendered for every request: permalinks are many and each is visited
+    rarely, so a cache of pages would mostly miss (and one per worker, as
+    Django's local-memory cache is, even more so). What many pages share is
+    remembered instead: the catalog rows table (:mod:`webapp.planner.sources`),
+    the names of what is compared (:mod:`webapp.planner.compared`) and
+    formatted numbers (:mod:`webapp.planner.formatting`). Neither fragment
+    holds a form, a token or anything else of the visitor's.
     """
-    key = _cache_key(scenario_key, link)
-    fragments: dict[str, str] | None = cache.get(key)
-    if fragments is None:
-        context = results_context(link)
-        fragments = {
-            "summary": SafeString(render_to_string("planner/results_summary.html", context)),
-            "details": SafeString(render_to_string("planner/results_details.html", context)),
-            "title": str(context["sentence"]),  # plain text: escaped when shown
-        }
-        cache.set(key, fragments, CACHE_SECONDS)
-    return fragments
+    context = results_context(link, code)
+    return {
+        "summary": SafeString(render_to_string("planner/results_summary.html", context)),
+        "details": SafeString(render_to_string("planner/results_details.html", context)),
+        "title": str(context["sentence"]),  # plain text: escaped when shown
+    }
 
 
 def results_page(request: HttpRequest, link: Permalink, code: str) -> dict[str, Any]:
-    """Context of the results page shell: cached fragments plus what varies per visitor."""
-    fragments = results_fragments(request, link, "code:" + code)
+    """Context of the results page shell: the fragments plus what varies per visitor."""
+    fragments = results_fragments(link, code)
     return {
         "fragments": fragments,
         "title": fragments["title"],

@@ -1,13 +1,15 @@
-"""The "Catalog rows used" table of a results page, rendered once per provenance.
+"""Where a results page's inputs come from, rendered once per provenance.
 
 Thousands of permalinks share a few provenances: the same catalog rows at
-other utilizations and horizons. This table (a row per catalog item, with its
-translated role, its source as a link, notes and the fields it feeds) took
-about two thirds of the time a results page spent in its templates
-(5.6 of 8.3 ms on this project's 2-core VM, with urlize the largest part).
-Its HTML depends only on the provenance, which the permalink carries and
-which therefore never changes under it, and on the language, so it is
-rendered once per pair and kept in a bounded per-process memo.
+other utilizations and horizons. Two parts of a results page depend on the
+provenance alone (and the language): the "Catalog rows used" table (a row
+per catalog item, with its translated role, its source as a link, notes and
+the fields it feeds) and the Source cell of each input the catalog feeds.
+Rendering them took most of the page's template time (the table 5.6 ms and
+the inputs' Source cells about 2 ms of a ~10 ms page on this project's
+2-core VM). The permalink carries its provenance, so a rendering never goes
+stale: each provenance and language is rendered once and kept in a bounded
+per-process memo.
 
 This is not a page cache: it holds catalog facts that every visitor of any
 page with that provenance sees, never a visitor's form, token or message.
@@ -17,6 +19,8 @@ from __future__ import annotations
 
 import functools
 import json
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from django.template.loader import render_to_string
@@ -26,19 +30,47 @@ from django.utils.translation import get_language
 from webapp.planner.fields import fed_fields
 
 MEMO_SIZE = 256
-"""Provenance × language pairs kept per worker (each about 10 KB of HTML)."""
+"""Provenance × language pairs kept per worker (each about 15 KB of HTML)."""
+
+
+@dataclass(frozen=True)
+class Sources:
+    table: SafeString
+    """The "Catalog rows used" table; empty when nothing came from the catalog."""
+    cells: Mapping[str, SafeString]
+    """The Source cell's content of each input the catalog feeds, by field path."""
+
+
+NO_SOURCES = Sources(table=SafeString(""), cells={})
+
+
+def catalog_sources(provenance: list[dict[str, Any]]) -> Sources:
+    """The rendered sources of a scenario resolved from these catalog rows."""
+    if not provenance:
+        return NO_SOURCES
+    return _rendered(get_language(), json.dumps(provenance, sort_keys=True, default=str))
 
 
 def provenance_table(provenance: list[dict[str, Any]]) -> SafeString:
     """The rendered table of the catalog rows a scenario was resolved from ('' if none)."""
-    if not provenance:
-        return SafeString("")
-    return _rendered(get_language(), json.dumps(provenance, sort_keys=True, default=str))
+    return catalog_sources(provenance).table
 
 
 @functools.lru_cache(maxsize=MEMO_SIZE)
-def _rendered(language: str, provenance: str) -> SafeString:
+def _rendered(language: str, provenance: str) -> Sources:
     items = [{**item, "feeds": fed_fields(item)} for item in json.loads(provenance)]
-    return SafeString(
-        render_to_string("planner/includes/provenance_table.html", {"provenance": items})
+    by_field: dict[str, list[dict[str, Any]]] = {}
+    for item in items:
+        for path in item["feeds"]:
+            by_field.setdefault(path, []).append(item)
+    return Sources(
+        table=SafeString(
+            render_to_string("planner/includes/provenance_table.html", {"provenance": items})
+        ),
+        cells={
+            path: SafeString(
+                render_to_string("planner/includes/source_cell.html", {"sources": sources})
+            )
+            for path, sources in by_field.items()
+        },
     )

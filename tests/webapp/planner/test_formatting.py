@@ -60,3 +60,13 @@ def test_yuan_and_dollars_keep_their_short_symbols_in_both_languages():
 def test_a_currency_without_a_minor_unit_shows_whole_amounts():
     with translation.override("en"):
         assert money(1234.5, "JPY") == "¥1,234"
+
+
+def test_a_remembered_amount_is_still_said_in_the_active_language():
+    # Formatted numbers are memoized per language: a figure first shown in one language
+    # must not come back in it when another is active.
+    shown = []
+    for language in ("en", "zh-hans", "en", "zh-hans"):
+        with translation.override(language):
+            shown.append(money(1234.5, "JPY"))
+    assert shown == ["¥1,234", "JP¥1,234", "¥1,234", "JP¥1,234"]

@@ -180,11 +180,23 @@ def test_a_scenario_name_is_shown_literally_never_with_the_visitors_token(
     assert page.count(client.cookies["csrftoken"].value) == 0
 
 
-def test_the_cached_fragments_hold_no_form_and_no_token(rf, permalink):
+def test_the_fragments_hold_no_form_and_no_token(permalink):
     from webapp.planner.permalink import decode
     from webapp.planner.results import results_fragments
 
-    fragments = results_fragments(rf.get("/"), decode(permalink), "test:" + permalink)
+    fragments = results_fragments(decode(permalink), permalink)
     assert set(fragments) == {"summary", "details", "title"}
     for fragment in fragments.values():
         assert "<form" not in fragment and "csrfmiddlewaretoken" not in fragment
+
+
+def test_no_results_page_is_kept_in_a_cache(client, scenario_data):
+    # A page cache per worker would mostly miss (permalinks are many) and is not shared;
+    # each visit renders the page, so nothing of one visit can reach another.
+    from django.core.cache import caches
+
+    code = encode(parse_scenario(scenario_data))
+    caches["default"].clear()
+    client.get(results_url(code))
+    client.get(results_url(code))
+    assert not [key for key in caches["default"]._cache if "results" in key]  # LocMemCache
