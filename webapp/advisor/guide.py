@@ -9,8 +9,9 @@ figures and results permalinks; the templates put them into words. When the
 catalog lacks something a case needs, that case says so and the rest of the
 page still renders.
 
-:func:`cached_check_guide` keeps the result in Django's cache under the
-catalog's version (:func:`webapp.catalog.selectors.catalog_version`).
+:func:`cached_check_guide` keeps the result in the database cache every worker
+reads (``CACHES["shared"]``), under the catalog's version
+(:func:`webapp.catalog.selectors.catalog_version`), the day and the language.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.core.cache import cache
+from django.core.cache import caches
 from django.urls import reverse
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
@@ -45,9 +46,9 @@ from webapp.catalog.models import Benchmark, CloudOffering
 from webapp.catalog.resolver import Selection, resolve
 from webapp.planner.permalink import encode
 
-CACHE_SECONDS = 600
-"""Longest time a checked guide is reused [s]: the catalog version changes at once in this
-process; another process with its own local-memory cache catches up within this time."""
+CACHE_SECONDS = 24 * 3600
+"""Longest time a checked guide is kept [s]. It never goes stale: a catalog change gives a
+new version, in every worker at once, and the key holds the day; the timeout bounds memory."""
 
 DECISION_UTILIZATIONS = (0.0, REFERENCE_UTILIZATION, 1.0)
 """Steady utilizations each case is also run at, for its decision (same batch) [fraction]."""
@@ -339,6 +340,7 @@ def cached_check_guide() -> CheckedGuide:
             get_language() or "",
         )
     )
+    cache = caches["shared"]
     guide: CheckedGuide | None = cache.get(key)
     if guide is None:
         guide = check_guide()

@@ -21,7 +21,7 @@ import json
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from django.core.cache import cache
+from django.core.cache import caches
 from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 
@@ -68,6 +68,10 @@ always answers "what about hosting?"; the version-2 components only when at work
 CACHE_SECONDS = 24 * 3600
 """How long an analysis document stays in the cache [s]; it never goes stale (see
 :func:`analysis_document`)."""
+CACHE = "shared"
+"""The cache of analysis documents: the database cache every worker reads, so a document
+one worker computed (a Monte Carlo, a tornado, a fleet and a grid: the page's slowest
+part) serves a visitor whose request reaches another."""
 
 
 def draws_for(scenario: Scenario) -> int:
@@ -416,7 +420,7 @@ def analysis_document(link: Permalink) -> dict[str, Any]:
     language (the engine is deterministic, the Monte Carlo seeded), so a
     cached copy never goes stale.
     """
-    key = _cache_key(link)
+    key, cache = _cache_key(link), caches[CACHE]
     document: dict[str, Any] | None = cache.get(key)
     if document is None:
         document = build_document(link, run_analyses(link))

@@ -530,3 +530,19 @@ def test_editing_a_price_in_place_refreshes_the_cached_page(client, catalog):
 
     after = client.get(url).content.decode()
     assert money(capex + 1000 * line.quantity, "CNY", 0) in after
+
+
+@pytest.mark.django_db
+def test_a_guide_one_worker_checked_serves_the_others(catalog, monkeypatch):
+    # Workers share the database cache, not their local-memory ones: clearing the
+    # local cache stands for a request that reaches another worker.
+    from django.core.cache import caches
+
+    checks = []
+    real = guide.check_guide
+    monkeypatch.setattr(guide, "check_guide", lambda: checks.append(1) or real())
+    caches["shared"].clear()
+    first = guide.cached_check_guide()
+    caches["default"].clear()
+    assert guide.cached_check_guide() == first
+    assert len(checks) == 1

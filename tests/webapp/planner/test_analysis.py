@@ -26,6 +26,9 @@ from webapp.planner.permalink import Permalink, encode
 from webapp.planner.verdict import how_sure
 from webapp.scenarios.services import create_saved_scenario
 
+# analysis.json keeps its documents in the shared (database) cache.
+pytestmark = pytest.mark.django_db
+
 
 def analysis_url(code: str) -> str:
     return reverse("planner:results-analysis", args=[code])
@@ -281,3 +284,20 @@ def test_the_document_speaks_chinese(client, scenario_data):
     doc = client.get(analysis_url(encode(parse_scenario(scenario_data)))).json()
     assert doc["labels"]["cumulative_axis"] == "累计成本 [¥]"
     assert "次抽样中" in doc["uncertainty"]["confidence"]["sentence"]
+
+
+def test_a_document_one_worker_computed_serves_the_others(client, permalink, monkeypatch):
+    # Workers share the database cache, not their local-memory ones: clearing the
+    # local cache stands for a request that reaches another worker.
+    from django.core.cache import caches
+
+    from webapp.planner import analysis
+
+    runs = []
+    real = analysis.run_analyses
+    monkeypatch.setattr(analysis, "run_analyses", lambda link: runs.append(1) or real(link))
+    caches["shared"].clear()
+    first = client.get(analysis_url(permalink)).json()
+    caches["default"].clear()
+    assert client.get(analysis_url(permalink)).json() == first
+    assert len(runs) == 1
