@@ -74,7 +74,7 @@ def main(rounds: int = 20, per_round: int = 25) -> None:
         "results 240 months": iter(distinct_pages(240, count)),
     }
     timings(client, "/healthz", 5)  # warm up: imports, template compilation
-    for name, urls in pages.items():
+    for urls in pages.values():
         for _ in range(per_round):
             timings(client, next(urls), 1)
     samples: dict[str, list[float]] = {"healthz": [], **{name: [] for name in pages}}
