@@ -13,6 +13,8 @@ import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
+from webapp.release import release_digest
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 _TRUE = {"1", "true", "yes", "on"}
@@ -136,17 +138,20 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "transaction_mode": "IMMEDIATE",
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
     }
-# Caches: "default" is each process's memory, for what a key fully determines (a results
-# page's figures per permalink code). "shared" is the database, seen by every process
+# Caches: "default" is each process's memory, for what a key fully determines (the names
+# of catalog rows per catalog version). "shared" is the database, seen by every process
 # and by management commands: it holds the catalog's version, the token that anything
 # cached from catalog rows puts in its key (webapp.catalog.selectors.catalog_version),
-# so an admin edit or a load_catalog run is seen at once by every worker. Its table is
-# created by the catalog's migrations.
+# so an admin edit or a load_catalog run is seen at once by every worker, and the slow
+# documents every worker serves (analysis JSON, the checked guide). Its keys start with
+# the release's digest (webapp/release.py), so a new release never serves what an older
+# one computed. Its table is created by the catalog's migrations.
 CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
     "shared": {
         "BACKEND": "django.core.cache.backends.db.DatabaseCache",
         "LOCATION": "django_cache",
+        "KEY_PREFIX": release_digest(BASE_DIR),
     },
 }
 
