@@ -472,6 +472,11 @@ class FxRate(models.Model):
     def __str__(self) -> str:
         return f"1 {self.base_currency} = {self.rate} {self.quote_currency} ({self.effective_date})"
 
+    def multiplier(self, currency: str) -> Decimal:
+        """Units of the pair's other currency per unit of ``currency``: the rate from the
+        base currency, its inverse from the quote currency."""
+        return self.rate if currency == self.base_currency else Decimal(1) / self.rate
+
     def natural_key(self) -> tuple[str, str, str]:
         return (self.base_currency, self.quote_currency, self.effective_date.isoformat())
 

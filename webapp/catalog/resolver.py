@@ -264,9 +264,7 @@ class Converter:
                     % {"base": currency, "quote": self.target, "date": self.as_of.isoformat()},
                 )
             self.rates_used[(row.base_currency, row.quote_currency)] = row
-            self._multipliers[currency] = (
-                row.rate if row.base_currency == currency else Decimal(1) / row.rate
-            )
+            self._multipliers[currency] = row.multiplier(currency)
         return self._multipliers[currency]
 
     def convert(self, amount: Decimal, currency: str) -> tuple[Decimal, str | None]:

@@ -142,8 +142,7 @@ def display_rate(currency: str, target: str, day: datetime.date) -> DisplayRate 
     row = selectors.fx_rate_on(currency, target, day)
     if row is None:
         return None
-    multiplier = row.rate if row.base_currency == currency else Decimal(1) / row.rate
-    return DisplayRate(currency, target, multiplier, row, day)
+    return DisplayRate(currency, target, row.multiplier(currency), row, day)
 
 
 def display_amount(amount: float | None, rate: DisplayRate | None) -> float | None:

@@ -211,3 +211,9 @@ def test_a_price_is_stale_after_180_days():
     today = datetime.date.today()
     assert PartPrice(effective_date=today - datetime.timedelta(days=181)).is_stale
     assert not PartPrice(effective_date=today - datetime.timedelta(days=180)).is_stale
+
+
+def test_an_fx_rate_converts_from_either_currency_of_its_pair():
+    row = FxRate(base_currency="USD", quote_currency="CNY", rate=Decimal("8"))
+    assert row.multiplier("USD") == Decimal("8")  # 1 USD = 8 CNY
+    assert row.multiplier("CNY") == Decimal("0.125")  # 1 CNY = 1/8 USD
