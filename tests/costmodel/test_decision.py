@@ -11,6 +11,7 @@ import pytest
 from costmodel import compare, parse_scenario
 from costmodel.decision import CONFIDENCE_BANDS, confidence_of, decide
 from costmodel.operations import parse_uncertainty, uncertainty
+from costmodel.paths import with_path
 from costmodel.sensitivity import utilization_sweep
 
 EXAMPLES = Path(__file__).resolve().parent / "examples"
@@ -21,13 +22,10 @@ def example(name: str) -> dict:
 
 
 def changed(data: dict, **paths: object) -> dict:
+    """A deep copy of ``data`` with each dotted path set (``costmodel.paths.with_path``)."""
     data = copy.deepcopy(data)
     for path, value in paths.items():
-        *parents, leaf = path.split(".")
-        node = data
-        for part in parents:
-            node = node.setdefault(part, {})
-        node[leaf] = value
+        data = with_path(data, path, value)
     return data
 
 

@@ -17,6 +17,7 @@ from numpy.testing import assert_allclose
 from strategies import v2_scenarios
 
 from costmodel import compare, parse_scenario
+from costmodel.paths import with_path
 
 V2 = Path(__file__).resolve().parent / "examples" / "v2"
 RTOL = 1e-12
@@ -27,13 +28,10 @@ def example(name: str) -> dict:
 
 
 def changed(data: dict, **paths: object) -> dict:
+    """A deep copy of ``data`` with each dotted path set (``costmodel.paths.with_path``)."""
     data = copy.deepcopy(data)
     for path, value in paths.items():
-        *parents, leaf = path.split(".")
-        node = data
-        for part in parents:
-            node = node.setdefault(part, {})
-        node[leaf] = value
+        data = with_path(data, path, value)
     return data
 
 

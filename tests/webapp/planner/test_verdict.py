@@ -9,6 +9,7 @@ from django.utils import translation
 
 from costmodel import compare, parse_scenario
 from costmodel.decision import decide
+from costmodel.paths import with_path
 from costmodel.sensitivity import utilization_sweep
 from webapp.planner import formatting
 from webapp.planner.compared import Compared, Side, compared
@@ -23,13 +24,10 @@ def example(name: str) -> dict:
 
 
 def changed(data: dict, **paths: object) -> dict:
+    """A deep copy of ``data`` with each dotted path set (``costmodel.paths.with_path``)."""
     data = copy.deepcopy(data)
     for path, value in paths.items():
-        *parents, leaf = path.split(".")
-        node = data
-        for part in parents:
-            node = node.setdefault(part, {})
-        node[leaf] = value
+        data = with_path(data, path, value)
     return data
 
 
