@@ -19,6 +19,19 @@ from webapp.planner.verdict import how_sure, verdict, what_is_compared
 EXAMPLES = Path(__file__).resolve().parents[2] / "costmodel" / "examples"
 
 
+TIDAL_4060TI = {
+    "preset": "budget-rtx4060ti",
+    "cloud_offering": "runpod-a100-80gb-community",
+    "tariff": "cn-business-average",
+    "hosting": "office-deskside",
+    "benchmark": "resnet50-fp16",
+    "workload": {"kind": "tidal", "active_days_per_month": 4},
+    "horizon_months": 36,
+    "currency": "CNY",
+}
+"""The issue's case: the 4060 Ti box vs RunPod's community A100, four busy days a month."""
+
+
 def example(name: str) -> dict:
     return json.loads((EXAMPLES / f"{name}.json").read_text())
 
@@ -219,17 +232,7 @@ def test_what_is_compared_names_the_catalog_rows_in_chinese(shipped_catalog):
     from webapp.catalog.models import Benchmark, BuildPreset, CloudOffering, GpuModel
     from webapp.catalog.resolver import resolve_data
 
-    selection = {
-        "preset": "budget-rtx4060ti",
-        "cloud_offering": "runpod-a100-80gb-community",
-        "tariff": "cn-business-average",
-        "hosting": "office-deskside",
-        "benchmark": "resnet50-fp16",
-        "workload": {"kind": "tidal", "active_days_per_month": 4},
-        "horizon_months": 36,
-        "currency": "CNY",
-    }
-    resolution = resolve_data(selection)
+    resolution = resolve_data(TIDAL_4060TI)
     scenario = resolution.scenario
     decision = decide(scenario, compare(scenario), utilization_sweep(scenario, 6))
     with translation.override("zh-hans"):
@@ -274,17 +277,7 @@ def test_what_is_compared_follows_a_catalog_change_despite_its_cache(shipped_cat
     from webapp.catalog.models import BuildPreset
     from webapp.catalog.resolver import resolve_data
 
-    selection = {
-        "preset": "budget-rtx4060ti",
-        "cloud_offering": "runpod-a100-80gb-community",
-        "tariff": "cn-business-average",
-        "hosting": "office-deskside",
-        "benchmark": "resnet50-fp16",
-        "workload": {"kind": "tidal", "active_days_per_month": 4},
-        "horizon_months": 36,
-        "currency": "CNY",
-    }
-    provenance = resolve_data(selection).provenance
+    provenance = resolve_data(TIDAL_4060TI).provenance
     with translation.override("en"):
         before = compared(provenance)
         assert compared(provenance) == before
