@@ -37,7 +37,7 @@ from costmodel import Scenario
 from costmodel.paths import get_path
 from costmodel.tables import MONTHLY_COLUMNS, monthly_table
 from webapp.planner.analysis import SEED, Analyses, field_label
-from webapp.planner.fields import ALL_FIELDS, BY_PATH, fed_fields
+from webapp.planner.fields import ALL_FIELDS, BY_PATH, items_by_field
 from webapp.planner.figures import FIGURES, Figure
 from webapp.planner.formatting import round_money
 
@@ -75,10 +75,16 @@ UNIT_PLACES: dict[str, int] = {
 """Decimals of an input by its unit (:mod:`webapp.planner.fields`); money has its currency's."""
 
 
+def quantized(value: float, places: int) -> Decimal:
+    """``value`` to ``places`` decimals, half to even, from the decimal it reads as
+    (``0.1`` is ``Decimal("0.1")``, not its binary value)."""
+    return Decimal(repr(float(value))).quantize(Decimal(1).scaleb(-places))
+
+
 def rounded(value: float, places: int) -> Decimal:
     """``value`` to ``places`` decimals, half to even, without trailing zeros (``0.8``, not
     ``0.800000``; ``28``, not ``28.000000``)."""
-    exact = Decimal(repr(float(value))).quantize(Decimal(1).scaleb(-places))
+    exact = quantized(value, places)
     plain = exact.normalize()
     return plain.quantize(Decimal(1)) if plain == plain.to_integral() else plain
 
@@ -174,8 +180,7 @@ def _figure_cell(figure: Figure, result: Mapping[str, Any], currency: str) -> Ce
         return None
     if figure.kind == "money":
         return round_money(value, currency)
-    quantum = Decimal("0.0001") if figure.kind == "fraction" else Decimal("0.01")
-    return Decimal(repr(float(value))).quantize(quantum)
+    return quantized(value, 4 if figure.kind == "fraction" else 2)
 
 
 def _headline_rows(result: Mapping[str, Any], currency: str) -> list[list[Cell]]:
@@ -187,10 +192,7 @@ def assumption_rows(
 ) -> list[list[Cell]]:
     """One row per scenario input: field, label, value, source, as-of date, estimate, override."""
     data = scenario.model_dump(mode="json")
-    by_field: dict[str, list[dict[str, Any]]] = {}
-    for item in provenance:
-        for path in fed_fields(item):
-            by_field.setdefault(path, []).append(item)
+    by_field = items_by_field(provenance)
     rows: list[list[Cell]] = []
     for field in ALL_FIELDS:
         value = get_path(data, field.path)
@@ -213,9 +215,7 @@ def _money(value: float | None, currency: str) -> Cell:
 
 
 def _places(value: float | None, places: int) -> Cell:
-    return (
-        None if value is None else Decimal(repr(float(value))).quantize(Decimal(1).scaleb(-places))
-    )
+    return None if value is None else quantized(value, places)
 
 
 def decision_rows(a: Analyses, currency: str) -> list[list[Cell]]:
@@ -540,7 +540,7 @@ def summary_csv(entries: Sequence[dict[str, Any]]) -> str:
                 cur,
                 s.horizon_months,
                 s.workload.kind,
-                Decimal(repr(e["average_utilization"])).quantize(Decimal("0.0001")),
+                quantized(e["average_utilization"], 4),
                 input_cell("build.capex", s.build.capex, cur),
                 input_cell("rent.hourly_rate", s.rent.hourly_rate, cur),
                 *(_figure_cell(f, e["result"], cur) for f in SUMMARY_FIGURES),

@@ -352,6 +352,15 @@ def fed_fields(item: dict[str, Any]) -> list[str]:
     return [fields] if isinstance(fields, str) else [str(f) for f in fields]
 
 
+def items_by_field(provenance: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+    """The provenance items feeding each dotted scenario field, in provenance order."""
+    by_field: dict[str, list[dict[str, Any]]] = {}
+    for item in provenance:
+        for path in fed_fields(item):
+            by_field.setdefault(path, []).append(item)
+    return by_field
+
+
 def display_value(field: ScenarioField, value: Any, currency: str) -> str:
     """A scenario value for people: money in the scenario's currency, fractions in percent."""
     if value is None:

@@ -27,7 +27,7 @@ from django.template.loader import render_to_string
 from django.utils.safestring import SafeString
 from django.utils.translation import get_language
 
-from webapp.planner.fields import fed_fields
+from webapp.planner.fields import fed_fields, items_by_field
 
 MEMO_SIZE = 256
 """Provenance × language pairs kept per worker (each about 15 KB of HTML)."""
@@ -59,10 +59,7 @@ def provenance_table(provenance: list[dict[str, Any]]) -> SafeString:
 @functools.lru_cache(maxsize=MEMO_SIZE)
 def _rendered(language: str, provenance: str) -> Sources:
     items = [{**item, "feeds": fed_fields(item)} for item in json.loads(provenance)]
-    by_field: dict[str, list[dict[str, Any]]] = {}
-    for item in items:
-        for path in item["feeds"]:
-            by_field.setdefault(path, []).append(item)
+    by_field = items_by_field(items)
     return Sources(
         table=SafeString(
             render_to_string("planner/includes/provenance_table.html", {"provenance": items})
