@@ -75,7 +75,6 @@ class Decision:
     close_call: bool
     """``|savings|`` is at most :data:`CLOSE_CALL_SHARE` of the larger of ``build.total_net``
     and ``rent.total``: about the same cost either way."""
-    close_call_share: float
     cash_savings: float
     """``rent.total − build.total``: the same, without the resale value [currency]."""
     resale_value: float
@@ -155,7 +154,6 @@ def decide(
         savings=savings,
         horizon_months=scenario.horizon_months,
         close_call=abs(savings) <= CLOSE_CALL_SHARE * larger_total,
-        close_call_share=CLOSE_CALL_SHARE,
         cash_savings=cash_savings,
         resale_value=float(build["resale_value"]),
         resale_decides=cash_savings <= 0 < savings,

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from costmodel import compare, parse_scenario
-from costmodel.decision import CONFIDENCE_BANDS, confidence_of, decide
+from costmodel.decision import CLOSE_CALL_SHARE, CONFIDENCE_BANDS, confidence_of, decide
 from costmodel.operations import parse_uncertainty, uncertainty
 from costmodel.paths import with_path
 from costmodel.sensitivity import utilization_sweep
@@ -100,7 +100,7 @@ def test_the_useful_life_sets_the_limit_of_a_sound_pay_back():
 def test_savings_within_one_percent_of_the_larger_total_are_a_close_call():
     base = example("steady-4090-vs-a100")
     far, scenario = decision_of(base)
-    assert far.close_call is False and far.close_call_share == 0.01
+    assert far.close_call is False and CLOSE_CALL_SHARE == 0.01
     threshold = compare(scenario)["break_even_utilization"]
     at_threshold, _ = decision_of(changed(base, **{"workload.utilization": threshold}))
     assert at_threshold.close_call is True

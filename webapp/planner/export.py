@@ -34,6 +34,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from costmodel import Scenario
+from costmodel.decision import CLOSE_CALL_SHARE
 from costmodel.paths import get_path
 from costmodel.tables import MONTHLY_COLUMNS, monthly_table
 from webapp.planner.analysis import SEED, Analyses, field_label
@@ -231,7 +232,7 @@ def decision_rows(a: Analyses, currency: str) -> list[list[Cell]]:
         (
             "close_call_share",
             _("Share of the larger total that makes a close call"),
-            rounded(d.close_call_share, 4),
+            rounded(CLOSE_CALL_SHARE, 4),
         ),
         (
             "cash_savings",

@@ -32,7 +32,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext
 
-from costmodel.decision import Decision
+from costmodel.decision import CLOSE_CALL_SHARE, Decision
 from costmodel.scenario import Scenario, SteadyWorkload
 from webapp.planner import formatting
 from webapp.planner.compared import Compared
@@ -81,7 +81,7 @@ def _headline(d: Decision, scenario: Scenario) -> str:
         values = {
             "amount": formatting.amount(abs(d.savings), cur),
             "horizon": _horizon(scenario),
-            "share": formatting.percent(d.close_call_share),
+            "share": formatting.percent(CLOSE_CALL_SHARE),
         }
         if d.recommendation == "build":
             return (

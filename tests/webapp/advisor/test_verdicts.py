@@ -30,7 +30,6 @@ BUILD = Decision(
     savings=1.0,
     horizon_months=36,
     close_call=False,
-    close_call_share=0.01,
     cash_savings=1.0,
     resale_value=0.0,
     resale_decides=False,
