@@ -14,3 +14,17 @@ def _english_unless_a_test_says_otherwise():
     translation.activate("en")
     yield
     translation.activate("en")
+
+
+@pytest.fixture(autouse=True)
+def _catalog_version_read_afresh():
+    """Every test reads the catalog's version from its own database.
+
+    A process trusts the version it read for two seconds; without this, a test
+    would see the version of the one before (its rows rolled back) and read
+    names cached under it from that test's catalog.
+    """
+    from webapp.catalog.selectors import forget_catalog_version
+
+    forget_catalog_version()
+    yield

@@ -10,6 +10,7 @@ or a conversion.
 from __future__ import annotations
 
 import datetime
+import time
 import uuid
 from collections.abc import Iterable
 from decimal import Decimal
@@ -42,6 +43,18 @@ M = TypeVar("M", bound=Model)
 VERSION_CACHE = "shared"
 """The cache alias every process shares (the database): where the catalog's version lives."""
 VERSION_KEY = "catalog:version"
+VERSION_SECONDS = 2.0
+"""How long a process trusts the version it last read [s] before reading it again.
+
+Reading it is a database query, and under the ASGI worker each request has a
+database connection of its own, so a page that asked for every request paid
+for a connection too (~1 ms on SQLite, more on PostgreSQL) to learn, nearly
+always, that nothing changed. A catalog change therefore reaches the other
+processes within this many seconds; the process that made it sees it at once.
+"""
+
+_last_read: tuple[float, str] | None = None
+"""(monotonic time of the read, version) in this process; None: read it at the next call."""
 
 
 def catalog_version() -> str:
@@ -49,15 +62,28 @@ def catalog_version() -> str:
     from catalog rows (``f"guide:{catalog_version()}:{language}"``).
 
     Every save or delete of a catalog row, ``load_catalog`` and ``catalog_import``
-    replace it (:func:`webapp.catalog.services.bump_catalog_version`), in every
-    process at once, so an entry cached under the old token is never read again.
+    replace it (:func:`webapp.catalog.services.bump_catalog_version`), so an
+    entry cached under the old token is never read again: at once in the
+    process that made the change, within :data:`VERSION_SECONDS` in the others.
     """
+    global _last_read
+    now = time.monotonic()
+    if _last_read is not None and now - _last_read[0] < VERSION_SECONDS:
+        return _last_read[1]
     cache = caches[VERSION_CACHE]
     version = cache.get(VERSION_KEY)
     if version is None:
         cache.add(VERSION_KEY, uuid.uuid4().hex, timeout=None)
         version = cache.get(VERSION_KEY)
-    return str(version)
+    _last_read = (now, str(version))
+    return _last_read[1]
+
+
+def forget_catalog_version() -> None:
+    """Read the version from the shared cache at the next :func:`catalog_version` (after a
+    change, which may yet be rolled back, and when a test starts with a fresh database)."""
+    global _last_read
+    _last_read = None
 
 
 def by_slug(model: type[M], slug: str) -> M | None:

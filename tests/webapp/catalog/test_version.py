@@ -1,12 +1,14 @@
 """The catalog's version: a new token whenever the catalog changes, the same one otherwise."""
 
 import pytest
+from django.core.cache import caches
 from django.db import transaction
 
 from webapp.catalog.fixtures_io import load_catalog
 from webapp.catalog.importer import import_prices
 from webapp.catalog.models import CloudRate, Part
-from webapp.catalog.selectors import catalog_version
+from webapp.catalog import selectors
+from webapp.catalog.selectors import VERSION_CACHE, VERSION_KEY, VERSION_SECONDS, catalog_version
 
 HEADER = "item_type,item,amount,currency,effective_date,source,note,estimate\n"
 
@@ -55,3 +57,21 @@ def test_a_change_rolled_back_keeps_the_old_version(mini):
         part.save()
         raise RuntimeError("abort")
     assert catalog_version() == before
+
+
+def test_another_process_change_is_seen_within_the_trusted_seconds(mini, monkeypatch):
+    clock = [1000.0]
+    monkeypatch.setattr(selectors.time, "monotonic", lambda: clock[0])
+    before = catalog_version()
+    caches[VERSION_CACHE].set(VERSION_KEY, "bumped-elsewhere", timeout=None)  # another process
+
+    clock[0] += VERSION_SECONDS - 0.01
+    assert catalog_version() == before
+    clock[0] += 0.01
+    assert catalog_version() == "bumped-elsewhere"
+
+
+def test_the_version_is_read_once_per_trusted_period(mini, django_assert_num_queries):
+    catalog_version()
+    with django_assert_num_queries(0):
+        catalog_version()
