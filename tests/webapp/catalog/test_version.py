@@ -4,10 +4,10 @@ import pytest
 from django.core.cache import caches
 from django.db import transaction
 
+from webapp.catalog import selectors
 from webapp.catalog.fixtures_io import load_catalog
 from webapp.catalog.importer import import_prices
 from webapp.catalog.models import CloudRate, Part
-from webapp.catalog import selectors
 from webapp.catalog.selectors import VERSION_CACHE, VERSION_KEY, VERSION_SECONDS, catalog_version
 
 HEADER = "item_type,item,amount,currency,effective_date,source,note,estimate\n"
