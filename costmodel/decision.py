@@ -127,7 +127,8 @@ def decide(
     ----------
     scenario : Scenario
     result : mapping
-        The scenario's result (:func:`costmodel.compare`).
+        The scenario's result (:func:`costmodel.compare`) or its summary, the
+        headline figures alone (:func:`costmodel.sensitivity.summary_and_sweep`).
     sweep : mapping
         :func:`costmodel.sensitivity.utilization_sweep` of the scenario:
         ``utilization`` and ``savings`` lists, 0 and 1 included.

@@ -100,6 +100,44 @@ def utilization_sweep(scenario: Scenario, steps: int = UTILIZATION_STEPS) -> dic
     }
 
 
+def summary_and_sweep(scenario: Scenario, steps: int) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A scenario's headline figures and its :func:`utilization_sweep`, from one projection.
+
+    Parameters
+    ----------
+    scenario : Scenario
+        Any explicit scenario.
+    steps : int
+        Points of the sweep, as for :func:`utilization_sweep`.
+
+    Returns
+    -------
+    tuple of dict
+        :meth:`~costmodel.projection.Projection.summary` of the scenario (the
+        shape of :class:`costmodel.results.Summary`) and its utilization sweep.
+
+    Notes
+    -----
+    Row 0 of the projection is the scenario, rows ``1..steps`` are its copies
+    at steady utilization ``0..1``: the same rows, and so the same figures, as
+    :func:`costmodel.compare` and :func:`utilization_sweep` give, for what the
+    results page shows (and :func:`costmodel.decision.decide` reads) at the
+    cost of one small projection instead of two.
+    """
+    if steps < 2:
+        raise ValueError("steps must be at least 2")
+    utilization = np.linspace(0.0, 1.0, steps)
+    scenario_row = columns_from([scenario])
+    rows = scenario_row.repeat(steps + 1)
+    swept = steady_demand(utilization, rows.horizon_months[1:], rows.months)
+    projection = project_columns(rows.with_demand(np.vstack([scenario_row.demand, swept])))
+    return projection.summary(0), {
+        "utilization": utilization.tolist(),
+        "savings": projection.savings[1:].tolist(),
+        "break_even_month": _nullable(projection.break_even_month[1:]),
+    }
+
+
 def steady_savings(
     scenarios: Sequence[Scenario], utilizations: Sequence[float]
 ) -> list[dict[str, list[float]]]:

@@ -9,10 +9,12 @@ from hypothesis import strategies as st
 from numpy.testing import assert_allclose
 
 from costmodel import Scenario, compare, parse_scenario
+from costmodel.projection import project
 from costmodel.sensitivity import (
     average_utilization,
     default_horizons,
     steady_savings,
+    summary_and_sweep,
     tidal_sweep,
     utilization_horizon_grid,
     utilization_sweep,
@@ -183,3 +185,23 @@ def test_steady_savings_of_many_scenarios_agree_with_compare_of_each():
             for u in points
         ]
         assert_allclose(swept["savings"], [r["savings"] for r in one_by_one], rtol=1e-12)
+
+
+def example_scenarios() -> list[Path]:
+    """The example files that hold a scenario (not the expected figures beside them)."""
+    found = []
+    for path in sorted((Path(__file__).resolve().parent / "examples").rglob("*.json")):
+        try:
+            Scenario.model_validate_json(path.read_text())
+        except ValueError:
+            continue
+        found.append(path)
+    return found
+
+
+@pytest.mark.parametrize("path", example_scenarios(), ids=lambda p: p.stem)
+def test_summary_and_sweep_give_exactly_the_summary_and_the_sweep_of_their_own(path):
+    scenario = Scenario.model_validate_json(path.read_text())
+    summary, sweep = summary_and_sweep(scenario, 6)
+    assert summary == project([scenario]).summary(0)
+    assert sweep == utilization_sweep(scenario, 6)
