@@ -64,7 +64,8 @@ def test_with_https_on_plain_http_redirects_and_https_gets_hsts(client):
 
 
 def templates() -> list[Path]:
-    return sorted(p for p in (ROOT / "webapp").rglob("templates/**/*.html"))
+    webapp = ROOT / "webapp"
+    return sorted([*webapp.rglob("templates/**/*.html"), *webapp.rglob("jinja2/**/*.html")])
 
 
 @pytest.mark.parametrize("template", templates(), ids=lambda p: str(p.relative_to(ROOT)))

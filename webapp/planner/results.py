@@ -1,10 +1,11 @@
 """What the results page shows itself: the verdict, the headline figures and the inputs.
 
 The page is rendered from what the engine gives quickly: the scenario's
-result and a six-point utilization sweep (for the verdict's conditions, see
-:func:`costmodel.decision.decide`). The heavy analyses behind the charts and
-the "how sure" sentence (Monte Carlo, tornado, fleet, grid, sweeps) are served
-as JSON by :mod:`webapp.planner.analysis`, which the page's script fetches.
+headline figures and a six-point utilization sweep, from one projection
+(for the verdict's conditions, see :func:`costmodel.decision.decide`). The
+heavy analyses behind the charts and the "how sure" sentence (Monte Carlo,
+tornado, fleet, grid, sweeps) are served as JSON by
+:mod:`webapp.planner.analysis`, which the page's script fetches.
 No cost is computed here: figures come from :mod:`costmodel`, this module
 only picks, labels and formats them.
 """
@@ -16,13 +17,13 @@ from typing import Any
 from django.http import HttpRequest
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString
+from django.utils.translation import ngettext
 
-from costmodel import compare
 from costmodel.decision import decide
 from costmodel.paths import get_path
 from costmodel.ranges import fleet_size
 from costmodel.scenario import Scenario
-from costmodel.sensitivity import utilization_sweep
+from costmodel.sensitivity import summary_and_sweep
 from webapp.planner import formatting
 from webapp.planner.analysis import ranges_of, ranges_table
 from webapp.planner.compared import compared
@@ -62,8 +63,8 @@ def results_context(link: Permalink, code: str | None = None) -> dict[str, Any]:
     """Template context of the results page for a decoded permalink (and its code, if known)."""
     scenario = link.scenario
     sources = catalog_sources(link.provenance)
-    result = compare(scenario)
-    decision = decide(scenario, result, utilization_sweep(scenario, VERDICT_SWEEP_STEPS))
+    result, sweep = summary_and_sweep(scenario, VERDICT_SWEEP_STEPS)
+    decision = decide(scenario, result, sweep)
     said = verdict(decision, scenario)
     return {
         "scenario": scenario,
@@ -71,6 +72,12 @@ def results_context(link: Permalink, code: str | None = None) -> dict[str, Any]:
         "decision": decision,
         "verdict": said,
         "sentence": said.headline,
+        "savings_label": ngettext(
+            "Savings of building over %(months)s month",
+            "Savings of building over %(months)s months",
+            scenario.horizon_months,
+        )
+        % {"months": scenario.horizon_months},
         "compared": what_is_compared(scenario, decision, compared(link.provenance)),
         "fleet_chart": fleet_size(scenario) is not None,
         "ranges": ranges_table(ranges_of(link), scenario.currency),
@@ -103,11 +110,15 @@ def results_fragments(link: Permalink, code: str | None = None) -> dict[str, str
 
 
 def results_page(request: HttpRequest, link: Permalink, code: str) -> dict[str, Any]:
-    """Context of the results page shell: the fragments plus what varies per visitor."""
+    """Context of the results page shell: the fragments plus what varies per visitor (the
+    view adds ``saved`` and ``can_modify`` for a saved scenario's page)."""
     fragments = results_fragments(link, code)
     return {
         "fragments": fragments,
         "title": fragments["title"],
         "scenario": link.scenario,
         "permalink": code,
+        "saved": None,
+        "can_modify": False,
+        "language_next": request.path,  # the language switcher returns here, without a query
     }

@@ -101,7 +101,6 @@ def results(request: HttpRequest, code: str) -> HttpResponse:
         return bad_request(request, str(exc))
     except ProjectionOverflowError:
         return too_large(request)
-    context["language_next"] = request.path  # the permalink, without a query string
     return render(request, "planner/results.html", context)
 
 

@@ -1,0 +1,83 @@
+"""The Jinja2 environment of the pages rendered with Jinja2: the results page.
+
+Every other page uses Django's template language. The results page is the
+one visitors open most, at thousands of distinct permalinks, and it is
+rendered afresh for each: its tables and sentences took ~5 ms in Django's
+template language and take about a third of that in Jinja2, which compiles
+templates to Python. Its layout (``webapp/jinja2/layout.html``) mirrors
+``webapp/templates/base.html``; ``tests/webapp/test_templating.py`` holds the two
+to the same header.
+
+What the templates get, and the Django tag each stands for:
+
+- ``_("…")``: ``{% translate "…" %}`` (``django.utils.translation.gettext``). Written
+  with a literal and no arguments, so that ``makemessages`` extracts it from the
+  ``.html`` file; a sentence with values is ``_("… %(x)s …")|format(x=…)``, and a
+  sentence with a plural is made in Python (``ngettext``).
+- ``url(name, *args)``: ``{% url %}``; ``static(path)``: ``{% static %}``.
+- ``get_language()`` and ``languages()``: the i18n tags of the language switcher.
+- the filters ``money``, ``percent`` and ``months`` of ``planner_format``, and
+  ``date``, the ``date`` filter with a format name.
+- ``csrf_input`` (:func:`csrf`), ``request`` and ``messages``.
+
+Autoescaping is on, as in Django's templates: a translation or a value is
+escaped; a ``SafeString`` (a fragment rendered earlier) is not.
+"""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any
+
+import jinja2
+from django.conf import settings
+from django.http import HttpRequest
+from django.template.backends.utils import csrf_input
+from django.templatetags.static import static
+from django.urls import reverse
+from django.utils import formats, timezone
+from django.utils.functional import SimpleLazyObject
+from django.utils.translation import get_language, get_language_info, gettext
+
+from webapp.planner import formatting
+
+
+def url(name: str, *args: Any) -> str:
+    return reverse(name, args=args or None)
+
+
+def languages() -> list[dict[str, Any]]:
+    """The languages of the switcher: each with its ``code`` and ``name_local``."""
+    return [get_language_info(code) for code, _name in settings.LANGUAGES]
+
+
+def date(value: datetime.datetime | datetime.date, format_name: str = "DATE_FORMAT") -> str:
+    """A date in the active language's format, in the current time zone (as Django's
+    templates show aware datetimes)."""
+    if isinstance(value, datetime.datetime):
+        value = timezone.localtime(value)
+    return formats.date_format(value, format_name)
+
+
+def csrf(request: HttpRequest) -> dict[str, Any]:
+    """Context processor: ``csrf_input`` masked once per page, as ``{% csrf_token %}`` is (the
+    Jinja2 backend's own ``csrf_input`` masks the token anew at every form)."""
+    return {"csrf_input": SimpleLazyObject(lambda: csrf_input(request))}
+
+
+def environment(**options: Any) -> jinja2.Environment:
+    env = jinja2.Environment(**options)
+    env.globals.update(
+        _=gettext,
+        url=url,
+        static=static,
+        get_language=get_language,
+        languages=languages,
+    )
+    env.filters.update(
+        money=formatting.money,
+        percent=formatting.percent,
+        months=formatting.months,
+        date=date,
+    )
+    return env
