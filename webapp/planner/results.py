@@ -31,6 +31,7 @@ from webapp.planner.fields import ALL_FIELDS
 from webapp.planner.permalink import Permalink, encode
 from webapp.planner.sources import Sources, catalog_sources
 from webapp.planner.verdict import verdict, what_is_compared
+from webapp.templating import translations
 
 VERDICT_SWEEP_STEPS = 6
 """Points of the sweep the verdict reads: 0, 20, …, 100 % (the 80 % example among them)."""
@@ -87,6 +88,7 @@ def results_context(link: Permalink, code: str | None = None) -> dict[str, Any]:
         "sources": sources,
         "overrides": link.overrides,
         "permalink": code or encode(scenario, link.provenance, link.overrides, link.selection),
+        **translations(),
     }
 
 
@@ -121,4 +123,5 @@ def results_page(request: HttpRequest, link: Permalink, code: str) -> dict[str, 
         "saved": None,
         "can_modify": False,
         "language_next": request.path,  # the language switcher returns here, without a query
+        **translations(),
     }
