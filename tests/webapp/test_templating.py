@@ -1,25 +1,13 @@
 """The Jinja2 pages (webapp/templating.py): the same frame as the Django-template pages,
 translated, escaped and with one CSRF token per page."""
 
-import copy
 import re
 
 import pytest
 from django.urls import reverse
 
 from costmodel import parse_scenario
-from tests.webapp.planner.conftest import STEADY_4090
 from webapp.planner.permalink import encode
-
-
-@pytest.fixture
-def scenario_data() -> dict:
-    return copy.deepcopy(STEADY_4090)
-
-
-@pytest.fixture
-def scenario(scenario_data):
-    return parse_scenario(scenario_data)
 
 
 def frame(page: str) -> str:

@@ -1,13 +1,7 @@
 import copy
 import json
-from pathlib import Path
 
 import pytest
-
-EXAMPLES = Path(__file__).resolve().parents[2] / "costmodel" / "examples"
-
-WORKED_EXAMPLE = json.loads((EXAMPLES / "steady-4090-vs-a100.json").read_text())
-
 
 SELECTION = {
     "preset": "entry-rtx4090",
@@ -32,12 +26,6 @@ def catalog(db):
 @pytest.fixture
 def selection_data() -> dict:
     return copy.deepcopy(SELECTION)
-
-
-@pytest.fixture
-def scenario_data() -> dict:
-    """The methodology's worked example (break-even 2.6717 months), as a fresh dict."""
-    return copy.deepcopy(WORKED_EXAMPLE)
 
 
 def post_json(client, url: str, data, **extra):

@@ -7,7 +7,8 @@ from numpy.testing import assert_allclose
 from costmodel import compare, parse_scenario
 from costmodel.projection import ProjectionOverflowError
 from tests.costmodel.strategies import scenarios
-from tests.webapp.api.conftest import WORKED_EXAMPLE, post_json
+from tests.webapp.api.conftest import post_json
+from tests.webapp.conftest import WORKED_EXAMPLE
 
 URL = "/api/v1/compare"
 

@@ -1,20 +1,7 @@
-import copy
-import json
-from pathlib import Path
+"""Planner fixtures; the worked example (``scenario_data``, ``scenario``) is in
+tests/webapp/conftest.py."""
 
 import pytest
-
-# The methodology's worked example, shipped with the engine tests.
-EXAMPLE = (
-    Path(__file__).resolve().parents[2] / "costmodel" / "examples" / "steady-4090-vs-a100.json"
-)
-STEADY_4090 = json.loads(EXAMPLE.read_text())
-
-
-@pytest.fixture
-def scenario_data() -> dict:
-    """The methodology's worked example (break-even 2.6717 months), as a fresh dict."""
-    return copy.deepcopy(STEADY_4090)
 
 
 @pytest.fixture
@@ -23,13 +10,6 @@ def shipped_catalog(db):
     from webapp.catalog.fixtures_io import load_catalog
 
     load_catalog()
-
-
-@pytest.fixture
-def scenario(scenario_data):
-    from costmodel import parse_scenario
-
-    return parse_scenario(scenario_data)
 
 
 @pytest.fixture
