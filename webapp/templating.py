@@ -3,7 +3,7 @@
 Every other page uses Django's template language. The results page is the
 one visitors open most, at thousands of distinct permalinks, and it is
 rendered afresh for each: its tables and sentences took ~5 ms in Django's
-template language and take about a third of that in Jinja2, which compiles
+template language and take under half of that in Jinja2, which compiles
 templates to Python. Its layout (``webapp/jinja2/layout.html``) mirrors
 ``webapp/templates/base.html``; ``tests/webapp/test_templating.py`` holds the two
 to the same header.
