@@ -88,15 +88,25 @@ def utilization_sweep(scenario: Scenario, steps: int = UTILIZATION_STEPS) -> dic
         ``break_even_month`` [months, ``None`` = does not pay back], each a list
         of ``steps`` values.
     """
-    if steps < 2:
-        raise ValueError("steps must be at least 2")
-    utilization = np.linspace(0.0, 1.0, steps)
+    utilization = _sweep_points(steps)
     columns = _steady(_copies(scenario, steps), utilization)
     projection = project_columns(columns, with_break_even_utilization=False)
+    return _sweep(utilization, projection.savings, projection.break_even_month)
+
+
+def _sweep_points(steps: int) -> Array:
+    """``steps`` evenly spaced steady utilizations from 0 to 1, both included [fraction]."""
+    if steps < 2:
+        raise ValueError("steps must be at least 2")
+    return np.linspace(0.0, 1.0, steps)
+
+
+def _sweep(utilization: Array, savings: Array, break_even_month: Array) -> dict[str, Any]:
+    """The JSON of a utilization sweep (see :func:`utilization_sweep`)."""
     return {
         "utilization": utilization.tolist(),
-        "savings": projection.savings.tolist(),
-        "break_even_month": _nullable(projection.break_even_month),
+        "savings": savings.tolist(),
+        "break_even_month": _nullable(break_even_month),
     }
 
 
@@ -124,18 +134,13 @@ def summary_and_sweep(scenario: Scenario, steps: int) -> tuple[dict[str, Any], d
     results page shows (and :func:`costmodel.decision.decide` reads) at the
     cost of one small projection instead of two.
     """
-    if steps < 2:
-        raise ValueError("steps must be at least 2")
-    utilization = np.linspace(0.0, 1.0, steps)
+    utilization = _sweep_points(steps)
     scenario_row = columns_from([scenario])
     rows = scenario_row.repeat(steps + 1)
     swept = steady_demand(utilization, rows.horizon_months[1:], rows.months)
     projection = project_columns(rows.with_demand(np.vstack([scenario_row.demand, swept])))
-    return projection.summary(0), {
-        "utilization": utilization.tolist(),
-        "savings": projection.savings[1:].tolist(),
-        "break_even_month": _nullable(projection.break_even_month[1:]),
-    }
+    sweep = _sweep(utilization, projection.savings[1:], projection.break_even_month[1:])
+    return projection.summary(0), sweep
 
 
 def steady_savings(
