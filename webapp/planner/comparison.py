@@ -40,7 +40,7 @@ from webapp.catalog.models import (
     Tariff,
 )
 from webapp.planner import formatting
-from webapp.planner.fields import ALL_FIELDS, display_value
+from webapp.planner.fields import ALL_FIELDS
 from webapp.scenarios.models import SavedScenario
 from webapp.scenarios.services import stored_scenario
 
@@ -300,7 +300,8 @@ def input_rows(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
                 "key": field.path,
                 "label": field.label,
                 "values": [
-                    display_value(field, v, c) for v, c in zip(values, currencies, strict=True)
+                    formatting.field_value(field, v, c)
+                    for v, c in zip(values, currencies, strict=True)
                 ],
                 "differs": differs,
             }

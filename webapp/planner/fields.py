@@ -19,8 +19,6 @@ from typing import Any
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
-from webapp.planner import formatting
-
 PERCENT_UNITS = frozenset({"fraction", "signed_fraction"})
 """Units the engine reads as a fraction and people type as a percentage."""
 
@@ -359,35 +357,3 @@ def items_by_field(provenance: list[dict[str, Any]]) -> dict[str, list[dict[str,
         for path in fed_fields(item):
             by_field.setdefault(path, []).append(item)
     return by_field
-
-
-def display_value(field: ScenarioField, value: Any, currency: str) -> str:
-    """A scenario value for people: money in the scenario's currency, fractions in percent."""
-    if value is None:
-        return "—"
-    unit = field.unit
-    if unit == "money":
-        return formatting.money(value, currency)
-    if unit.startswith("money/"):
-        per = {"kWh": _("per kWh"), "h": _("per hour"), "month": _("per month")}[unit[6:]]
-        decimals = 4 if unit == "money/kWh" else None
-        return f"{formatting.money(value, currency, decimals)} {per}"
-    if field.percent:
-        return formatting.percent(value, 1)
-    if unit == "profile":
-        return ", ".join(formatting.percent(v) for v in value)
-    if unit == "months":
-        return formatting.months(value, 0)
-    if unit == "W":
-        return f"{formatting.number(value)} W"
-    if unit == "h":
-        return f"{formatting.number(value, 1)} h"
-    if unit == "days":
-        return formatting.number(value, 1)
-    if unit == "ratio":
-        return formatting.number(value, 2)
-    if unit == "int":
-        return formatting.number(value)
-    if field.path == "workload.kind":
-        return str(WORKLOAD_KIND_LABELS.get(value, value))
-    return str(value)

@@ -197,7 +197,8 @@ def break_even_headline(break_even_month: float | None, horizon_months: int) -> 
 
 
 def field_value(field: ScenarioField, value: Any, currency: str) -> str:
-    """A scenario field's value as the inputs table shows it, by the field's unit."""
+    """A scenario field's value for people, by the field's unit: money in the scenario's
+    currency, fractions in percent (the inputs table, the ranges, the compare page)."""
     if value is None:
         return "—"
     unit = field.unit
@@ -207,7 +208,7 @@ def field_value(field: ScenarioField, value: Any, currency: str) -> str:
         per = {"kWh": _("per kWh"), "h": _("per hour"), "month": _("per month")}[unit[6:]]
         decimals = 4 if unit == "money/kWh" else None
         return f"{money(value, currency, decimals)} {per}"
-    if unit in ("fraction", "signed_fraction"):
+    if field.percent:
         return percent(value, 1)
     if unit == "profile":
         return ", ".join(percent(v) for v in value)
@@ -221,6 +222,8 @@ def field_value(field: ScenarioField, value: Any, currency: str) -> str:
         return number(value, 1)
     if unit == "ratio":
         return number(value, 2)
+    if unit == "int":
+        return number(value)
     if field.path == "workload.kind":
         return str(WORKLOAD_KIND_LABELS.get(value, value))
     return str(value)
