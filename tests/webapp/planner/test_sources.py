@@ -60,3 +60,23 @@ def test_pages_of_other_utilizations_share_one_rendering(client, provenance):
 
 def test_a_scenario_without_catalog_rows_has_no_table():
     assert sources.provenance_table([]) == ""
+
+
+def test_a_catalog_results_page_needs_no_database_query_once_a_worker_is_warm(
+    client, provenance, django_assert_num_queries
+):
+    # The compared names are looked up once (and the catalog's version read once); the next
+    # page of another utilization is rendered from memory: no query, so under the ASGI
+    # worker no database connection either.
+    from costmodel import parse_scenario
+
+    scenario = resolve_data(SELECTION).scenario.model_dump(mode="json")
+    codes = []
+    for utilization in (0.2, 0.7):
+        scenario["workload"]["utilization"] = utilization
+        codes.append(encode(parse_scenario(scenario), provenance, [], SELECTION))
+    assert client.get(f"/r/{codes[0]}").status_code == 200
+    with django_assert_num_queries(0):
+        page = client.get(f"/r/{codes[1]}")
+    assert page.status_code == 200
+    assert "RTX 4090" in page.content.decode()  # the compared names, from the catalog
