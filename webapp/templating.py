@@ -15,7 +15,9 @@ What the templates get, and the Django tag each stands for:
   with a literal and no arguments, so that ``makemessages`` extracts it from the
   ``.html`` file; a sentence with values is ``_("… %(x)s …")|format(x=…)``, and a
   sentence with a plural is made in Python (``ngettext``).
-- ``url(name, *args)``: ``{% url %}``; ``static(path)``: ``{% static %}``.
+- ``url(name, *args)``: ``{% url %}``; ``static(path)``: ``{% static %}``;
+  ``code_url(name, code)``: ``{% url name code %}`` for a permalink route, without
+  re-quoting the long code (:func:`webapp.planner.permalink.code_url`).
 - ``get_language()`` and ``languages()``: the i18n tags of the language switcher.
 - the filters ``money``, ``percent`` and ``months`` of ``planner_format``, and
   ``date``, the ``date`` filter with a format name.
@@ -42,6 +44,7 @@ from django.utils.functional import SimpleLazyObject
 from django.utils.translation import get_language, get_language_info, gettext, trans_real
 
 from webapp.planner import formatting
+from webapp.planner.permalink import code_url
 
 
 def url(name: str, *args: Any) -> str:
@@ -95,6 +98,7 @@ def environment(**options: Any) -> jinja2.Environment:
     env.globals.update(
         _=gettext,
         url=url,
+        code_url=code_url,
         static=static,
         get_language=get_language,
         languages=languages,

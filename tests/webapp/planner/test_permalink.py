@@ -1,7 +1,8 @@
 import pytest
+from django.urls import reverse, set_script_prefix
 
 from costmodel import parse_scenario
-from webapp.planner.permalink import MAX_LENGTH, PermalinkError, decode, encode
+from webapp.planner.permalink import MAX_LENGTH, PermalinkError, code_url, decode, encode
 
 PROVENANCE = [{"role": "part", "label": "Card", "fields": ["build.capex"], "amount": "100"}]
 
@@ -26,6 +27,28 @@ def test_a_permalink_altered_by_hand_is_refused(permalink):
     tampered = permalink[:-5] + ("AAAAA" if not permalink.endswith("AAAAA") else "BBBBB")
     with pytest.raises(PermalinkError, match="damaged or was altered"):
         decode(tampered)
+
+
+ROUTES = ["planner:results", "planner:results-csv", "planner:results-analysis"]
+
+
+@pytest.mark.parametrize("name", ROUTES)
+@pytest.mark.parametrize("prefix", ["/", "/gpu-costs/"])
+def test_a_codes_url_is_the_one_reverse_gives(scenario, name, prefix):
+    code = encode(scenario, PROVENANCE * 20, ["rent.hourly_rate"], {"preset": "entry-rtx4090"})
+    set_script_prefix(prefix)
+    try:
+        assert code_url(name, code) == reverse(name, args=[code])
+        assert code_url(name, code).startswith(prefix + "r/" + code)
+    finally:
+        set_script_prefix("/")
+
+
+@pytest.mark.parametrize("code", ["a b", "a%2Fb", "ä:ö", "x?y=1", "<&>"])
+def test_a_string_that_is_not_a_code_is_quoted_as_reverse_quotes_it(code):
+    for name in ROUTES:
+        assert code_url(name, code) == reverse(name, args=[code])
+        assert code not in code_url(name, code)
 
 
 @pytest.mark.parametrize("code", ["", "x", "not-a-link", "a:b:c", "." * 10, "x" * (MAX_LENGTH + 1)])
