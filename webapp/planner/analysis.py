@@ -43,7 +43,7 @@ from costmodel.sensitivity import (
     utilization_sweep,
 )
 from webapp.planner import formatting
-from webapp.planner.fields import BY_PATH
+from webapp.planner.fields import BY_PATH, labels
 from webapp.planner.permalink import Permalink
 from webapp.planner.verdict import how_sure
 
@@ -179,8 +179,7 @@ def run_analyses(link: Permalink) -> Analyses:
 
 
 def field_label(path: str) -> str:
-    field = BY_PATH.get(path)
-    return str(field.label) if field is not None else path
+    return labels().get(path, path)
 
 
 def range_value(path: str, value: float, currency: str) -> str:

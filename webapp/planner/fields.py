@@ -12,11 +12,14 @@ form's unit, the engine's bounds × 100 (a test checks them against the engine).
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
 from django.utils.functional import Promise
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 PERCENT_UNITS = frozenset({"fraction", "signed_fraction"})
@@ -254,6 +257,21 @@ ALL_FIELDS: tuple[ScenarioField, ...] = (
     + COMMITMENT_FIELDS
 )
 BY_PATH: dict[str, ScenarioField] = {f.path: f for f in ALL_FIELDS}
+
+
+def labels() -> Mapping[str, str]:
+    """Every field's label in the active language, by path.
+
+    A label is lazy: each use translates it anew. The inputs and ranges tables of a
+    results page show some fifty of them; reading them from here translates each
+    once per language and process."""
+    return _labels(get_language())
+
+
+@functools.lru_cache(maxsize=8)
+def _labels(language: str | None) -> Mapping[str, str]:
+    return {f.path: str(f.label) for f in ALL_FIELDS}  # translated in `language`, the active one
+
 
 EXPLICIT_FIELDS: tuple[ScenarioField, ...] = (
     BUILD_FIELDS + RENT_FIELDS + LIFE_FIELDS + FINANCING_FIELDS

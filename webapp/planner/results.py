@@ -27,7 +27,7 @@ from costmodel.sensitivity import summary_and_sweep
 from webapp.planner import formatting
 from webapp.planner.analysis import ranges_of, ranges_table
 from webapp.planner.compared import compared
-from webapp.planner.fields import ALL_FIELDS
+from webapp.planner.fields import ALL_FIELDS, labels
 from webapp.planner.permalink import Permalink, encode
 from webapp.planner.sources import Sources, catalog_sources
 from webapp.planner.verdict import verdict, what_is_compared
@@ -42,6 +42,7 @@ def input_rows(scenario: Scenario, sources: Sources, overrides: list[str]) -> li
     catalog sources (empty for an override or an input not from the catalog)."""
     data = scenario.model_dump(mode="json")
     overridden = set(overrides)
+    label = labels()
     rows = []
     for field in ALL_FIELDS:
         value = get_path(data, field.path)
@@ -51,7 +52,7 @@ def input_rows(scenario: Scenario, sources: Sources, overrides: list[str]) -> li
         rows.append(
             {
                 "path": field.path,
-                "label": field.label,
+                "label": label[field.path],
                 "value": formatting.field_value(field, value, scenario.currency),
                 "override": override,
                 "sources": "" if override else sources.cells.get(field.path, ""),
