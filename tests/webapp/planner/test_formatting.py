@@ -1,9 +1,11 @@
-from decimal import Decimal
+from decimal import Decimal, localcontext
 
 import pytest
 from django.utils import translation
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from webapp.planner.formatting import break_even_headline, money, percent, round_money
+from webapp.planner.formatting import break_even_headline, money, number, percent, round_money
 
 
 def test_money_uses_the_currency_symbol_grouping_and_minor_unit():
@@ -70,3 +72,84 @@ def test_a_remembered_amount_is_still_said_in_the_active_language():
         with translation.override(language):
             shown.append(money(1234.5, "JPY"))
     assert shown == ["¥1,234", "JP¥1,234", "¥1,234", "JP¥1,234"]
+
+
+# babel is the reference: every amount and number reads as babel's own formatting of the
+# pattern ``'symbol'#,##0.00`` (half-to-even rounding, CLDR separators and minus sign).
+def _babel_money(value, currency, decimals, language):
+    from babel.numbers import format_currency
+
+    from webapp.planner.formatting import _exact, _locale, currency_symbol, minor_unit
+
+    places = minor_unit(currency) if decimals is None else decimals
+    symbol = currency_symbol(currency)
+    symbol = symbol + " " if symbol == currency else symbol
+    pattern = "'" + symbol + "'#,##0" + ("." + "0" * places if places else "")
+    with localcontext(prec=400):
+        amount = round_money(value, currency) if decimals is None else _exact(value)
+        return str(
+            format_currency(
+                amount, currency, format=pattern, locale=_locale(language), currency_digits=False
+            )
+        )
+
+
+def _babel_number(value, decimals, language):
+    from babel.numbers import format_decimal
+
+    from webapp.planner.formatting import _exact, _locale
+
+    pattern = "#,##0" + ("." + "0" * decimals if decimals else "")
+    with localcontext(prec=400):
+        return str(format_decimal(_exact(value), format=pattern, locale=_locale(language)))
+
+
+finite = (
+    st.floats(allow_nan=False, allow_infinity=False)
+    | st.floats(-1e7, 1e7)
+    | st.integers(-(10**12), 10**12).map(lambda n: n / 1000)
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    value=finite,
+    currency=st.sampled_from(["CNY", "USD", "JPY", "CHF"]),
+    decimals=st.sampled_from([None, 0, 2, 4]),
+    language=st.sampled_from(["en", "zh-hans"]),
+)
+def test_amounts_read_exactly_as_babel_writes_them(value, currency, decimals, language):
+    value = abs(value) if value == 0 else value  # a negative zero reads as 0 (below)
+    with translation.override(language):
+        assert money(value, currency, decimals) == _babel_money(value, currency, decimals, language)
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    value=finite,
+    decimals=st.sampled_from([0, 1, 2, 4]),
+    language=st.sampled_from(["en", "zh-hans"]),
+)
+def test_numbers_read_exactly_as_babel_writes_them(value, decimals, language):
+    value = abs(value) if value == 0 else value  # a negative zero reads as 0 (below)
+    with translation.override(language):
+        assert number(value, decimals) == _babel_number(value, decimals, language)
+
+
+@pytest.mark.parametrize(
+    ("value", "text"), [(-1234567.891, "-1.234.567,89"), (0.125, "0,12"), (-0.001, "-0,00")]
+)
+def test_separators_and_the_minus_sign_are_the_languages_own(value, text):
+    from webapp.planner.formatting import _grouped
+
+    # German swaps the separators: nothing assumes "," groups and "." marks decimals.
+    assert _grouped(Decimal(repr(value)), 2, "de") == text == _babel_number(value, 2, "de")
+
+
+def test_a_zero_reads_as_zero_whatever_its_sign_and_whichever_came_first():
+    # -0.0 == 0.0 with equal hashes: a memo keyed on the value returned the text of
+    # whichever zero was formatted first ("-0" for 0.0 after a -0.0).
+    with translation.override("en"):
+        assert [number(-0.0), number(0.0), number(Decimal("-0"))] == ["0", "0", "0"]
+        assert [money(-0.0, "CNY"), money(0.0, "CNY")] == ["¥0.00", "¥0.00"]
+        assert number(-0.004, 2) == "-0.00"  # a negative amount that rounds to zero keeps its sign
