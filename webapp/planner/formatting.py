@@ -30,7 +30,7 @@ from babel.numbers import get_currency_symbol as cldr_symbol
 from django.utils.translation import get_language, ngettext, to_locale
 from django.utils.translation import gettext as _
 
-from webapp.planner.fields import WORKLOAD_KIND_LABELS, ScenarioField
+from webapp.planner.fields import PERCENT_UNITS, WORKLOAD_KIND_LABELS, ScenarioField
 
 CURRENCY_SYMBOLS = {"CNY": "¥", "USD": "$"}
 """Symbols shown in every language for the app's two currencies."""
@@ -216,14 +216,24 @@ def field_value(field: ScenarioField, value: Any, currency: str) -> str:
     currency, fractions in percent (the inputs table, the ranges, the compare page)."""
     if value is None:
         return "—"
-    unit = field.unit
+    if isinstance(value, list):  # a monthly profile
+        value = tuple(value)
+    return _field_value(
+        get_language() or "en", field.unit, field.path, _unsigned_zero(value), currency
+    )
+
+
+@functools.lru_cache(maxsize=FORMATTED_MEMO, typed=True)
+def _field_value(language: str, unit: str, path: str, value: Any, currency: str) -> str:
+    """:func:`field_value`, remembered: a results page shows some eighty field values (its
+    inputs and their ranges), most of them the same on every page with the same catalog rows."""
     if unit == "money":
         return money(value, currency)
     if unit.startswith("money/"):
         per = {"kWh": _("per kWh"), "h": _("per hour"), "month": _("per month")}[unit[6:]]
         decimals = 4 if unit == "money/kWh" else None
         return f"{money(value, currency, decimals)} {per}"
-    if field.percent:
+    if unit in PERCENT_UNITS:
         return percent(value, 1)
     if unit == "profile":
         return ", ".join(percent(v) for v in value)
@@ -239,6 +249,6 @@ def field_value(field: ScenarioField, value: Any, currency: str) -> str:
         return number(value, 2)
     if unit == "int":
         return number(value)
-    if field.path == "workload.kind":
+    if path == "workload.kind":
         return str(WORKLOAD_KIND_LABELS.get(value, value))
     return str(value)
