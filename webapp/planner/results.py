@@ -31,7 +31,7 @@ from webapp.planner.fields import ALL_FIELDS, labels
 from webapp.planner.permalink import Permalink, encode
 from webapp.planner.sources import Sources, catalog_sources
 from webapp.planner.verdict import verdict, what_is_compared
-from webapp.templating import translations
+from webapp.templating import ENGINE, translations
 
 VERDICT_SWEEP_STEPS = 6
 """Points of the sweep the verdict reads: 0, 20, …, 100 % (the 80 % example among them)."""
@@ -105,9 +105,13 @@ def results_fragments(link: Permalink, code: str | None = None) -> dict[str, str
     holds a form, a token or anything else of the visitor's.
     """
     context = results_context(link, code)
+
+    def fragment(name: str) -> SafeString:
+        return SafeString(render_to_string(f"planner/{name}.html", context, using=ENGINE))
+
     return {
-        "summary": SafeString(render_to_string("planner/results_summary.html", context)),
-        "details": SafeString(render_to_string("planner/results_details.html", context)),
+        "summary": fragment("results_summary"),
+        "details": fragment("results_details"),
         "title": str(context["sentence"]),  # plain text: escaped when shown
     }
 

@@ -24,6 +24,7 @@ from webapp.planner.results import results_page
 from webapp.scenarios import selectors as saved_selectors
 from webapp.scenarios import services as saved_services
 from webapp.scenarios.models import SavedScenario
+from webapp.templating import ENGINE
 
 
 @require_GET
@@ -101,7 +102,7 @@ def results(request: HttpRequest, code: str) -> HttpResponse:
         return bad_request(request, str(exc))
     except ProjectionOverflowError:
         return too_large(request)
-    return render(request, "planner/results.html", context)
+    return render(request, "planner/results.html", context, using=ENGINE)
 
 
 @require_GET
@@ -226,7 +227,7 @@ def saved_detail(request: HttpRequest, pk: uuid.UUID) -> HttpResponse:
     context["saved"] = item
     context["can_modify"] = saved_selectors.can_modify(item, request.user, _session_key(request))
     context["rename_form"] = RenameForm(initial={"name": item.name})
-    return render(request, "planner/results.html", context)
+    return render(request, "planner/results.html", context, using=ENGINE)
 
 
 def _modifiable(request: HttpRequest, pk: uuid.UUID) -> SavedScenario:
