@@ -98,8 +98,27 @@ def csrf(request: HttpRequest) -> dict[str, Any]:
     return {"csrf_input": SimpleLazyObject(lambda: csrf_input(request))}
 
 
+class Environment(jinja2.Environment):
+    """Jinja2, reading ``row.label`` from a dict as Django's templates do: the item first.
+
+    Jinja2 tries the attribute first and takes the item when that raises
+    ``AttributeError``: for the dicts a results page is made of (its input rows,
+    the engine's figures) every lookup raised and caught an exception, ~2 µs
+    each, a third of the inputs table's time. Only plain dicts change: an item
+    named like a dict method (``row.items``) is now the item, as in Django.
+    """
+
+    def getattr(self, obj: Any, attribute: str) -> Any:
+        if type(obj) is dict:
+            try:
+                return obj[attribute]
+            except KeyError:
+                pass
+        return super().getattr(obj, attribute)
+
+
 def environment(**options: Any) -> jinja2.Environment:
-    env = jinja2.Environment(**options)
+    env = Environment(**options)
     env.globals.update(
         _=gettext,
         url=url,

@@ -51,3 +51,25 @@ def test_values_are_escaped_and_the_page_has_one_csrf_token(client, scenario_dat
     assert "&lt;b&gt;&#34;x&#34;&lt;/b&gt; &amp; 100 %" in page
     tokens = re.findall(r'name="csrfmiddlewaretoken" value="([^"]+)"', page)
     assert len(tokens) == 2 and len(set(tokens)) == 1
+
+
+def _jinja(source: str):
+    from django.template import engines
+
+    return engines["jinja2"].env.from_string(source)
+
+
+def test_a_dotted_name_reads_a_dicts_item_first_as_djangos_templates_do():
+    from jinja2 import UndefinedError
+
+    row = {"label": "<b>Price</b>", "items": "an item named like a dict method"}
+    assert _jinja("{{ row.label }}|{{ row.items }}").render(row=row) == (
+        "&lt;b&gt;Price&lt;/b&gt;|an item named like a dict method"
+    )
+
+    class Figures:
+        savings = 42.0
+
+    assert _jinja("{{ f.savings }}|{{ f['savings'] }}").render(f=Figures()) == "42.0|42.0"
+    with pytest.raises(UndefinedError):  # a missing key is still an error, not ""
+        _jinja("{{ row.missing }}").render(row=row)
