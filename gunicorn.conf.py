@@ -15,7 +15,9 @@ import os
 import warnings
 
 wsgi_app = "webapp.asgi:application"
-worker_class = "asgi"
+# gunicorn's asyncio worker, accepting new connections so that they spread evenly
+# over the workers (webapp/serving.py; asyncio's own server lets one worker take a burst).
+worker_class = "webapp.serving.BalancedASGIWorker"
 workers = int(os.environ.get("WEB_CONCURRENCY") or 2 * multiprocessing.cpu_count())
 # Connections one worker keeps open at once, idle or trickling ones included.
 worker_connections = 1000

@@ -7,82 +7,29 @@ bounded in count and time, and the server is stopped whatever happens.
 """
 
 import json
-import os
-import signal
 import socket
 import statistics
-import subprocess
 import threading
 import time
 import urllib.request
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-GUNICORN = ROOT / ".venv" / "bin" / "gunicorn"
-EXAMPLE = ROOT / "tests" / "costmodel" / "examples" / "steady-4090-vs-a100.json"
+from tests.webapp.conftest import EXAMPLE
+from tests.webapp.served import real_server_marks, serve
 
 SLOW_CLIENTS = 20
 TRICKLE_SECONDS = 20
 ANNOUNCED_BYTES = 1000
 
-pytestmark = [
-    pytest.mark.skipif(not GUNICORN.exists(), reason="gunicorn is not installed in .venv"),
-    pytest.mark.skipif(
-        os.environ.get("DATABASE_URL", "").startswith("postgres"),
-        reason="the worker model does not depend on the database",
-    ),
-    pytest.mark.xdist_group("real-server"),
-]
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+pytestmark = real_server_marks
 
 
 @pytest.fixture
 def server(tmp_path):
-    """gunicorn with the repository's gunicorn.conf.py on a free loopback port."""
-    port = free_port()
-    clean = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_"))}
-    env = {
-        **clean,
-        "DJANGO_SECRET_KEY": "slow-client-test",
-        "DJANGO_STATIC_MANIFEST": "false",
-        "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}",  # these routes never query it
-    }
-    log = (tmp_path / "gunicorn.log").open("w")
-    process = subprocess.Popen(
-        [str(GUNICORN), "--bind", f"127.0.0.1:{port}"],
-        cwd=ROOT,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            assert process.poll() is None, (tmp_path / "gunicorn.log").read_text()
-            try:
-                urllib.request.urlopen(base + "/healthz", timeout=2).read()
-                break
-            except OSError:
-                assert time.monotonic() < deadline, "gunicorn did not start within 60 s"
-                time.sleep(0.2)
-        yield base, port
-    finally:
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=10)
-        log.close()
+    """gunicorn with the repository's gunicorn.conf.py (its default worker count)."""
+    with serve(tmp_path) as running:
+        yield running.base, running.port
 
 
 def trickle(port: int, outcome: list, index: int) -> None:

@@ -1,0 +1,92 @@
+"""The real gunicorn, as `make serve` starts it (the repository's gunicorn.conf.py), on a
+free loopback port, for the tests of how the app is served."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import socket
+import subprocess
+import time
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+GUNICORN = ROOT / ".venv" / "bin" / "gunicorn"
+
+real_server_marks = [
+    pytest.mark.skipif(not GUNICORN.exists(), reason="gunicorn is not installed in .venv"),
+    pytest.mark.skipif(
+        os.environ.get("DATABASE_URL", "").startswith("postgres"),
+        reason="the worker model does not depend on the database",
+    ),
+    pytest.mark.xdist_group("real-server"),
+]
+
+
+def real_server(test):
+    """Marks a test that starts the real gunicorn (see ``real_server_marks``)."""
+    for mark in real_server_marks:
+        test = mark(test)
+    return test
+
+
+@dataclass(frozen=True)
+class Running:
+    base: str  # http://127.0.0.1:<port>
+    port: int
+    process: subprocess.Popen
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextlib.contextmanager
+def serve(tmp_path: Path, *arguments: str) -> Iterator[Running]:
+    """gunicorn with extra command-line ``arguments``, answering ``/healthz``; stopped on exit
+    whatever happens."""
+    port = free_port()
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_"))}
+    env = {
+        **clean,
+        "DJANGO_SECRET_KEY": "served-test",
+        "DJANGO_STATIC_MANIFEST": "false",
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}",  # these routes never query it
+    }
+    log_path = tmp_path / "gunicorn.log"
+    with log_path.open("w") as log:
+        process = subprocess.Popen(
+            [str(GUNICORN), "--bind", f"127.0.0.1:{port}", *arguments],
+            cwd=ROOT,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        base = f"http://127.0.0.1:{port}"
+        try:
+            deadline = time.monotonic() + 60
+            while True:
+                assert process.poll() is None, log_path.read_text()
+                try:
+                    urllib.request.urlopen(base + "/healthz", timeout=2).read()
+                    break
+                except OSError:
+                    assert time.monotonic() < deadline, "gunicorn did not start within 60 s"
+                    time.sleep(0.2)
+            yield Running(base, port, process)
+        finally:
+            process.send_signal(signal.SIGTERM)
+            try:
+                process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait(timeout=10)

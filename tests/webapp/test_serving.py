@@ -1,0 +1,272 @@
+"""New connections are shared between gunicorn's workers (webapp/serving.py).
+
+The listener's policy is tested on real sockets with asyncio loops in this
+process (an idle worker accepts at once, a busy one waits in proportion, the
+less busy of two takes the connections, errors as asyncio's server treats
+them), then the whole worker in the real gunicorn: eight keep-alive clients
+connecting at once are spread over its four workers. The stock asyncio server
+leaves workers without any (a burst lands on whichever worker wakes first:
+8/0/0/0, 7/1, 5/3, 4/4, ...).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import errno
+import http.client
+import os
+import socket
+import threading
+import time
+from collections import Counter
+from pathlib import Path
+
+from tests.webapp.served import real_server, serve
+from webapp import serving
+
+
+class Recorder(asyncio.Protocol):
+    """Records when each connection was handed to a protocol."""
+
+    def __init__(self, made: list[float]) -> None:
+        self.made = made
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.made.append(time.monotonic())
+
+
+def listening_socket() -> socket.socket:
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(64)
+    return sock
+
+
+class LoopThread:
+    """A :class:`serving.BalancedEventLoop` running in a thread, holding ``held`` connections,
+    that serves ``sock`` with a protocol recording every connection it is handed."""
+
+    def __init__(self, sock: socket.socket, held: int) -> None:
+        self.made: list[float] = []
+        self.loop = serving.BalancedEventLoop(held=lambda: held)
+        self.listener = self.loop.run_until_complete(
+            self.loop.create_server(lambda: Recorder(self.made), sock=sock, start_serving=True)
+        )
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.thread.start()
+
+    def stop(self) -> None:
+        self.loop.call_soon_threadsafe(self.listener.close)
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(timeout=10)
+        self.loop.close()
+
+
+def connect_and_wait(port: int, served: list[LoopThread], count: int) -> list[socket.socket]:
+    """Open ``count`` connections one after the other, each once the last was accepted."""
+    clients = []
+    for n in range(1, count + 1):
+        clients.append(socket.create_connection(("127.0.0.1", port), timeout=5))
+        deadline = time.monotonic() + 5
+        while sum(len(s.made) for s in served) < n:
+            assert time.monotonic() < deadline, "a connection was not accepted within 5 s"
+            time.sleep(0.001)
+    return clients
+
+
+def test_an_idle_worker_accepts_at_once_a_busy_one_after_a_pause_per_connection():
+    with listening_socket() as sock:
+        port = sock.getsockname()[1]
+        for held, least in (
+            (0, 0.0),
+            (3, 3 * serving.ACCEPT_STAGGER),
+            (50, serving.STAGGER_CONNECTIONS * serving.ACCEPT_STAGGER),
+        ):
+            served = LoopThread(sock, held)
+            try:
+                connected = time.monotonic()
+                clients = connect_and_wait(port, [served], 1)
+                waited = served.made[0] - connected
+                assert waited >= least, (held, waited)
+                # The pause is capped: no connection waits long for a busy worker.
+                assert waited < least + 1.0, (held, waited)
+                for client in clients:
+                    client.close()
+            finally:
+                served.stop()
+
+
+def test_of_two_workers_on_one_socket_the_less_busy_takes_the_connections():
+    with listening_socket() as sock:
+        idle, busy = LoopThread(sock, 0), LoopThread(sock, serving.STAGGER_CONNECTIONS)
+        try:
+            clients = connect_and_wait(sock.getsockname()[1], [idle, busy], 10)
+            assert (len(idle.made), len(busy.made)) == (10, 0)
+            for client in clients:
+                client.close()
+        finally:
+            idle.stop()
+            busy.stop()
+
+
+def test_a_closed_listener_accepts_nothing_more():
+    with listening_socket() as sock:
+        served = LoopThread(sock, 0)
+        connect_and_wait(sock.getsockname()[1], [served], 1)[0].close()
+        served.loop.call_soon_threadsafe(served.listener.close)
+        time.sleep(0.05)
+        with socket.create_connection(sock.getsockname(), timeout=5):
+            time.sleep(0.2)  # the kernel completes the handshake; nobody accepts it
+        assert len(served.made) == 1
+        served.loop.call_soon_threadsafe(served.loop.stop)
+        served.thread.join(timeout=10)
+        served.loop.run_until_complete(served.listener.wait_closed())
+        served.loop.close()
+
+
+class RunsOutOfFiles:
+    """A listening socket whose first ``accept()`` fails with EMFILE, as when a process has no
+    file descriptor left; later ones accept."""
+
+    def __init__(self, sock: socket.socket) -> None:
+        self.sock = sock
+        self.failed = False
+
+    def fileno(self) -> int:
+        return self.sock.fileno()
+
+    def setblocking(self, flag: bool) -> None:
+        self.sock.setblocking(flag)
+
+    def accept(self):
+        if not self.failed:
+            self.failed = True
+            raise OSError(errno.EMFILE, os.strerror(errno.EMFILE))
+        return self.sock.accept()
+
+
+def test_out_of_file_descriptors_it_logs_and_accepts_again_later(monkeypatch, caplog):
+    monkeypatch.setattr(serving, "OUT_OF_RESOURCES_RETRY", 0.05)
+    with listening_socket() as sock:
+        failing = RunsOutOfFiles(sock)
+        served = LoopThread(failing, 0)  # type: ignore[arg-type]
+        try:
+            connected = time.monotonic()
+            connect_and_wait(sock.getsockname()[1], [served], 1)[0].close()
+            assert failing.failed
+            assert served.made[0] - connected >= 0.05
+            assert "Too many open files" in caplog.text
+        finally:
+            served.stop()
+
+
+def test_a_server_on_a_host_and_port_is_asyncios_own():
+    loop = serving.BalancedEventLoop(held=lambda: 0)
+    try:
+        server = loop.run_until_complete(
+            loop.create_server(asyncio.Protocol, "127.0.0.1", 0, start_serving=False)
+        )
+        assert isinstance(server, asyncio.Server)
+        server.close()
+        loop.run_until_complete(server.wait_closed())
+    finally:
+        loop.close()
+
+
+# --- the real gunicorn -------------------------------------------------------------------
+
+WORKERS = 4
+CLIENTS = 8
+TRIALS = 5
+
+
+def workers_of(master: int) -> list[int]:
+    """Process ids of the gunicorn master's workers."""
+    children = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                stat = Path(f"/proc/{entry}/stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == master:
+                children.append(int(entry))
+    return children
+
+
+def socket_inodes(pid: int) -> set[str]:
+    inodes = set()
+    for fd in os.listdir(f"/proc/{pid}/fd"):
+        try:
+            target = os.readlink(f"/proc/{pid}/fd/{fd}")
+        except OSError:
+            continue
+        if target.startswith("socket:["):
+            inodes.add(target[len("socket:[") : -1])
+    return inodes
+
+
+def server_side_inode(server_port: int, client_port: int) -> str:
+    """The inode of the server's end of the loopback connection from ``client_port``."""
+    for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
+        fields = line.split()
+        local, remote, inode = fields[1], fields[2], fields[9]
+        if int(local.split(":")[1], 16) == server_port and int(remote.split(":")[1], 16) == (
+            client_port
+        ):
+            return inode
+    raise AssertionError(f"no server end for the client port {client_port}")
+
+
+def spread(running, clients: int) -> Counter:
+    """Connections per worker after ``clients`` keep-alive clients connect at once and each
+    gets one ``/healthz`` answer."""
+    start = threading.Barrier(clients)
+    connections: list[http.client.HTTPConnection] = [
+        http.client.HTTPConnection("127.0.0.1", running.port, timeout=10) for _ in range(clients)
+    ]
+    errors: list[BaseException] = []
+
+    def client(connection: http.client.HTTPConnection) -> None:
+        try:
+            start.wait(timeout=10)
+            connection.request("GET", "/healthz")
+            response = connection.getresponse()
+            assert response.status == 200
+            response.read()
+        except BaseException as exc:  # reported below, in the test's thread
+            errors.append(exc)
+
+    threads = [threading.Thread(target=client, args=(c,)) for c in connections]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=20)
+    assert not errors, errors
+    try:
+        holder = {
+            inode: pid for pid in workers_of(running.process.pid) for inode in socket_inodes(pid)
+        }
+        return Counter(
+            holder[server_side_inode(running.port, c.sock.getsockname()[1])] for c in connections
+        )
+    finally:
+        for c in connections:
+            c.close()
+
+
+@real_server
+def test_eight_keep_alive_clients_spread_over_the_four_workers(tmp_path):
+    spreads = []
+    with serve(tmp_path, "--workers", str(WORKERS)) as running:
+        for _ in range(TRIALS):
+            per_worker = spread(running, CLIENTS)
+            assert sum(per_worker.values()) == CLIENTS
+            spreads.append(sorted(per_worker.values(), reverse=True))
+            time.sleep(0.2)  # the workers see the closed connections go
+    # Evenly is 2 each. A worker the machine does not schedule during the burst
+    # loses its share to the others (with a CPU hog beside the test: 4/2/1/1, and
+    # 3/3/2 in 2 of 50 bursts); the stock server used all four workers in 1 of 10
+    # bursts (8/0/0/0, 7/1, 6/1/1, 4/4, 4/3/1, ...).
+    assert all(s[0] <= CLIENTS // 2 for s in spreads), spreads
+    assert sum(len(s) == WORKERS for s in spreads) >= TRIALS - 1, spreads
