@@ -20,6 +20,10 @@ requests/s. A new connection waits at most ``ACCEPT_STAGGER ×
 STAGGER_CONNECTIONS`` = 8 ms, and only when every worker already holds
 connections (behind a proxy, which keeps its connections open, that is rare).
 
+The listener leaves the socket's queue of waiting connections as gunicorn set it
+(``backlog``, 2 048). asyncio's server sets it again to its own default of 100
+when it starts serving, so the stock worker quietly shortened it.
+
 Everything else is gunicorn's worker unchanged: request parsing, keep-alive,
 the heartbeat, graceful shutdown. The pause is the only policy here; the
 accepting itself follows asyncio's own server (the same errors ignored, the
