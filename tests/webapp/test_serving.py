@@ -43,23 +43,48 @@ def listening_socket() -> socket.socket:
 
 
 class LoopThread:
-    """A :class:`serving.BalancedEventLoop` running in a thread, holding ``held`` connections,
-    that serves ``sock`` with a protocol recording every connection it is handed."""
+    """A :class:`serving.BalancedEventLoop` running in a thread of its own (so that no loop of
+    the test process is in the way), holding ``held`` connections, serving ``sock`` with a
+    protocol that records every connection it is handed."""
 
     def __init__(self, sock: socket.socket, held: int) -> None:
         self.made: list[float] = []
         self.loop = serving.BalancedEventLoop(held=lambda: held)
-        self.listener = self.loop.run_until_complete(
-            self.loop.create_server(lambda: Recorder(self.made), sock=sock, start_serving=True)
-        )
-        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.listener: serving.BalancedListener | None = None
+        self.error: BaseException | None = None
+        ready = threading.Event()
+
+        def run() -> None:
+            try:
+                asyncio.set_event_loop(self.loop)
+                self.listener = self.loop.run_until_complete(
+                    self.loop.create_server(
+                        lambda: Recorder(self.made), sock=sock, start_serving=True
+                    )
+                )
+            except BaseException as exc:  # reported by the test's thread
+                self.error = exc
+                return
+            finally:
+                ready.set()
+            self.loop.run_forever()
+            self.loop.run_until_complete(self.listener.wait_closed())
+            self.loop.close()
+
+        self.thread = threading.Thread(target=run, daemon=True)
         self.thread.start()
+        assert ready.wait(timeout=10), "the loop did not start within 10 s"
+        assert self.error is None, self.error
+
+    def close_listener(self) -> None:
+        assert self.listener is not None
+        self.loop.call_soon_threadsafe(self.listener.close)
 
     def stop(self) -> None:
-        self.loop.call_soon_threadsafe(self.listener.close)
+        self.close_listener()
         self.loop.call_soon_threadsafe(self.loop.stop)
         self.thread.join(timeout=10)
-        self.loop.close()
+        assert not self.thread.is_alive()
 
 
 def connect_and_wait(port: int, served: list[LoopThread], count: int) -> list[socket.socket]:
@@ -112,16 +137,15 @@ def test_of_two_workers_on_one_socket_the_less_busy_takes_the_connections():
 def test_a_closed_listener_accepts_nothing_more():
     with listening_socket() as sock:
         served = LoopThread(sock, 0)
-        connect_and_wait(sock.getsockname()[1], [served], 1)[0].close()
-        served.loop.call_soon_threadsafe(served.listener.close)
-        time.sleep(0.05)
-        with socket.create_connection(sock.getsockname(), timeout=5):
-            time.sleep(0.2)  # the kernel completes the handshake; nobody accepts it
-        assert len(served.made) == 1
-        served.loop.call_soon_threadsafe(served.loop.stop)
-        served.thread.join(timeout=10)
-        served.loop.run_until_complete(served.listener.wait_closed())
-        served.loop.close()
+        try:
+            connect_and_wait(sock.getsockname()[1], [served], 1)[0].close()
+            served.close_listener()
+            time.sleep(0.05)
+            with socket.create_connection(sock.getsockname(), timeout=5):
+                time.sleep(0.2)  # the kernel completes the handshake; nobody accepts it
+            assert len(served.made) == 1
+        finally:
+            served.stop()
 
 
 class RunsOutOfFiles:
@@ -161,16 +185,24 @@ def test_out_of_file_descriptors_it_logs_and_accepts_again_later(monkeypatch, ca
 
 
 def test_a_server_on_a_host_and_port_is_asyncios_own():
-    loop = serving.BalancedEventLoop(held=lambda: 0)
-    try:
-        server = loop.run_until_complete(
-            loop.create_server(asyncio.Protocol, "127.0.0.1", 0, start_serving=False)
-        )
-        assert isinstance(server, asyncio.Server)
-        server.close()
-        loop.run_until_complete(server.wait_closed())
-    finally:
-        loop.close()
+    made: list[object] = []
+
+    def run() -> None:  # in a thread of its own, as the listeners above
+        loop = serving.BalancedEventLoop(held=lambda: 0)
+        try:
+            server = loop.run_until_complete(
+                loop.create_server(asyncio.Protocol, "127.0.0.1", 0, start_serving=False)
+            )
+            made.append(server)
+            server.close()
+            loop.run_until_complete(server.wait_closed())
+        finally:
+            loop.close()
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    thread.join(timeout=10)
+    assert len(made) == 1 and isinstance(made[0], asyncio.Server), made
 
 
 # --- the real gunicorn -------------------------------------------------------------------
