@@ -46,10 +46,10 @@ VERSION_KEY = "catalog:version"
 VERSION_SECONDS = 2.0
 """How long a process trusts the version it last read [s] before reading it again.
 
-Reading it is a database query, and under the ASGI worker each request has a
-database connection of its own, so a page that asked for every request paid
-for a connection too (~1 ms on SQLite, more on PostgreSQL) to learn, nearly
-always, that nothing changed. A catalog change therefore reaches the other
+Reading it is a database query, which a page asking for every request paid
+for (when this was written, with a connection of its own as well: ~1 ms on
+SQLite, more on PostgreSQL; request threads now keep theirs, see
+webapp/asgi.py) to learn, nearly always, that nothing changed. A catalog change therefore reaches the other
 processes within this many seconds; the process that made it sees it at once.
 """
 
