@@ -49,8 +49,9 @@ VERSION_SECONDS = 2.0
 Reading it is a database query, which a page asking for every request paid
 for (when this was written, with a connection of its own as well: ~1 ms on
 SQLite, more on PostgreSQL; request threads now keep theirs, see
-webapp/asgi.py) to learn, nearly always, that nothing changed. A catalog change therefore reaches the other
-processes within this many seconds; the process that made it sees it at once.
+webapp/asgi.py) to learn, nearly always, that nothing changed. A catalog change
+therefore reaches the other processes within this many seconds; the process
+that made it sees it at once.
 """
 
 _last_read: tuple[float, str] | None = None
