@@ -12,12 +12,13 @@ only picks, labels and formats them.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from django.http import HttpRequest
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString
-from django.utils.translation import ngettext
+from django.utils.translation import get_language, ngettext
 
 from costmodel.decision import decide
 from costmodel.paths import get_path
@@ -61,6 +62,56 @@ def input_rows(scenario: Scenario, sources: Sources, overrides: list[str]) -> li
     return rows
 
 
+INPUT_ROWS_MEMO = 4096
+"""Rendered rows of the inputs table a worker remembers (a few hundred bytes each)."""
+
+
+def inputs_html(rows: list[dict[str, Any]], from_catalog: bool) -> SafeString:
+    """The inputs table's rows (:func:`input_rows`) as HTML, in the active language.
+
+    A row's HTML depends only on what it shows, and most rows read the same on
+    every page made from the same catalog rows (a permalink differs from the
+    next in a few inputs), so each row is rendered once per worker and
+    language and remembered (:data:`INPUT_ROWS_MEMO` rows): rendering the
+    table's ~30 rows every time was over half of the details fragment's
+    time. The key is the row's whole content, so a remembered row is exactly
+    the one that would be rendered.
+    """
+    language = get_language()
+    return SafeString(
+        "".join(
+            _input_row_html(
+                language,
+                r["path"],
+                r["label"],
+                r["value"],
+                r["override"],
+                r["sources"],
+                from_catalog,
+            )
+            for r in rows
+        )
+    )
+
+
+@functools.lru_cache(maxsize=INPUT_ROWS_MEMO)
+def _input_row_html(
+    language: str,
+    path: str,
+    label: str,
+    value: str,
+    override: bool,
+    sources: str,
+    from_catalog: bool,
+) -> str:
+    row = {"path": path, "label": label, "value": value, "override": override, "sources": sources}
+    return render_to_string(
+        "planner/input_row.html",
+        {"row": row, "from_catalog": from_catalog, **translations()},
+        using=ENGINE,
+    )
+
+
 def results_context(link: Permalink, code: str | None = None) -> dict[str, Any]:
     """Template context of the results page for a decoded permalink (and its code, if known)."""
     scenario = link.scenario
@@ -84,7 +135,9 @@ def results_context(link: Permalink, code: str | None = None) -> dict[str, Any]:
         "fleet_chart": fleet_size(scenario) is not None,
         "ranges": ranges_table(ranges_of(link), scenario.currency),
         "ranges_chosen": bool(link.ranges),
-        "inputs": input_rows(scenario, sources, link.overrides),
+        "inputs_html": inputs_html(
+            input_rows(scenario, sources, link.overrides), bool(link.provenance)
+        ),
         "provenance": link.provenance,
         "sources": sources,
         "overrides": link.overrides,

@@ -6,6 +6,7 @@ import re
 import pytest
 from django.urls import reverse
 from django.utils import translation
+from django.utils.safestring import SafeString
 
 from costmodel import compare, parse_scenario
 from costmodel.ranges import default_ranges
@@ -200,3 +201,59 @@ def test_no_results_page_is_kept_in_a_cache(client, scenario_data):
     client.get(results_url(code))
     client.get(results_url(code))
     assert not [key for key in caches["default"]._cache if "results" in key]  # LocMemCache
+
+
+def inputs_row(**changes):
+    row = {
+        "path": "build.capex",
+        "label": "Build capex",
+        "value": "¥20,000.00",
+        "override": False,
+        "sources": "",
+    }
+    return {**row, **changes}
+
+
+def test_input_rows_are_rendered_once_and_the_same_when_remembered():
+    from webapp.planner.results import _input_row_html, inputs_html
+
+    _input_row_html.cache_clear()
+    rows = [
+        inputs_row(),
+        inputs_row(path="rent.hourly_rate", override=True),
+        inputs_row(path="build.pue", sources=SafeString('<a href="https://example.com/">x</a>')),
+    ]
+    with translation.override("en"):
+        first = inputs_html(rows, from_catalog=True)
+        again = inputs_html(rows, from_catalog=True)
+    assert again == first
+    assert _input_row_html.cache_info().hits == 3
+    assert first.count("<tr ") == 3
+    assert 'data-field="rent.hourly_rate" class="override"' in first
+    assert "your override" in first
+    assert '<a href="https://example.com/">x</a>' in first  # the sources cell is HTML already
+    assert ">default<" in first  # from the catalog, with no source of its own
+
+
+def test_a_remembered_input_row_follows_the_language_and_where_the_values_came_from():
+    from webapp.planner.results import inputs_html
+
+    override, plain = inputs_row(override=True), inputs_row(path="build.gpu_count")
+    with translation.override("en"):
+        english = inputs_html([override, plain], from_catalog=True)
+        entered = inputs_html([plain], from_catalog=False)
+    with translation.override("zh-hans"):
+        chinese = inputs_html([override, plain], from_catalog=True)
+        said = translation.gettext("your override"), translation.gettext("default")
+    assert said != ("your override", "default")  # the test means something in Chinese
+    assert said[0] in chinese and said[1] in chinese
+    assert "your override" in english and ">default<" in english
+    assert ">as entered<" in entered and ">default<" not in entered
+
+
+def test_an_input_rows_text_is_escaped():
+    from webapp.planner.results import inputs_html
+
+    with translation.override("en"):
+        html = inputs_html([inputs_row(label="a <b> & c", value="<1>")], from_catalog=False)
+    assert "a &lt;b&gt; &amp; c" in html and "&lt;1&gt;" in html
