@@ -135,10 +135,9 @@ def summary_and_sweep(scenario: Scenario, steps: int) -> tuple[dict[str, Any], d
     cost of one small projection instead of two.
     """
     utilization = _sweep_points(steps)
-    scenario_row = columns_from([scenario])
-    rows = scenario_row.repeat(steps + 1)
+    rows = columns_from([scenario] * (steps + 1))
     swept = steady_demand(utilization, rows.horizon_months[1:], rows.months)
-    projection = project_columns(rows.with_demand(np.vstack([scenario_row.demand, swept])))
+    projection = project_columns(rows.with_demand(np.vstack([rows.demand[:1], swept])))
     sweep = _sweep(utilization, projection.savings[1:], projection.break_even_month[1:])
     return projection.summary(0), sweep
 
