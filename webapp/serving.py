@@ -100,7 +100,8 @@ class BalancedListener:
             pass  # another worker took it, or the client gave up
         except OSError as exc:
             if exc.errno not in _OUT_OF_RESOURCES:
-                raise
+                self._listen()  # keep accepting, as asyncio's server does,
+                raise  # and let the event loop log the error
             log.error(
                 "Accepting a connection failed (%s); trying again in %s s",
                 exc,

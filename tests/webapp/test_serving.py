@@ -184,6 +184,47 @@ def test_out_of_file_descriptors_it_logs_and_accepts_again_later(monkeypatch, ca
             served.stop()
 
 
+class FailsOnce:
+    """A listening socket whose first ``accept()`` fails with an error no back-off helps."""
+
+    def __init__(self, sock: socket.socket) -> None:
+        self.sock = sock
+        self.failed = False
+
+    def fileno(self) -> int:
+        return self.sock.fileno()
+
+    def setblocking(self, flag: bool) -> None:
+        self.sock.setblocking(flag)
+
+    def accept(self):
+        if not self.failed:
+            self.failed = True
+            raise OSError(errno.EPROTO, os.strerror(errno.EPROTO))
+        return self.sock.accept()
+
+
+def test_after_an_unexpected_error_it_still_accepts():
+    """asyncio's server logs such an error and goes on accepting; so does the listener."""
+    with listening_socket() as sock:
+        failing = FailsOnce(sock)
+        served = LoopThread(failing, 0)  # type: ignore[arg-type]
+        served.loop.set_exception_handler(lambda loop, context: None)  # the error is expected
+        try:
+            port = sock.getsockname()[1]
+            first = socket.create_connection(("127.0.0.1", port), timeout=5)
+            time.sleep(0.1)
+            assert failing.failed
+            # The first connection is still waiting; the next readiness accepts it.
+            deadline = time.monotonic() + 5
+            while not served.made:
+                assert time.monotonic() < deadline, "nothing was accepted after the error"
+                time.sleep(0.005)
+            first.close()
+        finally:
+            served.stop()
+
+
 def test_a_server_on_a_host_and_port_is_asyncios_own():
     made: list[object] = []
 

@@ -94,7 +94,7 @@ def inputs_html(rows: list[dict[str, Any]], from_catalog: bool) -> SafeString:
     )
 
 
-@functools.lru_cache(maxsize=INPUT_ROWS_MEMO)
+@functools.lru_cache(maxsize=INPUT_ROWS_MEMO, typed=True)  # a SafeString is not its text
 def _input_row_html(
     language: str,
     path: str,

@@ -257,3 +257,14 @@ def test_an_input_rows_text_is_escaped():
     with translation.override("en"):
         html = inputs_html([inputs_row(label="a <b> & c", value="<1>")], from_catalog=False)
     assert "a &lt;b&gt; &amp; c" in html and "&lt;1&gt;" in html
+
+
+def test_a_sources_cell_is_html_only_when_it_was_made_as_html():
+    from webapp.planner.results import inputs_html
+
+    text = '<a href="https://example.com/">x</a>'
+    with translation.override("en"):
+        made = inputs_html([inputs_row(sources=SafeString(text))], from_catalog=True)
+        typed = inputs_html([inputs_row(sources=text)], from_catalog=True)
+    assert text in made
+    assert text not in typed and "&lt;a href=" in typed
