@@ -25,9 +25,12 @@ The listener leaves the socket's queue of waiting connections as gunicorn set it
 when it starts serving, so the stock worker quietly shortened it.
 
 Everything else is gunicorn's worker unchanged: request parsing, keep-alive,
-the heartbeat, graceful shutdown. The pause is the only policy here; the
-accepting itself follows asyncio's own server (the same errors ignored, the
-same back-off when the process runs out of file descriptors).
+the heartbeat, graceful shutdown. One setting is not read: the loop is always
+asyncio's selector loop, where gunicorn's ``asgi_loop = "auto"`` would take
+uvloop if it were installed (it is not a dependency of this project). The
+pause is the only policy here; the accepting itself follows asyncio's own
+server (the same errors ignored, the same back-off when the process runs out
+of file descriptors).
 """
 
 from __future__ import annotations
