@@ -332,6 +332,14 @@ def spread(running, clients: int) -> Counter:
 def test_eight_keep_alive_clients_spread_over_the_four_workers(tmp_path):
     spreads = []
     with serve(tmp_path, "--workers", str(WORKERS)) as running:
+        # gunicorn answers as soon as one worker is up: wait until every worker has
+        # booted (each holds a connection of some burst), or 60 s have passed.
+        booted: set[int] = set()
+        deadline = time.monotonic() + 60
+        while len(booted) < WORKERS and time.monotonic() < deadline:
+            booted |= set(spread(running, CLIENTS))
+            time.sleep(0.2)
+        assert len(booted) == WORKERS, f"only {len(booted)} workers answered within 60 s"
         for _ in range(TRIALS):
             per_worker = spread(running, CLIENTS)
             assert sum(per_worker.values()) == CLIENTS
