@@ -151,12 +151,14 @@ def test_a_closed_listener_accepts_nothing_more():
             served.stop()
 
 
-class RunsOutOfFiles:
-    """A listening socket whose first ``accept()`` fails with EMFILE, as when a process has no
-    file descriptor left; later ones accept."""
+class FailsFirst:
+    """A listening socket whose first ``accept()`` fails with OSError ``code`` (EMFILE: the
+    process has no file descriptor left; EPROTO: an error no back-off helps); later ones
+    accept."""
 
-    def __init__(self, sock: socket.socket) -> None:
+    def __init__(self, sock: socket.socket, code: int) -> None:
         self.sock = sock
+        self.code = code
         self.failed = False
 
     def fileno(self) -> int:
@@ -168,14 +170,14 @@ class RunsOutOfFiles:
     def accept(self):
         if not self.failed:
             self.failed = True
-            raise OSError(errno.EMFILE, os.strerror(errno.EMFILE))
+            raise OSError(self.code, os.strerror(self.code))
         return self.sock.accept()
 
 
 def test_out_of_file_descriptors_it_logs_and_accepts_again_later(monkeypatch, caplog):
     monkeypatch.setattr(serving, "OUT_OF_RESOURCES_RETRY", 0.05)
     with listening_socket() as sock:
-        failing = RunsOutOfFiles(sock)
+        failing = FailsFirst(sock, errno.EMFILE)
         served = LoopThread(failing, 0)  # type: ignore[arg-type]
         try:
             connected = time.monotonic()
@@ -187,30 +189,10 @@ def test_out_of_file_descriptors_it_logs_and_accepts_again_later(monkeypatch, ca
             served.stop()
 
 
-class FailsOnce:
-    """A listening socket whose first ``accept()`` fails with an error no back-off helps."""
-
-    def __init__(self, sock: socket.socket) -> None:
-        self.sock = sock
-        self.failed = False
-
-    def fileno(self) -> int:
-        return self.sock.fileno()
-
-    def setblocking(self, flag: bool) -> None:
-        self.sock.setblocking(flag)
-
-    def accept(self):
-        if not self.failed:
-            self.failed = True
-            raise OSError(errno.EPROTO, os.strerror(errno.EPROTO))
-        return self.sock.accept()
-
-
 def test_after_an_unexpected_error_it_still_accepts():
     """asyncio's server logs such an error and goes on accepting; so does the listener."""
     with listening_socket() as sock:
-        failing = FailsOnce(sock)
+        failing = FailsFirst(sock, errno.EPROTO)
         served = LoopThread(failing, 0)  # type: ignore[arg-type]
         served.loop.set_exception_handler(lambda loop, context: None)  # the error is expected
         try:
