@@ -13,7 +13,6 @@ import json
 import os
 import secrets
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -22,6 +21,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+
+from tests.webapp.served import free_port
 
 pytestmark = [pytest.mark.browser]
 
@@ -56,12 +57,6 @@ class Server:
     log: Path
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def _healthy(url: str) -> bool:
     request = urllib.request.Request(url + "/healthz", headers=PROXY_HEADERS)
     try:
@@ -76,7 +71,7 @@ def production_server(tmp_path_factory):
     if not (ROOT / "static" / "vendor" / "plotly").exists():
         pytest.fail("static/vendor/plotly is missing: run make install")
     work = tmp_path_factory.mktemp("serve")
-    port = _free_port()
+    port = free_port()
     # Only the settings below: none of the test run's (debug, no manifest, async-unsafe…).
     env = {
         k: v

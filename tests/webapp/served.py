@@ -1,5 +1,6 @@
-"""The real gunicorn, as `make serve` starts it (the repository's gunicorn.conf.py), on a
-free loopback port, for the tests of how the app is served."""
+"""Helpers of the tests of how the app is served: the real gunicorn, as `make serve` starts
+it (the repository's gunicorn.conf.py), on a free loopback port; and code run on a thread of
+its own, where no event loop of the test process is in the way."""
 
 from __future__ import annotations
 
@@ -8,11 +9,13 @@ import os
 import signal
 import socket
 import subprocess
+import threading
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 import pytest
 
@@ -34,6 +37,32 @@ def real_server(test):
     for mark in real_server_marks:
         test = mark(test)
     return test
+
+
+T = TypeVar("T")
+
+
+def in_own_thread(run: Callable[[], T], timeout: float = 30) -> T:
+    """``run()`` on a new thread: its result, or its exception raised here.
+
+    After a Playwright test a pytest worker's main thread still has a running event
+    loop, so an event loop of a test must run on a thread of its own.
+    """
+    outcome: dict[str, object] = {}
+
+    def target() -> None:
+        try:
+            outcome["result"] = run()
+        except BaseException as exc:  # raised again in the caller's thread
+            outcome["error"] = exc
+
+    thread = threading.Thread(target=target)
+    thread.start()
+    thread.join(timeout=timeout)
+    assert not thread.is_alive(), f"did not finish within {timeout} s"
+    if "error" in outcome:
+        raise outcome["error"]  # type: ignore[misc]
+    return outcome["result"]  # type: ignore[return-value]
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,7 @@ import pytest
 from django.core.signals import request_started
 from django.db.backends.signals import connection_created
 
+from tests.webapp.served import in_own_thread
 from webapp import asgi
 
 
@@ -59,23 +60,9 @@ async def request(app: asgi.ASGIHandlerReusingThreads, path: str, fail: bool = F
     return next(m["status"] for m in messages if m["type"] == "http.response.start")
 
 
-def in_own_thread(batch: Callable[[], Any]) -> Any:
-    """``asyncio.run(batch())`` on a thread of its own; its result, or its exception raised."""
-    outcome: dict[str, Any] = {}
-
-    def run() -> None:
-        try:
-            outcome["result"] = asyncio.run(batch())
-        except BaseException as exc:  # raised again in the test's thread
-            outcome["error"] = exc
-
-    thread = threading.Thread(target=run)
-    thread.start()
-    thread.join(timeout=30)
-    assert not thread.is_alive(), "the requests did not finish within 30 s"
-    if "error" in outcome:
-        raise outcome["error"]
-    return outcome["result"]
+def run_batch(batch: Callable[[], Any]) -> Any:
+    """``asyncio.run(batch())`` on a thread of its own: its result, or its exception."""
+    return in_own_thread(lambda: asyncio.run(batch()))
 
 
 @pytest.fixture
@@ -104,7 +91,7 @@ def test_requests_one_after_another_run_on_the_same_thread(threads_used):
     async def batch() -> list[int]:
         return [await request(app, "/healthz") for _ in range(5)]
 
-    assert in_own_thread(batch) == [200] * 5
+    assert run_batch(batch) == [200] * 5
     assert len(used) == 5 and len(set(used)) == 1, used
 
 
@@ -127,7 +114,7 @@ def test_requests_in_progress_together_each_have_a_thread_of_their_own(threads_u
     async def batch() -> list[int]:
         return list(await asyncio.gather(request(app, "/healthz"), request(app, "/healthz")))
 
-    assert in_own_thread(batch) == [200, 200]
+    assert run_batch(batch) == [200, 200]
     assert waited == [True]
     assert len(set(used)) == 2
 
@@ -142,7 +129,7 @@ def test_a_worker_keeps_at_most_idle_threads_after_a_burst_and_reuses_them(threa
     async def in_burst() -> list[int]:
         return list(await asyncio.gather(*(request(app, "/healthz") for _ in range(burst))))
 
-    assert in_own_thread(in_burst) == [200] * burst
+    assert run_batch(in_burst) == [200] * burst
     burst_threads = set(used)
     assert len(burst_threads) == burst
     assert len(app._idle) == asgi.IDLE_THREADS
@@ -153,7 +140,7 @@ def test_a_worker_keeps_at_most_idle_threads_after_a_burst_and_reuses_them(threa
     async def one() -> int:
         return await request(app, "/healthz")
 
-    assert in_own_thread(one) == 200
+    assert run_batch(one) == 200
     assert used[0] in burst_threads  # a kept thread, not a new one
 
 
@@ -166,11 +153,11 @@ def test_a_request_that_fails_does_not_give_its_thread_back():
     async def broken() -> int:
         return await request(app, "/healthz", fail=True)
 
-    assert in_own_thread(ok) == 200
+    assert run_batch(ok) == 200
     kept = list(app._idle)
     assert len(kept) == 1
     with pytest.raises(ConnectionResetError):
-        in_own_thread(broken)
+        run_batch(broken)
     assert app._idle == []  # the failed request took the kept thread and let it go
     assert kept[0]._shutdown
 
@@ -192,7 +179,7 @@ def test_a_reused_thread_keeps_its_database_connection(settings):
         async def batch() -> list[int]:
             return [await request(app, "/api/v1/catalog/tariffs") for _ in range(3)]
 
-        assert in_own_thread(batch) == [200] * 3
+        assert run_batch(batch) == [200] * 3
     finally:
         connection_created.disconnect(dispatch_uid="test_asgi_connections")
     assert len(opened) == 1, opened
@@ -205,4 +192,4 @@ def test_only_http_is_served():
         await app({"type": "websocket"}, None, None)
 
     with pytest.raises(ValueError, match="websocket"):
-        in_own_thread(websocket)
+        run_batch(websocket)

@@ -21,7 +21,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from tests.webapp.served import real_server, serve
+from tests.webapp.served import in_own_thread, real_server, serve
 from webapp import serving
 
 
@@ -211,24 +211,19 @@ def test_after_an_unexpected_error_it_still_accepts():
 
 
 def test_a_server_on_a_host_and_port_is_asyncios_own():
-    made: list[object] = []
-
-    def run() -> None:  # in a thread of its own, as the listeners above
+    def run() -> object:
         loop = serving.BalancedEventLoop(held=lambda: 0)
         try:
             server = loop.run_until_complete(
                 loop.create_server(asyncio.Protocol, "127.0.0.1", 0, start_serving=False)
             )
-            made.append(server)
             server.close()
             loop.run_until_complete(server.wait_closed())
+            return server
         finally:
             loop.close()
 
-    thread = threading.Thread(target=run)
-    thread.start()
-    thread.join(timeout=10)
-    assert len(made) == 1 and isinstance(made[0], asyncio.Server), made
+    assert isinstance(in_own_thread(run), asyncio.Server)
 
 
 # --- the real gunicorn -------------------------------------------------------------------
