@@ -1,4 +1,5 @@
-"""The ASGI entry point reuses request threads (webapp/asgi.py).
+"""The ASGI entry point reuses request threads and runs Django's synchronous middleware
+chain in them (webapp/asgi.py).
 
 Requests are sent straight to a fresh handler as ASGI calls, each batch on an
 event loop in a thread of its own (so that no loop of the test process is in
@@ -14,6 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from asgiref.sync import AsyncToSync
 from django.core.signals import request_started
 from django.db.backends.signals import connection_created
 
@@ -183,6 +185,41 @@ def test_a_reused_thread_keeps_its_database_connection(settings):
     finally:
         connection_created.disconnect(dispatch_uid="test_asgi_connections")
     assert len(opened) == 1, opened
+
+
+class RecordingMiddleware:
+    """Synchronous-only middleware, put last: the handler it was given, the threads it ran on."""
+
+    given: list[Any] = []
+    threads: list[int] = []
+
+    def __init__(self, get_response: Callable[[Any], Any]) -> None:
+        self.get_response = get_response
+        RecordingMiddleware.given.append(get_response)
+
+    def __call__(self, request: Any) -> Any:
+        RecordingMiddleware.threads.append(threading.get_ident())
+        return self.get_response(request)
+
+
+def test_the_middleware_and_the_view_run_in_one_call_on_the_request_thread(settings, threads_used):
+    """Django's ASGI handler gives the last synchronous middleware its inner handler wrapped
+    in ``async_to_sync``: the request went back to the event loop between the middleware and
+    the view. Here the chain is synchronous throughout, as under WSGI."""
+    used, _ = threads_used
+    RecordingMiddleware.given.clear()
+    RecordingMiddleware.threads.clear()
+    settings.MIDDLEWARE = [*settings.MIDDLEWARE, f"{__name__}.RecordingMiddleware"]
+    app = asgi.ASGIHandlerReusingThreads()
+    assert len(RecordingMiddleware.given) == 1
+    assert not isinstance(RecordingMiddleware.given[0], AsyncToSync)
+    assert not asyncio.iscoroutinefunction(app._middleware_chain)
+
+    async def batch() -> list[int]:
+        return [await request(app, path) for path in ("/healthz", "/healthz", "/no-such-page/")]
+
+    assert run_batch(batch) == [200, 200, 404]
+    assert RecordingMiddleware.threads == used and len(set(used)) == 1
 
 
 def test_only_http_is_served():
