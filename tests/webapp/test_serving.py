@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import errno
+import gc
 import http.client
 import os
 import socket
@@ -331,3 +332,24 @@ def test_eight_keep_alive_clients_spread_over_the_four_workers(tmp_path):
     # bursts (8/0/0/0, 7/1, 6/1/1, 4/4, 4/3/1, ...).
     assert all(s[0] <= CLIENTS // 2 for s in spreads), spreads
     assert sum(len(s) == WORKERS for s in spreads) >= TRIALS - 1, spreads
+
+
+def test_each_worker_freezes_what_it_loaded_once_it_is_ready():
+    """gunicorn reads the hook from gunicorn.conf.py and calls it after loading the site in
+    the worker; frozen objects are left out of the collector's full passes."""
+    from gunicorn.app.base import Application
+
+    class FromConfigFile(Application):  # type: ignore[misc]
+        def load_config(self) -> None:
+            self.load_config_from_file(str(Path(__file__).parents[2] / "gunicorn.conf.py"))
+
+        def load(self) -> None:
+            raise AssertionError("not served")
+
+    config = FromConfigFile().cfg
+    before = gc.get_freeze_count()
+    try:
+        config.post_worker_init(None)
+        assert gc.get_freeze_count() > before
+    finally:
+        gc.unfreeze()
