@@ -49,14 +49,13 @@ class ASGIHandlerReusingThreads(ASGIHandler):
 
     The middleware chain is Django's synchronous one, as under WSGI, called
     once in the request's thread. Django's ASGI handler builds an asynchronous
-    chain instead; with middleware that is synchronous only (ours, and every
-    ``MiddlewareMixin`` runs synchronously next to it) that chain went from
-    the event loop to the thread for the outer middleware, back to the loop
-    for Django's inner handler and to the thread again for the view, and back
-    the same way: each crossing wakes the other side and waits for it. One
-    call per request took ``/healthz`` from 1.5 to 1.0 ms of CPU, and every
-    page and API call about 0.4 ms sooner (docs/production.md, "Worker
-    model").
+    chain instead. Our own middleware is synchronous only, so Django runs the
+    middleware above it synchronously too, and that chain went from the event
+    loop to the thread for the middleware, back to the loop for Django's
+    inner handler and to the thread again for the view, and back the same
+    way: each crossing wakes the other side and waits for it. One call per
+    request took ``/healthz`` from 1.5 to 1.0 ms of CPU, and every page and
+    API call about 0.4 ms sooner (docs/production.md, "Worker model").
     """
 
     def __init__(self) -> None:
@@ -68,7 +67,7 @@ class ASGIHandlerReusingThreads(ASGIHandler):
     async def run_get_response(self, request: HttpRequest) -> HttpResponseBase:
         """The response of Django's synchronous ``get_response``, run in the request's thread.
 
-        What ``ASGIHandler.run_get_response`` does after it is kept.
+        What follows the call is what ``ASGIHandler.run_get_response`` does with the response.
         """
         response = await sync_to_async(self.get_response, thread_sensitive=True)(request)
         response._handler_class = self.__class__  # type: ignore[attr-defined]  # as Django does
