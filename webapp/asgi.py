@@ -55,12 +55,12 @@ class ASGIHandlerReusingThreads(ASGIHandler):
     inner handler and to the thread again for the view, and back the same
     way: each crossing wakes the other side and waits for it. One call per
     request took ``/healthz`` from 1.5 to 1.0 ms of CPU, and every page and
-    API call about 0.4 ms sooner (docs/production.md, "Worker model").
+    API call about 0.4 ms less (docs/production.md, "Worker model").
     """
 
     def __init__(self) -> None:
-        # ASGIHandler.__init__ would load the asynchronous chain; this handler
-        # never calls it, so only the synchronous one is built.
+        # Not ASGIHandler.__init__: it builds the asynchronous chain, which this
+        # handler never calls. Only the synchronous chain is built.
         self.load_middleware(is_async=False)
         self._idle: list[ThreadPoolExecutor] = []
 
