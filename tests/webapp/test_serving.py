@@ -22,7 +22,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from tests.webapp.served import in_own_thread, real_server, serve
+from tests.webapp.served import ROOT, in_own_thread, real_server, serve
 from webapp import serving
 
 
@@ -335,13 +335,13 @@ def test_eight_keep_alive_clients_spread_over_the_four_workers(tmp_path):
 
 
 def test_each_worker_freezes_what_it_loaded_once_it_is_ready():
-    """gunicorn reads the hook from gunicorn.conf.py and calls it after loading the site in
-    the worker; frozen objects are left out of the collector's full passes."""
+    """gunicorn reads the hook from gunicorn.conf.py (it calls ``post_worker_init`` in each
+    worker once the site is loaded), and the hook freezes the objects there are."""
     from gunicorn.app.base import Application
 
     class FromConfigFile(Application):  # type: ignore[misc]
         def load_config(self) -> None:
-            self.load_config_from_file(str(Path(__file__).parents[2] / "gunicorn.conf.py"))
+            self.load_config_from_file(str(ROOT / "gunicorn.conf.py"))
 
         def load(self) -> None:
             raise AssertionError("not served")
