@@ -53,6 +53,7 @@ __all__ = [
     "loan_payment",
     "project",
     "project_columns",
+    "rent_hours_per_box_hour",
 ]
 
 
@@ -415,6 +416,21 @@ def commitment_costs(c: Columns) -> Array:
     )
 
 
+def rent_hours_per_box_hour(c: Columns) -> Array:
+    """Instance-hours the rent side needs for one box-hour of work [instance-h/h], shape (N,).
+
+    Notes
+    -----
+    ``capacity_ratio × (1 + rework_fraction)`` with ``capacity_ratio =
+    (build.gpu_count × build.gpu_throughput) / (rent.gpu_count × rent.gpu_throughput)``,
+    so that ``rent_hours[m] = demand[m] × capacity_ratio × (1 + rework_fraction)``.
+    """
+    b, r = c.build, c.rent
+    capacity_ratio = (b.gpu_count * b.gpu_throughput) / (r.gpu_count * r.gpu_throughput)
+    ratio: Array = capacity_ratio * (1.0 + r.rework_fraction)
+    return ratio
+
+
 def _col(values: Array) -> Array:
     """One scenario's input against all its months: shape (N,) → (N, 1)."""
     return values[:, None]
@@ -471,8 +487,7 @@ def monthly_projection(c: Columns, with_break_even_utilization: bool = False) ->
         escalation = power(1.0 + b.running_cost_annual_change, (m - 1) / 12.0)
         escalation = np.where(running, escalation, 0.0)
         rate = col(r.hourly_rate) * power(1.0 + r.annual_price_change, (m - 1) / 12.0)
-        capacity_ratio = (b.gpu_count * b.gpu_throughput) / (r.gpu_count * r.gpu_throughput)
-        instance_hours_per_box_hour = col(capacity_ratio * (1.0 + r.rework_fraction))
+        instance_hours_per_box_hour = col(rent_hours_per_box_hour(c))
         committed_hours = col(r.committed_instances * HOURS_PER_MONTH)
         # Energy [kWh] = (P_load·busy + P_idle·(730 − busy)) / 1000 · pue: the idle draw
         # all month, plus the draw above idle while busy. Its cost per kWh is escalated.
@@ -635,10 +650,8 @@ def break_even_utilization(c: Columns, savings_at: Callable[[Array], Array]) -> 
     where ``s(b)`` is zero or of the other sign; segments with ``s(a) = s(b)``
     have none.
     """
-    b, r = c.build, c.rent
     n = len(c)
-    capacity_ratio = (b.gpu_count * b.gpu_throughput) / (r.gpu_count * r.gpu_throughput)
-    kink = r.committed_instances / (capacity_ratio * (1.0 + r.rework_fraction))
+    kink = c.rent.committed_instances / rent_hours_per_box_hour(c)
     kink = np.where((kink > 0.0) & (kink < 1.0), kink, 1.0)
     s0, sk, s1 = savings_at(np.stack([np.zeros(n), kink, np.ones(n)]))  # in one evaluation
 
