@@ -42,7 +42,7 @@ from costmodel.results import (
     RENT_FIGURES,
     RENT_SERIES,
 )
-from costmodel.scenario import HOURS_PER_MONTH, Scenario
+from costmodel.scenario import HOURS_PER_MONTH, JobsWorkload, Scenario
 
 __all__ = [
     "Projection",
@@ -50,6 +50,7 @@ __all__ = [
     "break_even_month",
     "break_even_utilization",
     "compare",
+    "job_times",
     "loan_payment",
     "project",
     "project_columns",
@@ -125,16 +126,52 @@ class Projection:
                 **{name: _figure(name, arrays[name][i]) for name in figures},
             }
 
-        return {
-            "scenario": self.scenarios[i].model_dump(mode="json"),
+        scenario = self.scenarios[i]
+        result: dict[str, Any] = {
+            "scenario": scenario.model_dump(mode="json"),
             "months": list(range(months)),
             "build": side(self.build, BUILD_SERIES, BUILD_FIGURES),
             "rent": side(self.rent, RENT_SERIES, RENT_FIGURES),
             **{name: _figure(name, getattr(self, name)[i]) for name in HEADLINE},
         }
+        if isinstance(scenario.workload, JobsWorkload):
+            result["jobs"] = job_times(scenario)
+        return result
 
     def results(self) -> list[dict[str, Any]]:
         return [self.result(i) for i in range(len(self))]
+
+
+def job_times(scenario: Scenario) -> list[dict[str, Any]]:
+    """Time of one run of each job of a jobs workload, on the box and rented.
+
+    Returns
+    -------
+    list of dict
+        ``name``; ``build_hours_per_run`` [h], wall hours on one box;
+        ``rent_instance_hours_per_run`` [instance-h].
+
+    Notes
+    -----
+    With ``W`` the job's reference GPU-hours per run::
+
+        build_hours_per_run         = W / (build.gpu_count × build.gpu_throughput)
+        rent_instance_hours_per_run = W / (rent.gpu_count × rent.gpu_throughput)
+                                      × (1 + rework_fraction)
+    """
+    workload = scenario.workload
+    if not isinstance(workload, JobsWorkload):
+        raise ValueError("only a jobs workload has jobs")
+    b, r = scenario.build, scenario.rent
+    hours = np.array([job.reference_gpu_hours for job in workload.jobs])
+    build_hours = hours / (b.gpu_count * b.gpu_throughput)
+    rent_hours = hours / (r.gpu_count * r.gpu_throughput) * (1.0 + r.rework_fraction)
+    return [
+        {"name": job.name, "build_hours_per_run": bh, "rent_instance_hours_per_run": rh}
+        for job, bh, rh in zip(
+            workload.jobs, build_hours.tolist(), rent_hours.tolist(), strict=True
+        )
+    ]
 
 
 def _figures(name: str, values: Array) -> list[float | None]:

@@ -9,11 +9,7 @@ from tests.webapp.api.conftest import post_json
 
 URL = "/api/v1/commitment"
 EXAMPLES = Path(__file__).resolve().parents[2] / "costmodel" / "examples"
-CASES = [
-    case
-    for case in json.loads((EXAMPLES / "v3" / "operations.json").read_text())["commitment"]
-    if not case["scenario"].startswith("jobs-")  # jobs workloads: see test_jobs.py
-]
+CASES = json.loads((EXAMPLES / "v3" / "operations.json").read_text())["commitment"]
 
 
 def scenario(name: str) -> dict:
