@@ -19,6 +19,7 @@ Examples
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -164,8 +165,9 @@ def job_times(scenario: Scenario) -> list[dict[str, Any]]:
         raise ValueError("only a jobs workload has jobs")
     b, r = scenario.build, scenario.rent
     hours = np.array([job.reference_gpu_hours for job in workload.jobs])
-    build_hours = hours / (b.gpu_count * b.gpu_throughput)
-    rent_hours = hours / (r.gpu_count * r.gpu_throughput) * (1.0 + r.rework_fraction)
+    with np.errstate(over="ignore"):  # inf where a throughput is tiny: refused by project()
+        build_hours = hours / (np.float64(b.gpu_count) * b.gpu_throughput)
+        rent_hours = hours / (np.float64(r.gpu_count) * r.gpu_throughput) * (1 + r.rework_fraction)
     return [
         {"name": job.name, "build_hours_per_run": bh, "rent_instance_hours_per_run": rh}
         for job, bh, rh in zip(
@@ -715,7 +717,25 @@ def project(scenarios: Sequence[Scenario]) -> Projection:
     """
     scenarios = tuple(scenarios)
     projection = project_columns(columns_from(scenarios))
+    _refuse_endless_jobs(scenarios)
     return dataclasses.replace(projection, scenarios=scenarios)
+
+
+def _refuse_endless_jobs(scenarios: Sequence[Scenario]) -> None:
+    """Raise :class:`ProjectionOverflowError` naming every jobs scenario whose time of one run
+    is not a finite number (a throughput so small that a run never ends)."""
+    bad = [
+        i
+        for i, s in enumerate(scenarios)
+        if isinstance(s.workload, JobsWorkload)
+        and not all(
+            math.isfinite(job["build_hours_per_run"])
+            and math.isfinite(job["rent_instance_hours_per_run"])
+            for job in job_times(s)
+        )
+    ]
+    if bad:
+        raise ProjectionOverflowError(bad)
 
 
 def compare(scenario: Scenario) -> dict[str, Any]:

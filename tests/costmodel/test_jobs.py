@@ -19,6 +19,7 @@ from costmodel.operations import (
     tornado,
     uncertainty,
 )
+from costmodel.projection import ProjectionOverflowError
 
 V3 = Path(__file__).resolve().parent / "examples" / "v3"
 EXPECTED = json.loads((V3 / "expected.json").read_text())
@@ -297,3 +298,12 @@ def test_uncertainty_over_a_jobs_scenario_draws_the_box_throughput_into_its_dema
         compare(parse_scenario(faster))["savings"], rel=1e-12
     )
     assert np.isfinite(answer["probability_build_cheaper"])
+
+
+def test_a_run_that_never_ends_on_a_vanishing_box_is_refused_as_an_overflow():
+    data = example(LORA)
+    data["build"]["gpu_throughput"] = 5e-324
+    data["workload"]["jobs"] = [{"name": "idle", "reference_gpu_hours": 1.0, "runs_per_month": 0}]
+
+    with pytest.raises(ProjectionOverflowError):
+        compare(parse_scenario(data))
