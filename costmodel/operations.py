@@ -169,6 +169,10 @@ class UncertaintyAnswer(BaseModel):
         description="[months], over the draws that pay back; null when none does."
     )
     bands: Bands
+    committed_instances: int = Field(
+        description="The scenario's committed instances, the same in every draw: a commitment "
+        "is bought before the future is known, so it is never drawn [instances]."
+    )
 
 
 class FleetRow(BaseModel):
@@ -497,7 +501,14 @@ def uncertainty(request: UncertaintyRequest) -> dict[str, Any]:
         (share of draws with savings > 0); ``probability_pays_back`` (share
         with a break-even month within the horizon); ``break_even_month``
         P10/P50/P90 over the draws that pay back (null when none does); and
-        ``bands``: per month ``0..H`` the P10/P50/P90 of ``rent_cum − build_cum``.
+        ``bands``: per month ``0..H`` the P10/P50/P90 of ``rent_cum − build_cum``;
+        ``committed_instances``, held at the scenario's count in every draw.
+
+    Notes
+    -----
+    The committed count is never drawn (a whole-number field cannot be, see
+    :func:`parse_uncertainty`): instances are committed before the future is
+    known, so each draw asks what that commitment costs in that future.
 
     Raises
     ------
@@ -556,6 +567,7 @@ def uncertainty(request: UncertaintyRequest) -> dict[str, Any]:
             "p50": bands[1].tolist(),
             "p90": bands[2].tolist(),
         },
+        "committed_instances": scenario.rent.committed_instances,
     }
 
 
