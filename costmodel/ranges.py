@@ -266,10 +266,12 @@ def check_ranges(scenario: Scenario, ranges: Sequence[Range]) -> None:
                     "is not an uncertain input of this scenario (one of "
                     + ", ".join(allowed)
                     + ")",
+                    "not_an_uncertain_input",
+                    {"allowed": ", ".join(allowed)},
                 )
             )
         elif r.path in seen:
-            errors.append(FieldError(f"ranges.{r.path}", "is given twice"))
+            errors.append(FieldError(f"ranges.{r.path}", "is given twice", "given_twice"))
         seen.add(r.path)
     if errors:
         raise ScenarioError(errors)

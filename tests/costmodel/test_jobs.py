@@ -13,7 +13,9 @@ from numpy.testing import assert_allclose
 from costmodel import ScenarioError, compare, parse_scenario, parse_scenario_json
 from costmodel.operations import (
     commitment,
+    fleet,
     parse_commitment,
+    parse_fleet,
     parse_tornado,
     parse_uncertainty,
     tornado,
@@ -307,3 +309,18 @@ def test_a_run_that_never_ends_on_a_vanishing_box_is_refused_as_an_overflow():
 
     with pytest.raises(ProjectionOverflowError):
         compare(parse_scenario(data))
+
+
+def test_a_fleet_shares_jobs_among_its_boxes():
+    data = example(LORA)
+
+    answer = fleet(parse_fleet({"scenario": data, "max_boxes": 2}))
+
+    two = copy.deepcopy(data)
+    for name in ("gpu_count", "capex", "power_load_watts", "power_idle_watts", "hosting_monthly"):
+        two["build"][name] *= 2
+    result = compare(parse_scenario(two))
+    assert answer["rows"][1]["savings"] == pytest.approx(result["savings"], rel=1e-12)
+    assert answer["rows"][0]["savings"] == pytest.approx(
+        compare(parse_scenario(data))["savings"], rel=1e-12
+    )
