@@ -113,6 +113,8 @@ def defaults_said(accounts: Accounts) -> list[str]:
         )
     if options.purchase_month is None:
         said.append(_("Fiscal years are counted from the purchase (purchase month not set)."))
+    elif "fiscal_year_start_month" not in options.model_fields_set:
+        said.append(_("Fiscal years start in January (not set)."))
     return said
 
 

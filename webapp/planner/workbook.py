@@ -33,6 +33,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 from openpyxl import Workbook
+from openpyxl.cell.cell import Cell
 from openpyxl.styles import Font
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.worksheet import Worksheet
@@ -40,7 +41,7 @@ from openpyxl.worksheet.worksheet import Worksheet
 from costmodel import Scenario
 from costmodel.accounting import Accounts
 from costmodel.paths import get_path
-from webapp.planner.fields import ALL_FIELDS, items_by_field
+from webapp.planner.fields import ALL_FIELDS, fed_fields, items_by_field
 
 MONEY = "#,##0.00"
 BOLD = Font(bold=True)
@@ -100,9 +101,18 @@ class Sheets:
         return f"'{self.name(sheet)}'!{cell}"
 
 
+def _text(ws: Worksheet, row: int, column: int, value: Any) -> Cell:
+    """Write ``value``; a string is always text, never a formula, whatever it starts with
+    (names and sources come from users and the catalog)."""
+    cell: Cell = ws.cell(row=row, column=column, value=value)
+    if isinstance(value, str):
+        cell.data_type = "s"
+    return cell
+
+
 def _header(ws: Worksheet, row: int, values: Sequence[Any]) -> None:
     for column, value in enumerate(values, start=1):
-        ws.cell(row=row, column=column, value=value).font = BOLD
+        _text(ws, row, column, value).font = BOLD
 
 
 def _inputs_sheet(
@@ -111,6 +121,7 @@ def _inputs_sheet(
     scenario: Scenario,
     accounts: Accounts,
     provenance: list[dict[str, Any]],
+    overrides: Sequence[str] = (),
 ) -> None:
     ws = wb.create_sheet(s.name("Inputs"))
     _header(ws, 1, [_("Field"), _("Input"), _("Value"), _("Unit"), _("Source")])
@@ -119,13 +130,18 @@ def _inputs_sheet(
     currency = scenario.currency
     row = 2
 
-    def put(path: str, label: str, value: Any, unit: str, source: str = "") -> str:
+    def put(
+        path: str, label: str, value: Any, unit: str, source: str = "", formula: bool = False
+    ) -> str:
         nonlocal row
-        ws.cell(row=row, column=1, value=path)
-        ws.cell(row=row, column=2, value=label)
-        ws.cell(row=row, column=3, value=value)
-        ws.cell(row=row, column=4, value=unit)
-        ws.cell(row=row, column=5, value=source)
+        _text(ws, row, 1, path)
+        _text(ws, row, 2, label)
+        if formula:
+            ws.cell(row=row, column=3, value=value)
+        else:
+            _text(ws, row, 3, value)
+        _text(ws, row, 4, unit)
+        _text(ws, row, 5, source)
         address = s.ref("Inputs", f"$C${row}")
         s.inputs[path] = address
         row += 1
@@ -149,10 +165,14 @@ def _inputs_sheet(
                 continue
             value, note = filled[f.path]
         source = "; ".join(
-            f"{item.get('source', '')} ({item.get('effective_date', '')})"
+            f"{item['source']} ({item['effective_date']})"
+            if item.get("effective_date")
+            else str(item["source"])
             for item in sources.get(f.path, [])
             if item.get("source")
         )
+        if f.path in overrides:
+            source = _("typed in: overrides the catalog")
         put(f.path, str(f.label), value, unit_text(f.unit, currency), note or source)
 
     workload = scenario.workload
@@ -246,7 +266,7 @@ def _inputs_sheet(
         ),
     }
     for name, (label, formula) in derived.items():
-        put(name, str(label), formula, "")
+        put(name, str(label), formula, "", formula=True)
     P, rate, n, H = (
         i["loan_principal"],
         i["monthly_interest"],
@@ -258,6 +278,7 @@ def _inputs_sheet(
         _("Loan payment per month"),
         f"=IF({n}=0,0,IF({rate}=0,{P}/{n},{P}*{rate}/(1-(1+{rate})^(-{n}))))",
         currency,
+        formula=True,
     )
     pmt = i["loan_payment"]
     put(
@@ -266,14 +287,22 @@ def _inputs_sheet(
         f"=IF({n}>{H},IF({rate}=0,{P}-{pmt}*{H},"
         f"{P}*(1+{rate})^{H}-{pmt}*((1+{rate})^{H}-1)/{rate}),0)",
         currency,
+        formula=True,
     )
     T = i["rent.commitment_term_months"]
-    put("commitment_terms", _("Commitment terms started"), f"=CEILING({H}/{T},1)", "")
+    put(
+        "commitment_terms",
+        _("Commitment terms started"),
+        f"=CEILING({H}/{T},1)",
+        "",
+        formula=True,
+    )
     put(
         "fiscal_months_before",
         _("Months of the first fiscal year before the purchase"),
         f"=MOD({i['accounting.purchase_month']}-{i['accounting.fiscal_year_start_month']},12)",
         _("months"),
+        formula=True,
     )
     ws.column_dimensions["A"].width = 40
     ws.column_dimensions["B"].width = 40
@@ -710,8 +739,8 @@ def _summary_sheet(
          '=IF(C10>0,C5/C10,"")', rent["cost_per_reference_gpu_hour"]),
     ]  # fmt: skip
     for row, (name, label, formula, engine) in enumerate(rows, start=2):
-        ws.cell(row=row, column=1, value=name)
-        ws.cell(row=row, column=2, value=str(label))
+        _text(ws, row, 1, name)
+        _text(ws, row, 2, str(label))
         ws.cell(row=row, column=3, value=formula).number_format = MONEY
         ws.cell(row=row, column=4, value=engine).number_format = MONEY
     row = len(rows) + 3
@@ -726,8 +755,8 @@ def _summary_sheet(
     )
     for name, label, value in values:
         row += 1
-        ws.cell(row=row, column=1, value=name)
-        ws.cell(row=row, column=2, value=label)
+        _text(ws, row, 1, name)
+        _text(ws, row, 2, label)
         ws.cell(row=row, column=4, value=value)
     ws.column_dimensions["A"].width = 34
     ws.column_dimensions["B"].width = 40
@@ -737,21 +766,28 @@ def _summary_sheet(
 
 def _sources_sheet(wb: Workbook, s: Sheets, provenance: list[dict[str, Any]], link: str) -> None:
     ws = wb.create_sheet(s.name("Sources"))
-    _header(ws, 1, [_("Item"), _("Source"), _("As of"), _("Feeds"), _("Notes")])
+    _header(
+        ws,
+        1,
+        [_("Role"), _("Item"), _("Price"), _("As of"), _("Source"), _("Notes"), _("Feeds")],
+    )
     row = 2
     for item in provenance:
-        feeds = item.get("fields") or item.get("scenario_fields") or item.get("field") or []
-        ws.cell(
-            row=row,
-            column=1,
-            value=str(item.get("name") or item.get("label") or item.get("kind", "")),
-        )
-        ws.cell(row=row, column=2, value=str(item.get("source", "")))
-        ws.cell(row=row, column=3, value=str(item.get("effective_date", "")))
-        ws.cell(
-            row=row, column=4, value=", ".join(feeds) if isinstance(feeds, list) else str(feeds)
-        )
-        ws.cell(row=row, column=5, value=str(item.get("notes", "")))
+        amount = item.get("amount")
+        price = "" if amount is None else f"{amount} {item.get('currency', '')}".strip()
+        for column, value in enumerate(
+            (
+                item.get("role") or "",
+                item.get("label") or "",
+                price,
+                item.get("effective_date") or "",
+                item.get("source") or "",
+                item.get("note") or "",
+                ", ".join(fed_fields(item)),
+            ),
+            start=1,
+        ):
+            _text(ws, row, column, str(value))
         row += 1
     row += 1
     for label, value in (
@@ -766,8 +802,8 @@ def _sources_sheet(wb: Workbook, s: Sheets, provenance: list[dict[str, Any]], li
             _("IAS 16 Property, Plant and Equipment (IFRS Foundation); ASC 360 (FASB)"),
         ),
     ):
-        ws.cell(row=row, column=1, value=str(label)).font = BOLD
-        ws.cell(row=row, column=2, value=value)
+        _text(ws, row, 1, str(label)).font = BOLD
+        _text(ws, row, 2, value)
         row += 1
 
 
@@ -781,10 +817,11 @@ def add_scenario(
     link: str = "",
     values: list[tuple[str, str, Any]] | None = None,
     prefix: str = "",
+    overrides: Sequence[str] = (),
 ) -> Sheets:
     """Add one scenario's sheets to ``wb``, their names starting with ``prefix``."""
     s = Sheets(prefix=prefix)
-    _inputs_sheet(wb, s, scenario, accounts, provenance or [])
+    _inputs_sheet(wb, s, scenario, accounts, provenance or [], overrides)
     _monthly_sheet(wb, s, scenario, len(accounts.purchases))
     _depreciation_sheet(wb, s, scenario, accounts)
     _fiscal_sheet(wb, s, scenario, accounts)
@@ -837,32 +874,61 @@ def scenario_workbook(
     provenance: list[dict[str, Any]] | None = None,
     link: str = "",
     values: list[tuple[str, str, Any]] | None = None,
+    overrides: Sequence[str] = (),
 ) -> bytes:
     """One scenario's workbook as ``.xlsx`` bytes (see the module's docstring)."""
     wb = Workbook()
     wb.remove(wb.worksheets[0])  # the empty default sheet
-    add_scenario(wb, scenario, result, accounts, provenance=provenance, link=link, values=values)
+    add_scenario(
+        wb,
+        scenario,
+        result,
+        accounts,
+        provenance=provenance,
+        link=link,
+        values=values,
+        overrides=overrides,
+    )
     return to_bytes(wb)
 
 
-def comparison_workbook(
-    entries: Sequence[tuple[str, Scenario, Mapping[str, Any], Accounts, str]],
-) -> bytes:
+@dataclass(frozen=True)
+class Entry:
+    """One scenario of a comparison workbook."""
+
+    name: str
+    scenario: Scenario
+    result: Mapping[str, Any]
+    accounts: Accounts
+    link: str = ""
+    provenance: list[dict[str, Any]] = field(default_factory=list)
+    overrides: Sequence[str] = ()
+
+
+SUMMARY_ROWS = {"build.total_net": 4, "rent.total": 5, "savings": 6, "break_even_month": 7}
+"""Rows of the Summary sheet's figures that the Compare sheet shows."""
+
+
+def comparison_workbook(entries: Sequence[Entry]) -> bytes:
     """Several scenarios in one workbook: a Compare sheet, then each scenario's sheets
-    prefixed with its number (``1 Inputs``, ``1 Monthly``, …). ``entries`` are
-    (name, scenario, result, accounts, link)."""
+    prefixed with its number (``1 Inputs``, ``1 Monthly``, …)."""
     wb = Workbook()
     wb.remove(wb.worksheets[0])  # the empty default sheet
     compare = wb.create_sheet(_("Compare"))
-    figures = ["build.total_net", "rent.total", "savings", "break_even_month"]
-    _header(compare, 1, [_("Scenario"), *figures])
-    for n, (name, scenario, result, accounts, link) in enumerate(entries, start=1):
-        s = add_scenario(wb, scenario, result, accounts, link=link, prefix=f"{n} ")
-        compare.cell(row=1 + n, column=1, value=name)
-        for k, figure in enumerate(figures):
-            row = {"build.total_net": 4, "rent.total": 5, "savings": 6, "break_even_month": 7}[
-                figure
-            ]
-            cell = compare.cell(row=1 + n, column=2 + k, value=f"={s.ref('Summary', f'C{row}')}")
+    _header(compare, 1, [_("Scenario"), *SUMMARY_ROWS])
+    for n, entry in enumerate(entries, start=1):
+        s = add_scenario(
+            wb,
+            entry.scenario,
+            entry.result,
+            entry.accounts,
+            provenance=entry.provenance,
+            link=entry.link,
+            prefix=f"{n} ",
+            overrides=entry.overrides,
+        )
+        _text(compare, 1 + n, 1, entry.name)
+        for column, row in enumerate(SUMMARY_ROWS.values(), start=2):
+            cell = compare.cell(row=1 + n, column=column, value=f"={s.ref('Summary', f'C{row}')}")
             cell.number_format = MONEY
     return to_bytes(wb)

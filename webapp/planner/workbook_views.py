@@ -57,6 +57,7 @@ def _link_workbook(request: HttpRequest, link: Permalink, url: str) -> HttpRespo
         provenance=link.provenance,
         link=url,
         values=workbook.engine_values(analyses),
+        overrides=link.overrides,
     )
     return _xlsx_response(content, "scenario.xlsx")
 
@@ -106,12 +107,14 @@ def compare_workbook(request: HttpRequest) -> HttpResponse:
     except ProjectionOverflowError:
         return too_large(request)
     entries = [
-        (
-            item.name,
-            scenario,
-            result,
-            accounting(scenario, result, options),
-            request.build_absolute_uri(reverse("planner:saved-detail", args=[item.pk])),
+        workbook.Entry(
+            name=item.name,
+            scenario=scenario,
+            result=result,
+            accounts=accounting(scenario, result, options),
+            link=request.build_absolute_uri(reverse("planner:saved-detail", args=[item.pk])),
+            provenance=item.provenance,
+            overrides=item.overrides,
         )
         for item, scenario, result in zip(chosen, scenarios, results, strict=True)
     ]

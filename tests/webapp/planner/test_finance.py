@@ -111,3 +111,12 @@ def test_a_saved_scenarios_page_has_the_table_and_the_workbook_link(client, scen
     ).content.decode()
     assert "CapEx and OpEx per fiscal year" in page
     assert reverse("planner:saved-workbook", args=[saved.pk]) in page
+
+
+def test_a_purchase_month_without_a_fiscal_year_start_says_january_was_assumed(client, scenario):
+    page = client.get(
+        reverse("planner:results", args=[encode(scenario)]) + "?purchase_month=7",
+        HTTP_ACCEPT_LANGUAGE="en",
+    ).content.decode()
+    assert "Fiscal years start in January (not set)." in page
+    assert "Year 1: months 0–6" in page  # July to December, then calendar years

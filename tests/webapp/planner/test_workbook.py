@@ -308,3 +308,54 @@ def test_the_compare_workbook_needs_two_saved_scenarios(client, scenario):
     a = create_saved_scenario(name="alone", scenario=scenario, user=None, session_key="x")
     response = client.get(reverse("planner:saved-compare-workbook"), {"ids": [a.pk]})
     assert response.status_code == 400
+
+
+@pytest.mark.django_db
+def test_a_name_that_looks_like_a_formula_stays_text(client, scenario):
+    name = '=HYPERLINK("http://example.com","click")'
+    a = create_saved_scenario(name=name, scenario=scenario, user=None, session_key="x")
+    b = create_saved_scenario(name="+1", scenario=scenario, user=None, session_key="x")
+    response = client.get(reverse("planner:saved-compare-workbook"), {"ids": [a.pk, b.pk]})
+    sheet = load_workbook(io.BytesIO(response.content))["Compare"]
+    assert (sheet["A2"].value, sheet["A2"].data_type) == (name, "s")
+    assert (sheet["A3"].value, sheet["A3"].data_type) == ("+1", "s")
+
+
+def test_the_inputs_and_sources_sheets_name_the_catalog_rows(client, shipped_catalog):
+    home = reverse("planner:home")
+    form = client.get(home).context["form"]
+    data = {n: form.initial.get(n, f.initial) for n, f in form.fields.items()}
+    data = {k: ("on" if v is True else v) for k, v in data.items() if v not in (None, False)}
+    code = client.post(home, data)["Location"].removeprefix("/r/")
+    response = client.get(reverse("planner:results-workbook", args=[code]))
+    book = load_workbook(io.BytesIO(response.content))
+
+    inputs = {row[0]: row for row in book["Inputs"].iter_rows(values_only=True) if row[0]}
+    assert inputs["build.capex"][4], "the box's price names its source"
+    assert inputs["rent.hourly_rate"][4]
+    sources = list(book["Sources"].iter_rows(min_row=2, values_only=True))
+    fed = " ".join(str(row[6]) for row in sources if row[6])
+    assert "build.capex" in fed and "rent.hourly_rate" in fed
+    catalog_rows = [row for row in sources if row[6]]
+    dated = [row for row in catalog_rows if row[3]]
+    assert dated and all(row[4] for row in dated)  # a dated price names where it is from
+
+
+def test_an_input_typed_over_the_catalog_says_so_instead_of_the_catalogs_source(client, scenario):
+    provenance = [
+        {
+            "role": "cloud",
+            "label": "A100",
+            "source": "vendor price list",
+            "fields": ["rent.hourly_rate", "rent.fixed_monthly"],
+        }
+    ]
+    code = encode(scenario, provenance, ["rent.hourly_rate"])
+    response = client.get(reverse("planner:results-workbook", args=[code]))
+    inputs = {
+        row[0]: row
+        for row in load_workbook(io.BytesIO(response.content))["Inputs"].iter_rows(values_only=True)
+        if row[0]
+    }
+    assert inputs["rent.hourly_rate"][4] == "typed in: overrides the catalog"
+    assert inputs["rent.fixed_monthly"][4] == "vendor price list"
