@@ -42,6 +42,7 @@ from costmodel import Scenario
 from costmodel.accounting import Accounts
 from costmodel.paths import get_path
 from webapp.planner.fields import ALL_FIELDS, fed_fields, items_by_field
+from webapp.planner.formatting import minor_unit
 
 MONEY = "#,##0.00"
 BOLD = Font(bold=True)
@@ -89,6 +90,8 @@ class Sheets:
     """The sheets of one scenario and the cell of each input, by field name."""
 
     prefix: str
+    money: str = MONEY
+    """Number format of an amount: the currency's minor unit (``#,##0`` for JPY)."""
     inputs: dict[str, str] = field(default_factory=dict)
     """``build.capex`` → ``'Inputs'!$C$7``."""
     monthly: dict[str, str] = field(default_factory=dict)
@@ -552,7 +555,7 @@ def _monthly_sheet(wb: Workbook, s: Sheets, scenario: Scenario, boxes: int) -> N
                 continue
             cell.value = "=" + (formula if month else formula_0).format(**cells)
             if name in money:
-                cell.number_format = MONEY
+                cell.number_format = s.money
     ws.freeze_panes = "B3"
 
 
@@ -601,7 +604,7 @@ def _depreciation_sheet(wb: Workbook, s: Sheets, scenario: Scenario, accounts: A
         months = f"'{monthly}'!$A${MONTH_ROW}:$A${MONTH_ROW + scenario.horizon_months}"
         ws[c["trade_in"]] = f"=IF({c['traded_in']}=1,SUMIF({months},{c['end_month']},{trade_in}),0)"
         for name in ("cost", "monthly_depreciation", "written_off", "trade_in"):
-            ws[c[name]].number_format = MONEY
+            ws[c[name]].number_format = s.money
     for month in range(scenario.horizon_months + 1):
         row = MONTH_ROW + month
         ws.cell(row=row, column=1, value=month)
@@ -618,7 +621,7 @@ def _depreciation_sheet(wb: Workbook, s: Sheets, scenario: Scenario, accounts: A
                 f"=IF(AND($A{row}>={s_},OR($A{row}<{end},{c['traded_in']}=0)),"
                 f"{c['cost']}-SUM({dep}${MONTH_ROW}:{dep}{row}),0)"
             )
-            dep_cell.number_format = book.number_format = MONEY
+            dep_cell.number_format = book.number_format = s.money
     ws.freeze_panes = "B3"
 
 
@@ -678,7 +681,7 @@ def _fiscal_sheet(wb: Workbook, s: Sheets, scenario: Scenario, accounts: Account
         ws[c["opex"]] = f"=SUM({c['energy']}:{c['burst']})"
         ws[c["book_value"]] = f"=INDEX({rng('book_value')},{c['last_month']}+1)"
         for name in names[3:]:
-            ws[c[name]].number_format = MONEY
+            ws[c[name]].number_format = s.money
 
 
 def _summary_sheet(
@@ -738,11 +741,18 @@ def _summary_sheet(
         ("rent.cost_per_reference_gpu_hour", _("Rent: cost per reference GPU-hour"),
          '=IF(C10>0,C5/C10,"")', rent["cost_per_reference_gpu_hour"]),
     ]  # fmt: skip
+    formats = {
+        "break_even_month": "0.00",
+        "work_reference_gpu_hours": "#,##0.00",
+        "build.cost_per_reference_gpu_hour": "#,##0.0000",
+        "rent.cost_per_reference_gpu_hour": "#,##0.0000",
+    }
     for row, (name, label, formula, engine) in enumerate(rows, start=2):
         _text(ws, row, 1, name)
         _text(ws, row, 2, str(label))
-        ws.cell(row=row, column=3, value=formula).number_format = MONEY
-        ws.cell(row=row, column=4, value=engine).number_format = MONEY
+        shown = formats.get(name, s.money)
+        ws.cell(row=row, column=3, value=formula).number_format = shown
+        ws.cell(row=row, column=4, value=engine).number_format = shown
     row = len(rows) + 3
     ws.cell(row=row, column=1, value=_("Values, not formulas")).font = BOLD
     ws.cell(
@@ -820,7 +830,8 @@ def add_scenario(
     overrides: Sequence[str] = (),
 ) -> Sheets:
     """Add one scenario's sheets to ``wb``, their names starting with ``prefix``."""
-    s = Sheets(prefix=prefix)
+    places = minor_unit(scenario.currency)
+    s = Sheets(prefix=prefix, money="#,##0." + "0" * places if places else "#,##0")
     _inputs_sheet(wb, s, scenario, accounts, provenance or [], overrides)
     _monthly_sheet(wb, s, scenario, len(accounts.purchases))
     _depreciation_sheet(wb, s, scenario, accounts)
@@ -928,7 +939,7 @@ def comparison_workbook(entries: Sequence[Entry]) -> bytes:
             overrides=entry.overrides,
         )
         _text(compare, 1 + n, 1, entry.name)
-        for column, row in enumerate(SUMMARY_ROWS.values(), start=2):
+        for column, (figure, row) in enumerate(SUMMARY_ROWS.items(), start=2):
             cell = compare.cell(row=1 + n, column=column, value=f"={s.ref('Summary', f'C{row}')}")
-            cell.number_format = MONEY
+            cell.number_format = "0.00" if figure == "break_even_month" else s.money
     return to_bytes(wb)

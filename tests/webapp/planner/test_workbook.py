@@ -359,3 +359,12 @@ def test_an_input_typed_over_the_catalog_says_so_instead_of_the_catalogs_source(
     }
     assert inputs["rent.hourly_rate"][4] == "typed in: overrides the catalog"
     assert inputs["rent.fixed_monthly"][4] == "vendor price list"
+
+
+def test_amounts_show_the_currencys_minor_unit(client, scenario_data):
+    scenario_data["currency"] = "JPY"
+    book = load_workbook(io.BytesIO(workbook_of(client, scenario_data)))
+    monthly = book["Monthly"]
+    energy = monthly.cell(row=5, column=columns(monthly)["build_energy"])
+    assert energy.number_format == "#,##0"
+    assert book["Summary"]["C7"].number_format == "0.00"  # the break-even month is months
