@@ -120,3 +120,14 @@ def test_a_purchase_month_without_a_fiscal_year_start_says_january_was_assumed(c
     ).content.decode()
     assert "Fiscal years start in January (not set)." in page
     assert "Year 1: months 0–6" in page  # July to December, then calendar years
+
+
+def test_a_typed_option_is_shown_back_escaped(client, scenario):
+    page = client.get(
+        reverse("planner:results", args=[encode(scenario)]),
+        {"depreciation_months": '"><script>alert(1)</script>'},
+        HTTP_ACCEPT_LANGUAGE="en",
+    ).content.decode()
+    assert "<script>alert(1)</script>" not in page
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+    assert "Enter a whole number." in page
