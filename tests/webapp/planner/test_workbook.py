@@ -155,14 +155,27 @@ def implied_profile(data: dict[str, Any]) -> dict[str, Any]:
 def test_the_workbooks_of_the_v1_and_v2_examples_recalculate_to_the_engine(client, tmp_path):
     query = "?fiscal_year_start_month=4&purchase_month=9"
     options = AccountingOptions(fiscal_year_start_month=4, purchase_month=9)
+    # A depreciation period longer than the useful life: each replaced box leaves a write-off.
+    longer = "?depreciation_months=48&fiscal_year_start_month=7"
+    longer_options = AccountingOptions(depreciation_months=48, fiscal_year_start_month=7)
+    hybrid = "v2/hybrid-burst-life-financing.json"
     names = V1 + V2
-    books = recalculated(
-        {Path(n).stem: workbook_of(client, example(n), query) for n in names}, tmp_path
-    )
+    workbooks = {Path(n).stem: workbook_of(client, example(n), query) for n in names}
+    workbooks["written-off"] = workbook_of(client, example(hybrid), longer)
+    books = recalculated(workbooks, tmp_path)
     for name in names:
         assert_workbook_is_the_engine(
             books[Path(name).stem], parse_scenario(example(name)), options
         )
+    assert_workbook_is_the_engine(
+        books["written-off"], parse_scenario(example(hybrid)), longer_options
+    )
+    fiscal = books["written-off"]["Fiscal years"]
+    header = [cell.value for cell in fiscal[1]]
+    written_off = [
+        row[header.index("written_off")] for row in fiscal.iter_rows(min_row=3, values_only=True)
+    ]
+    assert sum(written_off) > 0
 
 
 V3 = EXAMPLES / "v3"
