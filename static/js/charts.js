@@ -104,3 +104,33 @@
 
   window.ChartLayout = { layout: layout, config: config, narrow: narrow, wrap: wrapText };
 })();
+
+/* Printing: paper is narrower than most screens and plotly draws at a fixed pixel size,
+   so before the browser prints every chart is redrawn at a width that fits the text block
+   of both A4 and Letter; afterwards it follows its container again. */
+(function () {
+  "use strict";
+
+  var PRINT_WIDTH = 640;   // [px] at 96 px/in: 16.9 cm, inside A4 (18 cm) and Letter (18.6 cm) with 15 mm margins
+  var PRINT_HEIGHT = 320;  // [px]
+
+  function charts() {
+    return Array.prototype.slice.call(document.querySelectorAll(".js-plotly-plot"));
+  }
+
+  window.addEventListener("beforeprint", function () {
+    if (!window.Plotly) { return; }
+    charts().forEach(function (el) {
+      window.Plotly.relayout(el, { width: PRINT_WIDTH, height: PRINT_HEIGHT });
+    });
+  });
+
+  window.addEventListener("afterprint", function () {
+    if (!window.Plotly) { return; }
+    charts().forEach(function (el) {
+      window.Plotly.relayout(el, { width: null, height: null }).then(function () {
+        window.Plotly.Plots.resize(el);
+      });
+    });
+  });
+})();

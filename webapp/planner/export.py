@@ -34,12 +34,14 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from costmodel import Scenario
+from costmodel.accounting import Accounts
 from costmodel.decision import CLOSE_CALL_SHARE
 from costmodel.paths import get_path
 from costmodel.tables import MONTHLY_COLUMNS, monthly_table
 from webapp.planner.analysis import SEED, Analyses, field_label
 from webapp.planner.fields import ALL_FIELDS, BY_PATH, items_by_field
 from webapp.planner.figures import FIGURES, Figure
+from webapp.planner.finance import fiscal_year_rows
 from webapp.planner.formatting import round_money
 
 BOM = "\ufeff"
@@ -454,9 +456,11 @@ def monthly_csv(
     overrides: list[str] | None = None,
     link: str = "",
     analyses: Analyses | None = None,
+    accounts: Accounts | None = None,
 ) -> str:
     """The finance CSV of one scenario: title block, headline, assumptions, monthly table, and
-    with ``analyses`` the decision, the uncertainty, the tornado and the fleet."""
+    with ``analyses`` the decision, the uncertainty, the tornado and the fleet; with
+    ``accounts`` the CapEx/OpEx per fiscal year."""
     currency = scenario.currency
     header, rows = monthly_table(result)
     assert tuple(header) == MONTHLY_COLUMNS
@@ -494,6 +498,8 @@ def monthly_csv(
     ]
     if analyses is not None:
         out += analysis_blocks(analyses, currency)
+    if accounts is not None:
+        out += fiscal_year_rows(accounts, currency)
     return _write(out)
 
 

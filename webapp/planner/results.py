@@ -30,6 +30,7 @@ from webapp.planner import formatting
 from webapp.planner.analysis import ranges_of, ranges_table
 from webapp.planner.compared import compared
 from webapp.planner.fields import ALL_FIELDS, labels
+from webapp.planner.finance import finance_context
 from webapp.planner.permalink import Permalink, encode
 from webapp.planner.sources import Sources, catalog_sources
 from webapp.planner.verdict import verdict, what_is_compared
@@ -180,6 +181,7 @@ def results_page(request: HttpRequest, link: Permalink, code: str) -> dict[str, 
         "permalink": code,
         "saved": None,
         "can_modify": False,
+        "finance": finance_context(link.scenario, request.GET),
         "language_next": request.path,  # the language switcher returns here, without a query
         **translations(),
     }

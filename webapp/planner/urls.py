@@ -1,6 +1,6 @@
 from django.urls import path
 
-from webapp.planner import language, views
+from webapp.planner import language, views, workbook_views
 
 app_name = "planner"
 
@@ -10,15 +10,18 @@ urlpatterns = [
     path("r/<str:code>", views.results, name="results"),
     path("r/<str:code>/projection.csv", views.results_csv, name="results-csv"),
     path("r/<str:code>/analysis.json", views.results_analysis, name="results-analysis"),
+    path("r/<str:code>/workbook.xlsx", workbook_views.results_workbook, name="results-workbook"),
     path("saved/", views.saved_list, name="saved-list"),
     path("saved/new", views.save, name="save"),
     path("saved/compare", views.saved_compare, name="saved-compare"),
     path("saved/summary.csv", views.saved_summary_csv, name="saved-summary-csv"),
+    path("saved/workbook.xlsx", workbook_views.compare_workbook, name="saved-compare-workbook"),
     path("saved/<uuid:pk>/", views.saved_detail, name="saved-detail"),
     path("saved/<uuid:pk>/rename", views.saved_rename, name="saved-rename"),
     path("saved/<uuid:pk>/delete", views.saved_delete, name="saved-delete"),
     path("saved/<uuid:pk>/projection.csv", views.saved_csv, name="saved-csv"),
     path("saved/<uuid:pk>/analysis.json", views.saved_analysis, name="saved-analysis"),
+    path("saved/<uuid:pk>/workbook.xlsx", workbook_views.saved_workbook, name="saved-workbook"),
     path("saved/<uuid:pk>/rerun", views.saved_rerun, name="saved-rerun"),
     path("language", language.set_language, name="set-language"),
 ]

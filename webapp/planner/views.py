@@ -13,11 +13,13 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from costmodel import ScenarioError
+from costmodel.accounting import accounting
 from costmodel.projection import ProjectionOverflowError
 from webapp.planner import export, services
 from webapp.planner.analysis import analysis_document, run_analyses
 from webapp.planner.choices import catalog_choices
 from webapp.planner.comparison import comparison_context, evaluate, saved_verdicts
+from webapp.planner.finance import accounting_form, options_of
 from webapp.planner.forms import CompareForm, PlannerForm, RenameForm, SaveForm, committed_text
 from webapp.planner.permalink import Permalink, PermalinkError, decode, encode, encode_link
 from webapp.planner.results import results_page
@@ -118,7 +120,12 @@ def results_csv(request: HttpRequest, code: str) -> HttpResponse:
 
 
 def _monthly_csv_response(request: HttpRequest, link: Permalink, url: str) -> HttpResponse:
-    """The finance CSV of a link, with its decision, uncertainty, tornado and fleet."""
+    """The finance CSV of a link, with its decision, uncertainty, tornado, fleet and fiscal
+    years (booked with the query string's accounting options)."""
+    form = accounting_form(request.GET)
+    options = options_of(form)
+    if options is None:
+        return bad_request(request, form.problems())
     try:
         analyses = run_analyses(link)
     except ProjectionOverflowError:
@@ -130,6 +137,7 @@ def _monthly_csv_response(request: HttpRequest, link: Permalink, url: str) -> Ht
         link.overrides,
         url,
         analyses=analyses,
+        accounts=accounting(link.scenario, analyses.result, options),
     )
     return _csv_response(text, "projection.csv")
 

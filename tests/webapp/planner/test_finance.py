@@ -1,0 +1,133 @@
+"""The CapEx/OpEx table per fiscal year on the results page and in the finance CSV."""
+
+from __future__ import annotations
+
+import csv
+import io
+from decimal import Decimal
+
+import pytest
+from django.urls import reverse
+
+from costmodel import compare
+from costmodel.accounting import AccountingOptions, accounting
+from webapp.planner.permalink import encode
+from webapp.scenarios.services import create_saved_scenario
+
+
+def parse(body: bytes) -> list[list[str]]:
+    return list(csv.reader(io.StringIO(body.decode("utf-8-sig"))))
+
+
+def section(rows: list[list[str]], title: str) -> list[list[str]]:
+    start = next(i for i, r in enumerate(rows) if r == [title]) + 1
+    end = next((i for i in range(start, len(rows)) if rows[i] == []), len(rows))
+    return rows[start:end]
+
+
+def test_the_results_page_shows_capex_and_opex_per_fiscal_year(client, scenario):
+    page = client.get(
+        reverse("planner:results", args=[encode(scenario)]), HTTP_ACCEPT_LANGUAGE="en"
+    ).content.decode()
+
+    assert "CapEx and OpEx per fiscal year" in page
+    # The worked example: a 25 000 CNY box, 36 months, fiscal years from the purchase.
+    assert "Year 1: months 0–12" in page and "Year 3: months 25–36" in page
+    assert "¥25,000" in page
+    # Defaults are named: 60 months without a useful life; years counted from the purchase.
+    assert "Depreciation over 60 months" in page
+    assert "Fiscal years are counted from the purchase" in page
+    # 60 months of 25 000: 5 000 a year.
+    assert "¥5,000" in page
+
+
+def test_the_options_from_the_query_change_the_table_and_travel_to_the_downloads(client, scenario):
+    code = encode(scenario)
+    query = "?depreciation_months=24&fiscal_year_start_month=4&purchase_month=1"
+    page = client.get(
+        reverse("planner:results", args=[code]) + query, HTTP_ACCEPT_LANGUAGE="en"
+    ).content.decode()
+
+    assert "Year 1: months 0–3" in page and "Year 2: months 4–15" in page
+    assert "Depreciation over" not in page  # set, not defaulted
+    assert f"/r/{code}/workbook.xlsx{query.replace('&', '&amp;')}" in page
+    assert f"/r/{code}/projection.csv{query.replace('&', '&amp;')}" in page
+
+
+def test_a_bad_option_names_the_field_and_shows_no_table(client, scenario):
+    page = client.get(
+        reverse("planner:results", args=[encode(scenario)]) + "?depreciation_months=0",
+        HTTP_ACCEPT_LANGUAGE="en",
+    )
+    assert page.status_code == 200  # the rest of the page is still right
+    text = page.content.decode()
+    assert "greater than or equal to 1" in text
+    assert "Year 1: months" not in text
+
+
+def test_the_csv_carries_the_fiscal_years_rounded_to_the_cent(client, scenario):
+    code = encode(scenario)
+    response = client.get(
+        reverse("planner:results-csv", args=[code]) + "?fiscal_year_start_month=4&purchase_month=1",
+        HTTP_ACCEPT_LANGUAGE="en",
+    )
+    assert response.status_code == 200
+    block = section(parse(response.content), "CapEx and OpEx per fiscal year")
+    options = dict((row[0], row[2]) for row in block[:3])
+    assert options == {
+        "depreciation_months": "60",
+        "fiscal_year_start_month": "4",
+        "purchase_month": "1",
+    }
+    names = block[3]
+    rows = [dict(zip(names, row, strict=True)) for row in block[5:]]
+    result = compare(scenario)
+    accounts = accounting(
+        scenario, result, AccountingOptions(fiscal_year_start_month=4, purchase_month=1)
+    )
+    assert len(rows) == len(accounts.fiscal_years) == 4
+    for row, expected in zip(rows, accounts.fiscal_years, strict=True):
+        for name in ("capex", "opex", "depreciation", "rent", "book_value"):
+            assert Decimal(row[name]) == Decimal(str(round(expected[name], 2))), name
+    assert sum(Decimal(r["rent"]) for r in rows) == pytest.approx(
+        Decimal(str(result["rent"]["total"])), abs=Decimal("0.05")
+    )
+
+
+def test_a_bad_option_makes_the_csv_a_400_naming_the_field(client, scenario):
+    response = client.get(
+        reverse("planner:results-csv", args=[encode(scenario)]) + "?purchase_month=x",
+        HTTP_ACCEPT_LANGUAGE="en",
+    )
+    assert response.status_code == 400
+    assert "purchase_month" in response.content.decode()
+
+
+@pytest.mark.django_db
+def test_a_saved_scenarios_page_has_the_table_and_the_workbook_link(client, scenario):
+    saved = create_saved_scenario(name="box", scenario=scenario, user=None, session_key="x")
+    page = client.get(
+        reverse("planner:saved-detail", args=[saved.pk]), HTTP_ACCEPT_LANGUAGE="en"
+    ).content.decode()
+    assert "CapEx and OpEx per fiscal year" in page
+    assert reverse("planner:saved-workbook", args=[saved.pk]) in page
+
+
+def test_a_purchase_month_without_a_fiscal_year_start_says_january_was_assumed(client, scenario):
+    page = client.get(
+        reverse("planner:results", args=[encode(scenario)]) + "?purchase_month=7",
+        HTTP_ACCEPT_LANGUAGE="en",
+    ).content.decode()
+    assert "Fiscal years start in January (not set)." in page
+    assert "Year 1: months 0–6" in page  # July to December, then calendar years
+
+
+def test_a_typed_option_is_shown_back_escaped(client, scenario):
+    page = client.get(
+        reverse("planner:results", args=[encode(scenario)]),
+        {"depreciation_months": '"><script>alert(1)</script>'},
+        HTTP_ACCEPT_LANGUAGE="en",
+    ).content.decode()
+    assert "<script>alert(1)</script>" not in page
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+    assert "Enter a whole number." in page
