@@ -13,7 +13,7 @@ from ninja.openapi.schema import REF_TEMPLATE
 
 from costmodel import Scenario
 from costmodel.operations import FleetRequest, TornadoRequest, UncertaintyRequest
-from webapp.api import catalog, compare, operations, resolve, scenarios
+from webapp.api import catalog, compare, operations, resolve, scenarios, usage
 from webapp.api.errors import install_handlers
 from webapp.catalog.resolver import Selection
 
@@ -27,6 +27,7 @@ class Api(NinjaAPI):
         TornadoRequest,
         UncertaintyRequest,
         FleetRequest,
+        usage.UsageRequest,
     )
 
     def get_openapi_schema(self, *args: Any, **kwargs: Any) -> Any:
@@ -54,3 +55,4 @@ api.add_router("", operations.router)
 api.add_router("", resolve.router)
 api.add_router("", catalog.router)
 api.add_router("", scenarios.router)
+api.add_router("", usage.router)
