@@ -48,7 +48,8 @@ import json
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
+from warnings import catch_warnings, simplefilter
 
 import numpy as np
 import numpy.typing as npt
@@ -61,6 +62,8 @@ Format = Literal["nvidia-smi", "dcgm-prometheus", "slurm-sacct", "aws-cur"]
 FORMATS: tuple[str, ...] = ("nvidia-smi", "dcgm-prometheus", "slurm-sacct", "aws-cur")
 
 PROFILE_MONTHS = 12
+MAX_MONTHS = 240
+"""Longest span of months a file may cover (the planner's longest horizon)."""
 MAX_WARNINGS_LISTED = 20
 """Skipped rows and gaps listed one by one; beyond this they are counted."""
 PARTLY_OBSERVED_SHARE = 0.99
@@ -187,6 +190,11 @@ def _report(
     first = int(_month_index(obs_start).min())
     last = int(_month_index(np.maximum(obs_end - 1e-6, obs_start)).max())
     count = last - first + 1
+    if count > MAX_MONTHS:
+        raise _fail(
+            f"covers {count} months, {_month_name(first)} to {_month_name(last)}; at most "
+            f"{MAX_MONTHS} are read (is a timestamp wrong?)"
+        )
     gpu_hours = _spread(*busy, first, count)
     observed_hours = _spread(obs_start, obs_end, (obs_end - obs_start) / 3600.0, first, count)
     index = np.arange(first, last + 1)
@@ -254,25 +262,23 @@ def decode_text(data: bytes) -> str:
 
 
 def _parse_each(
-    values: Sequence[str], vector: Callable[[Sequence[str]], Any], one: Callable[[str], Any]
-) -> tuple[Any, npt.NDArray[np.bool_]]:
-    """``vector(values)`` as an array; when that fails, element by element, bad ones masked."""
+    values: Sequence[str],
+    vector: Callable[[Sequence[str]], FloatArray],
+    one: Callable[[str], float],
+) -> tuple[FloatArray, npt.NDArray[np.bool_]]:
+    """``vector(values)``, or when that fails ``one`` value at a time, the bad ones masked."""
     try:
         return vector(values), np.zeros(len(values), dtype=bool)
-    except (ValueError, TypeError, OverflowError):
+    except (ValueError, TypeError, OverflowError, UserWarning):
         pass
-    bad = []
-    for value in values:
+    out = np.zeros(len(values))
+    bad = np.zeros(len(values), dtype=bool)
+    for i, value in enumerate(values):  # only for a file with unreadable rows, to find them
         try:
-            one(value)
-            bad.append(False)
-        except (ValueError, TypeError, OverflowError):
-            bad.append(True)
-    mask = np.array(bad, dtype=bool)
-    good = vector([v for v, b in zip(values, bad, strict=True) if not b])
-    out = np.zeros(len(values), dtype=good.dtype)
-    out[~mask] = good
-    return out, mask
+            out[i] = one(value)
+        except (ValueError, TypeError, OverflowError, UserWarning):
+            bad[i] = True
+    return out, bad
 
 
 def _timestamps(values: Sequence[str]) -> tuple[FloatArray, npt.NDArray[np.bool_]]:
@@ -283,15 +289,19 @@ def _timestamps(values: Sequence[str]) -> tuple[FloatArray, npt.NDArray[np.bool_
             return np.empty(0)
         # One replace over the joined column: a Python call per row took a third of the read.
         joined = ("\n".join(items) + "\n").replace("/", "-").replace("Z\n", "\n")
-        stamps = np.array(joined.split("\n")[:-1], dtype="datetime64[ms]")
+        with catch_warnings():
+            # numpy reads a time zone (or a trailing blank) with only a warning: refuse it.
+            simplefilter("error")
+            stamps = np.array(joined.split("\n")[:-1], dtype="datetime64[ms]")
         if np.isnat(stamps).any():
             raise ValueError("not a time")
         return stamps.astype(np.int64).astype(np.float64) / 1000.0
 
-    def one(value: str) -> FloatArray:
-        if not re.match(r"^\s*\d{4}[-/]\d\d[-/]\d\d", value):
+    def one(value: str) -> float:
+        value = value.strip()
+        if not re.match(r"^\d{4}[-/]\d\d[-/]\d\d", value):
             raise ValueError(value)
-        return vector([value])
+        return float(vector([value])[0])
 
     return _parse_each(values, vector, one)
 
@@ -307,7 +317,13 @@ def _numbers(values: Sequence[str]) -> tuple[FloatArray, npt.NDArray[np.bool_]]:
             raise ValueError("not finite")
         return numbers
 
-    return _parse_each(values, vector, lambda value: vector([value]))
+    def one(value: str) -> float:
+        number = float(value.replace("%", ""))
+        if not np.isfinite(number):
+            raise ValueError("not finite")
+        return number
+
+    return _parse_each(values, vector, one)
 
 
 # -- sampled utilization (nvidia-smi, DCGM) ---------------------------------------------------

@@ -94,6 +94,28 @@ class TestNvidiaSmiLayouts:
         )
         assert_allclose(read_nvidia_smi(text).gpu_hours, [0.5 * 60 / 3600], rtol=1e-12)
 
+    def test_padded_fields_and_unreadable_rows_are_handled_row_by_row(self):
+        text = (
+            "2026/11/02 10:00:00 , 0, 40 % \n"
+            "garbage, 0, 40\n"
+            "2026/11/02 10:10:00, 0, [N/A]\n"
+            "2026/11/02 10:10:00, 0, 40\n"
+        )
+        usage = read_nvidia_smi(text)
+        # two readable samples 600 s apart, the last counting 600 s: 1 200 s at 40 %
+        assert_allclose(usage.gpu_hours, [0.4 * 1200 / 3600], rtol=1e-12)
+        assert usage.warnings[:2] == [
+            "line 2: skipped, unreadable timestamp",
+            "line 3: skipped, unreadable utilization",
+        ]
+
+    def test_a_log_spanning_more_than_240_months_is_refused(self):
+        text = "1990/01/01 00:00:00, 0, 10\n2026/11/02 10:00:00, 0, 10\n"
+        with pytest.raises(UsageError) as caught:
+            read_nvidia_smi(text)
+        # the last sample counts one median interval, the 37 years between the two
+        assert message(caught).startswith("content: covers 885 months, 1990-01 to 2063-09")
+
     def test_a_span_across_midnight_of_a_month_is_split(self):
         text = "2026/11/30 23:50:00, 0, 100\n2026/12/01 00:10:00, 0, 100\n"
         # median 20 min; the first sample 23:50–00:10, the last 00:10–00:30
@@ -115,6 +137,15 @@ class TestDcgmPrometheusFixture:
         assert self.usage.months == ["2026-11", "2026-12"]
         assert_allclose(self.usage.gpu_hours, [3.6, 3.6], rtol=1e-12)
         assert_allclose(self.usage.observed_hours, [1.0, 1.0], rtol=1e-12)
+
+    def test_a_sample_that_is_not_a_pair_is_refused_naming_the_series(self):
+        answer = json.loads(fixture("dcgm-prometheus.json"))
+        answer["data"]["result"][2]["values"][4] = [1.0]
+        with pytest.raises(UsageError) as caught:
+            read_dcgm_prometheus(json.dumps(answer))
+        assert message(caught) == (
+            'content: data.result[2].values: every sample must be [time, "number"]'
+        )
 
     def test_it_names_the_gpus_from_the_labels(self):
         assert self.usage.gpus == 8
