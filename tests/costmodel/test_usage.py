@@ -11,7 +11,10 @@ import json
 import re
 from pathlib import Path
 
+import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from numpy.testing import assert_allclose
 
 from costmodel.usage import (
@@ -374,3 +377,32 @@ class TestProfileFromUsage:
             "measured_gpu_throughput",
             "growth_per_year",
         ]
+
+
+class TestProperties:
+    """Splitting at month boundaries moves busy hours between months, never creates or loses
+    them: on a regularly sampled log without gaps the months sum to Σ p / 100 × interval."""
+
+    @settings(max_examples=60, deadline=None)
+    @given(
+        start=st.integers(
+            min_value=int(np.datetime64("2025-01-01T00:00:00", "s").astype(int)),
+            max_value=int(np.datetime64("2027-01-01T00:00:00", "s").astype(int)),
+        ),
+        interval=st.sampled_from([1, 15, 60, 300, 3600, 86_400]),
+        utilization=st.lists(st.integers(0, 100), min_size=2, max_size=400),
+    )
+    def test_busy_and_observed_hours_are_conserved(self, start, interval, utilization):
+        times = start + interval * np.arange(len(utilization))
+        stamps = np.datetime_as_string(times.astype("datetime64[s]"))
+        text = "".join(
+            f"{stamp}, 0, {value}\n" for stamp, value in zip(stamps, utilization, strict=True)
+        )
+
+        usage = read_nvidia_smi(text)
+
+        busy = sum(utilization) / 100 * interval / 3600
+        assert_allclose(sum(usage.gpu_hours), busy, rtol=1e-9, atol=1e-9)
+        assert_allclose(sum(usage.observed_hours), len(utilization) * interval / 3600, rtol=1e-9)
+        # one GPU is never busier than the hours it was observed
+        assert (np.array(usage.gpu_hours) <= np.array(usage.observed_hours) + 1e-9).all()
