@@ -30,6 +30,7 @@ from django.utils.translation import gettext_lazy as _
 from costmodel import FieldError, ScenarioError
 from costmodel.usage import MeasuredUsage, UsageProfile, decode_text, profile_from_usage
 from webapp.api.usage import measured_usage
+from webapp.catalog import selectors
 from webapp.catalog.models import GpuModel, GpuThroughput
 from webapp.planner import formatting
 from webapp.planner.choices import CatalogChoices
@@ -185,15 +186,18 @@ class ProfileForm(forms.Form):
             return None
 
     def defaults(self) -> dict[str, str]:
-        """The tariff and hosting the plan takes from the planner's defaults, labelled."""
+        """The tariff and hosting the plan was given without asking, labelled."""
         tariffs, hostings = dict(self.catalog.tariffs), dict(self.catalog.hostings)
         return {
-            "tariff": tariffs[self.default_tariff()],
+            "tariff": tariffs[self.default_tariff(self.cleaned_data["currency"])],
             "hosting": hostings[self.default_hosting()],
         }
 
-    def default_tariff(self) -> str:
-        return self.catalog.tariffs[0][0]
+    def default_tariff(self, currency: str) -> str:
+        """The first tariff (the planner's order) priced in ``currency``; else the first."""
+        listed = {slug for slug, _label in self.catalog.tariffs}
+        same = [t.slug for t in selectors.tariffs_for_choice() if t.currency == currency]
+        return next((slug for slug in same if slug in listed), self.catalog.tariffs[0][0])
 
     def default_hosting(self) -> str:
         return self.catalog.default_hosting or self.catalog.hostings[0][0]
@@ -215,7 +219,7 @@ def _planner_data(
         "box": "preset",
         "preset": data["preset"],
         "cloud_offering": data["cloud_offering"],
-        "tariff": form.default_tariff(),
+        "tariff": form.default_tariff(data["currency"]),
         "hosting": form.default_hosting(),
         "benchmark": data["benchmark"],
         "currency": data["currency"],

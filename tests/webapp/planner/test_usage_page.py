@@ -10,7 +10,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import override_settings
 from numpy.testing import assert_allclose
 
-from webapp.catalog.models import GpuThroughput
+from webapp.catalog.models import GpuThroughput, Tariff
 from webapp.planner.permalink import decode
 
 FIXTURES = Path(__file__).resolve().parents[2] / "costmodel" / "usage_fixtures"
@@ -201,3 +201,21 @@ def test_the_page_in_chinese(client, shipped_catalog):
     response = client.get(URL, HTTP_ACCEPT_LANGUAGE="zh-hans")
 
     assert "使用实测用量" in response.content.decode()
+
+
+def test_the_defaulted_tariff_is_priced_in_the_chosen_currency(client, shipped_catalog):
+    months = upload(client, "slurm-sacct", fixture_bytes("slurm-sacct.txt"), "sacct.txt")
+    data = {
+        "usage": hidden_usage(months),
+        "measured_gpu": "rtx-4090",
+        "preset": "entry-rtx4090",
+        "benchmark": "resnet50-fp16",
+        "cloud_offering": "aliyun-gn7e-c16g1-4xlarge",
+        "horizon_months": "24",
+    }
+    for currency in ("CNY", "USD"):
+        response = client.post("/usage/profile", {**data, "currency": currency})
+        link = decode(response.context["results_url"].removeprefix("/r/"))
+        tariff = Tariff.objects.get(slug=link.selection["tariff"])
+        assert tariff.currency == currency
+        assert "Defaulted: electricity tariff" in response.content.decode()
