@@ -507,7 +507,10 @@ def read_nvidia_smi(text: str) -> MeasuredUsage:
         host = np.searchsorted(np.array(headers, dtype=np.int64), data[fits], side="right")
         host -= host.min()
         host_names = np.array([f"log {k + 1}" for k in range(int(host.max()) + 1)])
-    index_names, index = np.unique(np.char.strip(col["index"]), return_inverse=True)
+    # The GPU within its host: its index, else its UUID or bus id; one GPU when none is logged.
+    gpu_column = next((c for c in ("index", "uuid", "pci.bus_id") if c in col), None)
+    gpu_ids = np.char.strip(col[gpu_column]) if gpu_column else np.zeros(len(line_number), str)
+    index_names, index = np.unique(gpu_ids, return_inverse=True)
     kept = np.flatnonzero(~bad)
     pairs, gpu = np.unique(host[kept] * index_names.size + index[kept], return_inverse=True)
     gpu_names = [
@@ -685,6 +688,17 @@ def read_slurm_sacct(text: str) -> MeasuredUsage:
 _INSTANCE_USAGE = re.compile(r"(?:^|-)(?:BoxUsage|SpotUsage|HeavyUsage|DedicatedUsage)[^:]*:(.+)$")
 
 
+_CUR_2_NAMES = {
+    "line_item_usage_start_date": "lineItem/UsageStartDate",
+    "line_item_usage_end_date": "lineItem/UsageEndDate",
+    "line_item_usage_type": "lineItem/UsageType",
+    "line_item_usage_amount": "lineItem/UsageAmount",
+    "line_item_line_item_type": "lineItem/LineItemType",
+    "product_instance_type": "product/instanceType",
+}
+"""Column names of the CUR 2.0 data export, as the legacy report names them."""
+
+
 def read_aws_cur(text: str, gpus_per_instance: Mapping[str, tuple[int, str]]) -> MeasuredUsage:
     """Read an AWS Cost and Usage Report CSV.
 
@@ -693,7 +707,8 @@ def read_aws_cur(text: str, gpus_per_instance: Mapping[str, tuple[int, str]]) ->
     text : str
         The report: ``lineItem/UsageStartDate``, ``lineItem/UsageAmount``
         [instance-h] and ``product/instanceType`` or ``lineItem/UsageType``
-        (``USE1-BoxUsage:p4d.24xlarge``); ``lineItem/UsageEndDate`` optional.
+        (``USE1-BoxUsage:p4d.24xlarge``); ``lineItem/UsageEndDate`` optional. The
+        CUR 2.0 export's names (``line_item_usage_start_date`` …) are read as well.
     gpus_per_instance : mapping
         Instance type → (GPUs per instance, GPU model name), from the catalog's offerings.
 
@@ -707,7 +722,7 @@ def read_aws_cur(text: str, gpus_per_instance: Mapping[str, tuple[int, str]]) ->
     _check_text(text)
     reader = csv.reader(io.StringIO(text))
     try:
-        header = [h.strip() for h in next(reader)]
+        header = [_CUR_2_NAMES.get(h.strip(), h.strip()) for h in next(reader)]
     except StopIteration:
         raise _fail("is empty") from None
     need_type = ("product/instanceType", "lineItem/UsageType")

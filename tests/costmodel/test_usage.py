@@ -119,6 +119,16 @@ class TestNvidiaSmiLayouts:
         # the last sample counts one median interval, the 37 years between the two
         assert message(caught).startswith("content: covers 885 months, 1990-01 to 2063-09")
 
+    def test_a_log_without_an_index_column_is_one_gpu(self):
+        text = (
+            "timestamp, utilization.gpu [%]\n"
+            "2026/11/02 10:00:00.000, 25 %\n"
+            "2026/11/02 10:01:00.000, 25 %\n"
+        )
+        usage = read_nvidia_smi(text)
+        assert usage.gpus == 1
+        assert_allclose(usage.gpu_hours, [0.25 * 120 / 3600], rtol=1e-12)
+
     def test_a_span_across_midnight_of_a_month_is_split(self):
         text = "2026/11/30 23:50:00, 0, 100\n2026/12/01 00:10:00, 0, 100\n"
         # median 20 min; the first sample 23:50–00:10, the last 00:10–00:30
@@ -207,6 +217,15 @@ class TestAwsCurFixture:
             "2026-10-03T00:00:00Z,USE1-BoxUsage:p4d.24xlarge,3\n"
         )
         assert_allclose(read_aws_cur(text, P4D).gpu_hours, [24.0], rtol=1e-12)
+
+    def test_it_reads_the_column_names_of_the_cur_2_export(self):
+        text = (
+            "line_item_line_item_type,line_item_usage_start_date,line_item_usage_end_date,"
+            "line_item_usage_amount,product_instance_type\n"
+            "Usage,2026-10-03T00:00:00Z,2026-10-03T01:00:00Z,1,p4d.24xlarge\n"
+            "Tax,2026-10-01T00:00:00Z,2026-11-01T00:00:00Z,1,\n"
+        )
+        assert_allclose(read_aws_cur(text, P4D).gpu_hours, [8.0], rtol=1e-12)
 
     def test_it_refuses_a_bill_without_a_known_gpu_instance(self):
         with pytest.raises(UsageError) as caught:
@@ -406,3 +425,32 @@ class TestProperties:
         assert_allclose(sum(usage.observed_hours), len(utilization) * interval / 3600, rtol=1e-9)
         # one GPU is never busier than the hours it was observed
         assert (np.array(usage.gpu_hours) <= np.array(usage.observed_hours) + 1e-9).all()
+
+    @settings(max_examples=200, deadline=None)
+    @given(
+        format=st.sampled_from(["nvidia-smi", "dcgm-prometheus", "slurm-sacct", "aws-cur"]),
+        name=st.sampled_from(sorted(p.name for p in FIXTURES.iterdir())),
+        edits=st.lists(
+            st.tuples(
+                st.floats(0, 1, exclude_max=True),
+                st.sampled_from(["replace", "delete", "insert"]),
+                st.sampled_from(list('0123456789,|:-/ .TZ%\n"[]{}aN\x00é')),
+            ),
+            min_size=1,
+            max_size=8,
+        ),
+    )
+    def test_any_damaged_file_is_read_or_refused_with_a_message(self, format, name, edits):
+        text = list(fixture(name))
+        for where, edit, char in edits:
+            i = int(where * len(text))
+            if edit == "replace" and text:
+                text[i] = char
+            elif edit == "delete" and text:
+                del text[i]
+            else:
+                text.insert(i, char)
+        try:
+            read_usage(format, "".join(text), P4D)
+        except UsageError as exc:
+            assert exc.errors and all(e.field == "content" and e.message for e in exc.errors)
