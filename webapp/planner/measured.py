@@ -307,9 +307,13 @@ def plan_from_usage(form: ProfileForm) -> MeasuredPlan | None:
     except ScenarioError as exc:
         for error in exc.errors:
             field = {"growth_per_year": "growth_percent"}.get(error.field, error.field)
+            message = error.message if field in form.fields else str(error)
             if field.startswith("workload."):
                 field = "preset"  # more work than eight boxes: a bigger box is the fix
-            message = error.message if field in form.fields else str(error)
+                message = gettext(
+                    "More work in a month than eight of these boxes do: choose a bigger box "
+                    "(%(details)s)."
+                ) % {"details": error.message}
             form.add_error(field if field in form.fields else None, message)
         return None
     gpu_name = dict(form.gpus)[data["measured_gpu"]]

@@ -219,3 +219,51 @@ def test_the_defaulted_tariff_is_priced_in_the_chosen_currency(client, shipped_c
         tariff = Tariff.objects.get(slug=link.selection["tariff"])
         assert tariff.currency == currency
         assert "Defaulted: electricity tariff" in response.content.decode()
+
+
+def test_more_work_than_eight_boxes_asks_for_a_bigger_box(client, shipped_catalog):
+    # The bill: 8 A100s busy for the 2 observed hours of October, scaled to the whole
+    # month, is about 9.6 RTX 4090 boxes' work: refused beside the box, not computed.
+    months = upload(client, "aws-cur", fixture_bytes("aws-cur.csv"), "cur.csv")
+    response = client.post(
+        "/usage/profile",
+        {
+            "usage": hidden_usage(months),
+            "measured_gpu": "a100-40gb-sxm4",
+            "preset": "entry-rtx4090",
+            "benchmark": "resnet50-fp16",
+            "cloud_offering": "aliyun-gn7e-c16g1-4xlarge",
+            "currency": "CNY",
+            "horizon_months": "24",
+        },
+    )
+
+    assert response.status_code == 400
+    assert "choose a bigger box" in str(response.context["form"].errors["preset"])
+
+
+def test_a_saved_plan_keeps_the_source_of_its_workload(client, shipped_catalog):
+    months = upload(client, "aws-cur", fixture_bytes("aws-cur.csv"), "cur.csv")
+    assert months.status_code == 200
+    # the bill names the catalog's GPU of a p4d.24xlarge: it is pre-selected
+    assert months.context["form"].initial["measured_gpu"] == "a100-40gb-sxm4"
+    profile = client.post(
+        "/usage/profile",
+        {
+            "usage": hidden_usage(months),
+            "measured_gpu": "a100-40gb-sxm4",
+            "preset": "cluster-2x-hgx-h100",
+            "benchmark": "resnet50-fp16",
+            "cloud_offering": "aws-p4d-24xlarge",
+            "currency": "USD",
+            "horizon_months": "24",
+        },
+    )
+    code = profile.context["results_url"].removeprefix("/r/")
+
+    saved = client.post("/saved/new", {"code": code, "name": "from our bill"}, follow=True)
+
+    assert saved.status_code == 200
+    assert "Measured usage: AWS Cost and Usage Report (CSV), 2026-10 to 2026-11, 8 GPUs" in (
+        saved.content.decode()
+    )
