@@ -267,3 +267,28 @@ def test_a_saved_plan_keeps_the_source_of_its_workload(client, shipped_catalog):
     assert "Measured usage: AWS Cost and Usage Report (CSV), 2026-10 to 2026-11, 8 GPUs" in (
         saved.content.decode()
     )
+
+
+def test_the_planner_opens_prefilled_with_the_profile(client, shipped_catalog):
+    months = upload(client, "slurm-sacct", fixture_bytes("slurm-sacct.txt"), "sacct.txt")
+    profile = client.post(
+        "/usage/profile",
+        {
+            "usage": hidden_usage(months),
+            "measured_gpu": "rtx-4090",
+            "preset": "multi-4x-rtx4090",
+            "benchmark": "resnet50-fp16",
+            "cloud_offering": "aliyun-gn7e-c16g1-4xlarge",
+            "currency": "CNY",
+            "horizon_months": "24",
+        },
+    )
+    link = decode(profile.context["results_url"].removeprefix("/r/"))
+
+    planner = client.get(profile.context["planner_url"])
+
+    form = planner.context["form"]
+    assert form.initial["workload_kind"] == "profile"
+    assert form.initial["preset"] == "multi-4x-rtx4090"
+    shown = [form.initial[f"profile_percent_{i}"] for i in range(1, 13)]
+    assert_allclose(shown, [u * 100 for u in link.scenario.workload.monthly_utilization])
