@@ -64,6 +64,8 @@ FORMATS: tuple[str, ...] = ("nvidia-smi", "dcgm-prometheus", "slurm-sacct", "aws
 PROFILE_MONTHS = 12
 MAX_MONTHS = 240
 """Longest span of months a file may cover (the planner's longest horizon)."""
+LATEST_UNIX_TIME = 4_102_444_800.0
+"""2100-01-01 [s]: a Prometheus sample time beyond this is not Unix seconds."""
 MAX_WARNINGS_LISTED = 20
 """Skipped rows and gaps listed one by one; beyond this they are counted."""
 PARTLY_OBSERVED_SHARE = 0.99
@@ -232,7 +234,10 @@ def _check_text(text: str) -> None:
     if not text.strip():
         raise _fail("is empty")
     if "\x00" in text:
-        raise _fail("is not text (it holds NUL bytes): upload the log itself, not an archive")
+        line = text.count("\n", 0, text.index("\x00")) + 1
+        raise _fail(
+            f"line {line}: is not text (it holds NUL bytes): upload the log itself, not an archive"
+        )
 
 
 def decode_text(data: bytes) -> str:
@@ -578,6 +583,8 @@ def read_dcgm_prometheus(text: str) -> MeasuredUsage:
             raise _fail(f'data.result[{k}].values: every sample must be [time, "number"]')
         if not np.isfinite(pairs).all():
             raise _fail(f"data.result[{k}].values: holds a value that is not a finite number")
+        if len(values) and not ((pairs[:, 0] >= 0) & (pairs[:, 0] < LATEST_UNIX_TIME)).all():
+            raise _fail(f"data.result[{k}].values: times must be Unix seconds (1970 to 2100)")
         times.append(pairs[:, 0] if len(values) else np.empty(0))
         utils.append(pairs[:, 1] if len(values) else np.empty(0))
     lengths = np.array([t.size for t in times])

@@ -160,6 +160,15 @@ class TestDcgmPrometheusFixture:
             'content: data.result[2].values: every sample must be [time, "number"]'
         )
 
+    def test_sample_times_that_are_not_unix_seconds_are_refused(self):
+        answer = json.loads(fixture("dcgm-prometheus.json"))
+        answer["data"]["result"][1]["values"][0][0] = 1.7e12  # milliseconds
+        with pytest.raises(UsageError) as caught:
+            read_dcgm_prometheus(json.dumps(answer))
+        assert message(caught) == (
+            "content: data.result[1].values: times must be Unix seconds (1970 to 2100)"
+        )
+
     def test_it_names_the_gpus_from_the_labels(self):
         assert self.usage.gpus == 8
         assert self.usage.gpu_models == ["NVIDIA A100-SXM4-80GB"]
