@@ -37,7 +37,7 @@
       title: { text: labels.title },
       xaxis: { type: "category" },
       yaxis: { title: { text: labels.gpu_hours }, rangemode: "tozero" },
-      yaxis2: { title: { text: labels.hours }, overlaying: "y", side: "right", rangemode: "tozero", showgrid: false, tickformat: ",.0f" }
+      yaxis2: { title: { text: labels.hours }, overlaying: "y", side: "right", rangemode: "tozero", showgrid: false }
     });
     Plotly.newPlot(el, traces, layout, ChartLayout.config(el)).then(function () {
       el.setAttribute("data-rendered", "true");
