@@ -18,7 +18,7 @@ from costmodel.operations import (
     TornadoRequest,
     UncertaintyRequest,
 )
-from webapp.api import catalog, compare, operations, resolve, scenarios
+from webapp.api import catalog, compare, operations, resolve, scenarios, usage
 from webapp.api.errors import install_handlers
 from webapp.catalog.resolver import Selection
 
@@ -33,6 +33,7 @@ class Api(NinjaAPI):
         UncertaintyRequest,
         FleetRequest,
         CommitmentRequest,
+        usage.UsageRequest,
     )
 
     def get_openapi_schema(self, *args: Any, **kwargs: Any) -> Any:
@@ -60,3 +61,4 @@ api.add_router("", operations.router)
 api.add_router("", resolve.router)
 api.add_router("", catalog.router)
 api.add_router("", scenarios.router)
+api.add_router("", usage.router)

@@ -1,11 +1,13 @@
 from django.urls import path
 
-from webapp.planner import language, views, workbook_views
+from webapp.planner import language, measured_views, views, workbook_views
 
 app_name = "planner"
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("usage/", measured_views.usage, name="usage"),
+    path("usage/profile", measured_views.usage_profile, name="usage-profile"),
     path("plan/committed-instances", views.committed_default, name="committed-default"),
     path("r/<str:code>", views.results, name="results"),
     path("r/<str:code>/projection.csv", views.results_csv, name="results-csv"),

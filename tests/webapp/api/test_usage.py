@@ -1,0 +1,126 @@
+"""``POST /api/v1/usage``: a file's text in, GPU-hours per month out, bad files a 422 naming
+the line, in the API's one error shape."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from django.test import override_settings
+from numpy.testing import assert_allclose
+
+from tests.webapp.api.conftest import post_json
+
+FIXTURES = Path(__file__).resolve().parents[2] / "costmodel" / "usage_fixtures"
+URL = "/api/v1/usage"
+
+
+def body(format: str, name: str) -> dict:
+    return {"format": format, "content": (FIXTURES / name).read_text(encoding="utf-8")}
+
+
+def errors(response, status: int) -> list[dict]:
+    assert response.status_code == status
+    assert response["Content-Type"].startswith("application/json")
+    return response.json()["errors"]
+
+
+def test_it_reads_an_nvidia_smi_log(client):
+    response = post_json(client, URL, body("nvidia-smi", "nvidia-smi.csv"))
+
+    assert response.status_code == 200
+    answer = response.json()
+    assert list(answer) == [
+        "months",
+        "gpu_hours",
+        "observed_hours",
+        "gpus",
+        "gpu_models",
+        "warnings",
+    ]
+    assert answer["months"] == ["2026-10", "2026-11"]
+    # the fixture's hand computation (tests/costmodel/test_usage.py)
+    assert_allclose(answer["gpu_hours"], [5.0, 3.4 + 0.8 * 80 / 60], rtol=1e-12)
+    assert answer["gpus"] == 4
+
+
+def test_a_cloud_bill_takes_the_gpus_per_instance_from_the_catalog(client, catalog):
+    response = post_json(client, URL, body("aws-cur", "aws-cur.csv"))
+
+    answer = response.json()
+    # p4d.24xlarge has 8 A100 40GB in the shipped catalog: 2 h and 0.5 h × 8
+    assert_allclose(answer["gpu_hours"], [16.0, 4.0], rtol=1e-12)
+    assert answer["gpu_models"] == ["NVIDIA A100 40GB SXM4"]
+    assert answer["warnings"][0].startswith("m5.xlarge: 2 instance-hours not counted")
+
+
+def test_a_bad_file_is_a_422_on_content_naming_the_line(client):
+    content = "2026/11/02 10:00:00, 0, 10\n2026/11/02 10:05:00, 0, 140\n"
+
+    response = post_json(client, URL, {"format": "nvidia-smi", "content": content})
+
+    assert errors(response, 422) == [
+        {"field": "content", "message": "line 2: utilization 140 % is outside 0–100"}
+    ]
+
+
+@pytest.mark.parametrize("content", ["", "   \n"])
+def test_an_empty_file_is_a_422(client, content):
+    response = post_json(client, URL, {"format": "slurm-sacct", "content": content})
+
+    assert errors(response, 422) == [{"field": "content", "message": "is empty"}]
+
+
+def test_binary_content_is_a_422(client):
+    response = post_json(client, URL, {"format": "nvidia-smi", "content": "PK\u0003\u0004\u0000"})
+
+    assert errors(response, 422)[0]["field"] == "content"
+
+
+def test_an_unknown_format_names_the_field(client):
+    response = post_json(client, URL, {"format": "excel", "content": "x"})
+
+    [problem] = errors(response, 422)
+    assert problem["field"] == "format"
+    assert "nvidia-smi, dcgm-prometheus, slurm-sacct, aws-cur" in problem["message"]
+
+
+def test_a_missing_content_and_an_unknown_field_are_named(client):
+    response = post_json(client, URL, {"format": "nvidia-smi", "file": "x"})
+
+    fields = {e["field"] for e in errors(response, 422)}
+    assert fields == {"content", "file"}
+
+
+def test_a_body_that_is_not_json_is_a_400(client):
+    response = post_json(client, URL, "{not json")
+
+    assert errors(response, 400)[0]["field"] == "(body)"
+
+
+def test_a_body_over_the_limit_is_refused_up_front_naming_the_limit(client):
+    with override_settings(DATA_UPLOAD_MAX_MEMORY_SIZE=1000):
+        response = post_json(client, URL, {"format": "nvidia-smi", "content": "x" * 2000})
+
+    [problem] = errors(response, 413)
+    assert "1000 bytes" in problem["message"]
+
+
+def test_the_endpoint_and_its_request_are_in_the_openapi_document(client):
+    document = client.get("/api/v1/openapi.json").json()
+
+    operation = document["paths"]["/api/v1/usage"]["post"]
+    assert operation["requestBody"]["content"]["application/json"]["schema"] == {
+        "$ref": "#/components/schemas/UsageRequest"
+    }
+    request = document["components"]["schemas"]["UsageRequest"]
+    assert request["properties"]["format"]["enum"] == [
+        "nvidia-smi",
+        "dcgm-prometheus",
+        "slurm-sacct",
+        "aws-cur",
+    ]
+    assert set(operation["responses"]) >= {"200", "413", "422"}
+    answer = json.dumps(document["components"]["schemas"]["MeasuredUsage"])
+    assert "observed_hours" in answer

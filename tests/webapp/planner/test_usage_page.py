@@ -1,0 +1,294 @@
+"""The "Use measured usage" pages through the test client: upload, months, profile, verdict."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import override_settings
+from numpy.testing import assert_allclose
+
+from webapp.catalog.models import GpuThroughput, Tariff
+from webapp.planner.permalink import decode
+
+FIXTURES = Path(__file__).resolve().parents[2] / "costmodel" / "usage_fixtures"
+URL = "/usage/"
+
+
+def upload(client, format: str, content: bytes, name: str = "log.csv"):
+    return client.post(URL, {"format": format, "file": SimpleUploadedFile(name, content)})
+
+
+def fixture_bytes(name: str) -> bytes:
+    return (FIXTURES / name).read_bytes()
+
+
+def hidden_usage(response) -> str:
+    return re.search(r'name="usage" value="(?P<value>[^"]+)"', response.content.decode())["value"]
+
+
+def test_the_planner_links_to_the_page_and_it_states_the_size_limit(client, shipped_catalog):
+    home = client.get("/")
+    assert 'href="/usage/"' in home.content.decode()
+
+    page = client.get(URL).content.decode()
+    assert "Files up to 16 MB" in page
+
+
+def test_a_log_shows_its_months_and_preselects_the_gpu_it_names(client, shipped_catalog):
+    response = upload(client, "nvidia-smi", fixture_bytes("nvidia-smi.csv"))
+
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "4 GPUs seen" in page
+    assert 'id="usage-data"' in page
+    chart = response.context["chart"]
+    assert chart["months"] == ["2026-10", "2026-11"]
+    assert_allclose(chart["gpu_hours"], [5.0, 3.4 + 0.8 * 80 / 60], rtol=1e-12)
+    assert response.context["form"].initial["measured_gpu"] == "rtx-4090"
+    assert "line 16: skipped, unreadable utilization" in page
+
+
+def test_the_profile_and_its_verdict_follow_from_the_measured_gpu_hours(client, shipped_catalog):
+    months = upload(client, "slurm-sacct", fixture_bytes("slurm-sacct.txt"), "sacct.txt")
+    response = client.post(
+        "/usage/profile",
+        {
+            "usage": hidden_usage(months),
+            "measured_gpu": "rtx-4090",
+            "growth_percent": "0",
+            "preset": "entry-rtx4090",
+            "benchmark": "resnet50-fp16",
+            "cloud_offering": "aliyun-gn7e-c16g1-4xlarge",
+            "currency": "CNY",
+            "horizon_months": "24",
+        },
+    )
+
+    assert response.status_code == 200
+    link = decode(response.context["results_url"].removeprefix("/r/"))
+    profile = link.scenario.workload.monthly_utilization
+    # The plan starts in December 2026 (after the log's November). The RTX 4090 measured
+    # is the box's own GPU, so u = GPU-hours scaled to the whole month / (GPUs × 730).
+    # October, fully observed: 404 / 730 (plan month 11, 2027-10).
+    gpus = link.scenario.build.gpu_count
+    assert_allclose(profile[10], 404 / (gpus * 730), rtol=1e-9)
+    # September: 124 GPU-h in 62 of 720 h → 1 440 over the month (plan month 10).
+    assert_allclose(profile[9], 124 * 720 / 62 / (gpus * 730), rtol=1e-9)
+    # November: 48 GPU-h in 48 of 720 h → 720 (plan month 12).
+    assert_allclose(profile[11], 720 / (gpus * 730), rtol=1e-9)
+    # The nine other months: the average of the three.
+    average = (profile[9] + profile[10] + profile[11]) / 3
+    assert_allclose(profile[:9], [average] * 9, rtol=1e-9)
+    assert response.context["any_filled"]
+
+    results = client.get(response.context["results_url"]).content.decode()
+    assert "Measured usage: Slurm accounting" in results
+
+
+def test_the_measured_gpus_throughput_converts_the_work(client, shipped_catalog):
+    months = upload(client, "slurm-sacct", fixture_bytes("slurm-sacct.txt"), "sacct.txt")
+    data = {
+        "usage": hidden_usage(months),
+        "measured_gpu": "a100-80gb-pcie",
+        "preset": "entry-rtx4090",
+        "benchmark": "resnet50-fp16",
+        "cloud_offering": "aliyun-gn7e-c16g1-4xlarge",
+        "currency": "CNY",
+        "horizon_months": "24",
+    }
+    response = client.post("/usage/profile", data)
+
+    link = decode(response.context["results_url"].removeprefix("/r/"))
+    a100 = GpuThroughput.objects.get(
+        gpu_model__slug="a100-80gb-pcie", benchmark__slug="resnet50-fp16"
+    )
+    build = link.scenario.build
+    expected = (
+        404 * float(a100.relative_throughput) / (build.gpu_count * build.gpu_throughput * 730)
+    )
+    assert_allclose(link.scenario.workload.monthly_utilization[10], expected, rtol=1e-9)
+
+
+def test_growth_compounds_from_the_measured_month(client, shipped_catalog):
+    months = upload(client, "slurm-sacct", fixture_bytes("slurm-sacct.txt"), "sacct.txt")
+    data = {
+        "usage": hidden_usage(months),
+        "measured_gpu": "rtx-4090",
+        "preset": "entry-rtx4090",
+        "benchmark": "resnet50-fp16",
+        "cloud_offering": "aliyun-gn7e-c16g1-4xlarge",
+        "currency": "CNY",
+        "horizon_months": "24",
+    }
+    flat = client.post("/usage/profile", {**data, "growth_percent": "0"})
+    grown = client.post("/usage/profile", {**data, "growth_percent": "50"})
+
+    def profile(response):
+        return decode(response.context["results_url"].removeprefix("/r/")).scenario.workload
+
+    # October 2026 lands on October 2027: twelve months of 50 % growth
+    assert_allclose(
+        profile(grown).monthly_utilization[10],
+        profile(flat).monthly_utilization[10] * 1.5,
+        rtol=1e-9,
+    )
+
+
+@pytest.mark.parametrize(
+    ("content", "expected"),
+    [
+        (b"", "The file could not be read: is empty"),
+        (b"\x1f\x8b\x08\x00\x00binary", "line 1: is not text"),
+        (b"2026/11/02 10:00:00, 0, 10\n2026/11/02 10:05:00, 0, 140\n", "line 2: utilization 140"),
+        (
+            b"2026/11/02 10:05:00, 0, 10\n2026/11/02 10:00:00, 0, 10\n",
+            "line 2: timestamp is earlier",
+        ),
+    ],
+)
+def test_a_bad_file_is_explained_beside_the_field(client, shipped_catalog, content, expected):
+    response = upload(client, "nvidia-smi", content)
+
+    assert response.status_code == 400
+    assert expected in response.content.decode()
+
+
+def test_sacct_without_alloctres_names_the_line(client, shipped_catalog):
+    text = b"JobID|Start|End|AllocCPUS\n1|2026-10-01T00:00:00|2026-10-01T01:00:00|4\n"
+    response = upload(client, "slurm-sacct", text)
+
+    assert response.status_code == 400
+    assert "line 1: the header has no alloctres column" in response.content.decode()
+
+
+def test_a_file_in_another_format_is_explained(client, shipped_catalog):
+    response = upload(client, "dcgm-prometheus", fixture_bytes("aws-cur.csv"))
+
+    assert response.status_code == 400
+    assert "is not JSON" in response.content.decode()
+
+
+def test_an_upload_over_the_limit_is_refused_naming_the_limit(client, shipped_catalog):
+    with override_settings(DATA_UPLOAD_MAX_MEMORY_SIZE=1024 * 1024):
+        response = upload(client, "nvidia-smi", b"x" * (2 * 1024 * 1024))
+
+    assert response.status_code == 413
+    assert "larger than the limit of 1 MB" in response.content.decode()
+
+
+def test_altered_months_are_refused(client, shipped_catalog):
+    response = client.post(
+        "/usage/profile",
+        {
+            "usage": "tampered",
+            "measured_gpu": "rtx-4090",
+            "preset": "entry-rtx4090",
+            "benchmark": "resnet50-fp16",
+            "cloud_offering": "aliyun-gn7e-c16g1-4xlarge",
+            "currency": "CNY",
+            "horizon_months": "24",
+        },
+    )
+
+    assert response.status_code == 400
+    assert "upload the file again" in response.content.decode()
+
+
+def test_the_page_in_chinese(client, shipped_catalog):
+    response = client.get(URL, HTTP_ACCEPT_LANGUAGE="zh-hans")
+
+    assert "使用实测用量" in response.content.decode()
+
+
+def test_the_defaulted_tariff_is_priced_in_the_chosen_currency(client, shipped_catalog):
+    months = upload(client, "slurm-sacct", fixture_bytes("slurm-sacct.txt"), "sacct.txt")
+    data = {
+        "usage": hidden_usage(months),
+        "measured_gpu": "rtx-4090",
+        "preset": "entry-rtx4090",
+        "benchmark": "resnet50-fp16",
+        "cloud_offering": "aliyun-gn7e-c16g1-4xlarge",
+        "horizon_months": "24",
+    }
+    for currency in ("CNY", "USD"):
+        response = client.post("/usage/profile", {**data, "currency": currency})
+        link = decode(response.context["results_url"].removeprefix("/r/"))
+        tariff = Tariff.objects.get(slug=link.selection["tariff"])
+        assert tariff.currency == currency
+        assert "Defaulted: electricity tariff" in response.content.decode()
+
+
+def test_more_work_than_eight_boxes_asks_for_a_bigger_box(client, shipped_catalog):
+    # The bill: 8 A100s busy for the 2 observed hours of October, scaled to the whole
+    # month, is about 9.6 RTX 4090 boxes' work: refused beside the box, not computed.
+    months = upload(client, "aws-cur", fixture_bytes("aws-cur.csv"), "cur.csv")
+    response = client.post(
+        "/usage/profile",
+        {
+            "usage": hidden_usage(months),
+            "measured_gpu": "a100-40gb-sxm4",
+            "preset": "entry-rtx4090",
+            "benchmark": "resnet50-fp16",
+            "cloud_offering": "aliyun-gn7e-c16g1-4xlarge",
+            "currency": "CNY",
+            "horizon_months": "24",
+        },
+    )
+
+    assert response.status_code == 400
+    assert "choose a bigger box" in str(response.context["form"].errors["preset"])
+
+
+def test_a_saved_plan_keeps_the_source_of_its_workload(client, shipped_catalog):
+    months = upload(client, "aws-cur", fixture_bytes("aws-cur.csv"), "cur.csv")
+    assert months.status_code == 200
+    # the bill names the catalog's GPU of a p4d.24xlarge: it is pre-selected
+    assert months.context["form"].initial["measured_gpu"] == "a100-40gb-sxm4"
+    profile = client.post(
+        "/usage/profile",
+        {
+            "usage": hidden_usage(months),
+            "measured_gpu": "a100-40gb-sxm4",
+            "preset": "cluster-2x-hgx-h100",
+            "benchmark": "resnet50-fp16",
+            "cloud_offering": "aws-p4d-24xlarge",
+            "currency": "USD",
+            "horizon_months": "24",
+        },
+    )
+    code = profile.context["results_url"].removeprefix("/r/")
+
+    saved = client.post("/saved/new", {"code": code, "name": "from our bill"}, follow=True)
+
+    assert saved.status_code == 200
+    assert "Measured usage: AWS Cost and Usage Report (CSV), 2026-10 to 2026-11, 8 GPUs" in (
+        saved.content.decode()
+    )
+
+
+def test_the_planner_opens_prefilled_with_the_profile(client, shipped_catalog):
+    months = upload(client, "slurm-sacct", fixture_bytes("slurm-sacct.txt"), "sacct.txt")
+    profile = client.post(
+        "/usage/profile",
+        {
+            "usage": hidden_usage(months),
+            "measured_gpu": "rtx-4090",
+            "preset": "multi-4x-rtx4090",
+            "benchmark": "resnet50-fp16",
+            "cloud_offering": "aliyun-gn7e-c16g1-4xlarge",
+            "currency": "CNY",
+            "horizon_months": "24",
+        },
+    )
+    link = decode(profile.context["results_url"].removeprefix("/r/"))
+
+    planner = client.get(profile.context["planner_url"])
+
+    form = planner.context["form"]
+    assert form.initial["workload_kind"] == "profile"
+    assert form.initial["preset"] == "multi-4x-rtx4090"
+    shown = [form.initial[f"profile_percent_{i}"] for i in range(1, 13)]
+    assert_allclose(shown, [u * 100 for u in link.scenario.workload.monthly_utilization])

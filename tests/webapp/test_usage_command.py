@@ -1,0 +1,83 @@
+"""``manage.py usage FORMAT FILE|-``: the API's JSON on standard output, bad input exit 2."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from numpy.testing import assert_allclose
+
+ROOT = Path(__file__).resolve().parents[2]
+FIXTURES = ROOT / "tests" / "costmodel" / "usage_fixtures"
+
+
+def manage(*args: str, stdin: bytes = b"") -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "DJANGO_SECRET_KEY": "test-only-not-secret"}
+    return subprocess.run(
+        [sys.executable, "manage.py", "usage", *args],
+        cwd=ROOT,
+        input=stdin.decode("latin-1"),
+        capture_output=True,
+        text=True,
+        encoding="latin-1",
+        env=env,
+        check=False,
+        timeout=60,
+    )
+
+
+def test_it_prints_the_months_of_a_sacct_dump():
+    done = manage("slurm-sacct", str(FIXTURES / "slurm-sacct.txt"))
+
+    assert done.returncode == 0, done.stderr
+    answer = json.loads(done.stdout)
+    assert answer["months"] == ["2026-09", "2026-10", "2026-11"]
+    assert_allclose(answer["gpu_hours"], [124.0, 404.0, 48.0], rtol=1e-12)
+
+
+def test_it_prints_the_same_json_as_the_api(client):
+    text = (FIXTURES / "dcgm-prometheus.json").read_bytes()
+    done = manage("dcgm-prometheus", "-", stdin=text)
+
+    response = client.post(
+        "/api/v1/usage",
+        json.dumps({"format": "dcgm-prometheus", "content": text.decode()}),
+        content_type="application/json",
+    )
+    assert json.loads(done.stdout) == response.json()
+
+
+def test_bad_input_exits_2_with_a_message_naming_the_line():
+    log = b"2026/11/02 10:00:00, 0, 10\n2026/11/02 09:00:00, 0, 10\n"
+    done = manage("nvidia-smi", "-", stdin=log)
+
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert done.stderr.strip() == (
+        "content: line 2: timestamp is earlier than the previous sample of log 1 GPU 0; "
+        "the log must be in time order"
+    )
+
+
+def test_a_binary_file_exits_2(tmp_path):
+    path = tmp_path / "log.gz"
+    path.write_bytes(b"\x1f\x8b\x08\x00\x00\x00\x00\x00")
+
+    done = manage("nvidia-smi", str(path))
+
+    assert done.returncode == 2
+    assert "line 1: is not text" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_an_empty_file_exits_2(tmp_path):
+    path = tmp_path / "empty.csv"
+    path.write_bytes(b"")
+
+    done = manage("aws-cur", str(path))
+
+    assert done.returncode == 2
+    assert "is empty" in done.stderr

@@ -1,0 +1,97 @@
+"""``/usage``: a GPU log, scheduler accounting dump or cloud bill in, GPU-hours per month out.
+
+The view parses, calls the reader of :mod:`costmodel.usage` once, encodes.
+A cloud bill's instance types get their GPUs from the catalog's offerings
+(:func:`gpus_per_instance`); every other format needs no database.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from django.http import HttpRequest, HttpResponse
+from django.utils.translation import gettext as _
+from ninja import Router
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from costmodel import FieldError, ScenarioError
+from costmodel.usage import FORMATS, MeasuredUsage, read_usage
+from webapp.api.errors import ApiError, error, json_response, read_body
+from webapp.api.schemas import ErrorsOut
+from webapp.catalog.models import CloudOffering
+
+router = Router(tags=["usage"])
+
+ERRORS = {400: ErrorsOut, 411: ErrorsOut, 413: ErrorsOut, 422: ErrorsOut}
+
+
+class UsageRequest(BaseModel):
+    """A file's text and its format."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    format: Literal["nvidia-smi", "dcgm-prometheus", "slurm-sacct", "aws-cur"] = Field(
+        description="nvidia-smi CSV, DCGM_FI_DEV_GPU_UTIL from Prometheus query_range, "
+        "sacct -a -X -P --format=JobID,Start,End,AllocTRES, or an AWS Cost and Usage Report CSV"
+    )
+    content: str = Field(description="the file's text (UTF-8)")
+
+
+def gpus_per_instance() -> dict[str, tuple[int, str]]:
+    """Instance type → (GPUs per instance, GPU model name) of the catalog's AWS offerings."""
+    rows = CloudOffering.objects.filter(provider="AWS").select_related("gpu_model")
+    return {row.instance_type: (row.gpu_count, str(row.gpu_model)) for row in rows}
+
+
+def measured_usage(format: str, content: str) -> MeasuredUsage:
+    """Read ``content`` in ``format``; a bill's instance types are looked up in the catalog.
+
+    Raises :class:`costmodel.ScenarioError` naming ``format`` or ``content``.
+    """
+    mapping = gpus_per_instance() if format == "aws-cur" else None
+    return read_usage(format, content, mapping)
+
+
+def _request(body: bytes) -> UsageRequest:
+    try:
+        return UsageRequest.model_validate_json(body)
+    except ValidationError as exc:
+        problems = []
+        for e in exc.errors():
+            field = ".".join(str(p) for p in e["loc"]) or "(body)"
+            if e["type"] == "missing":
+                message = _("is required")
+            elif field == "format":
+                message = _("must be one of %(formats)s") % {"formats": ", ".join(FORMATS)}
+            elif e["type"] == "json_invalid":
+                raise error(400, "(body)", _("is not valid JSON")) from None
+            else:
+                message = str(e["msg"])
+            problems.append(FieldError(field, message))
+        raise ApiError(422, problems) from None
+
+
+@router.post(
+    "/usage",
+    response={200: MeasuredUsage, **ERRORS},
+    summary="GPU-hours per month from a GPU log, Slurm accounting or an AWS bill",
+    openapi_extra={
+        "requestBody": {
+            "required": True,
+            "content": {
+                "application/json": {"schema": {"$ref": "#/components/schemas/UsageRequest"}}
+            },
+        }
+    },
+)
+def usage_view(request: HttpRequest) -> HttpResponse:
+    """Read a file's text and return busy GPU-hours per calendar month (UTC), the hours of
+    each month it observed, the GPUs seen and warnings (rows skipped with their line,
+    gaps, months only partly observed). A bad file is a 422 on `content` naming the line.
+    The body is limited to `DJANGO_MAX_BODY_BYTES` (16 MiB by default); a larger one is a 413."""
+    usage_request = _request(read_body(request))
+    try:
+        answer = measured_usage(usage_request.format, usage_request.content)
+    except ScenarioError as exc:
+        raise ApiError(422, exc.errors) from None
+    return json_response(answer.model_dump())

@@ -1,0 +1,355 @@
+"""Measured usage in the planner: an uploaded log becomes the plan's 12-month profile.
+
+Step 1, :class:`UploadForm`: a file and its format, read by
+:mod:`costmodel.usage` into GPU-hours per month. Step 2, :class:`ProfileForm`:
+which GPU did the measured work, the box to build, the cloud offering and an
+optional yearly growth; :func:`plan_from_usage` turns the months into the
+profile workload for that box (:func:`costmodel.usage.profile_from_usage`),
+resolves the catalog selection like the planner form does
+(:func:`webapp.planner.services.make_plan`) and records where the workload
+came from in the plan's provenance, so the results page says so.
+
+Nothing of the uploaded file is kept: between the steps the page carries the
+monthly totals only, signed (:mod:`django.core.signing`), and the plan keeps
+the profile; a scenario is stored only when the user saves it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, cast
+
+from django import forms
+from django.conf import settings
+from django.core import signing
+from django.core.files.uploadedfile import UploadedFile
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from costmodel import FieldError, ScenarioError
+from costmodel.usage import MeasuredUsage, UsageProfile, decode_text, profile_from_usage
+from webapp.api.usage import measured_usage
+from webapp.catalog import selectors
+from webapp.catalog.models import GpuModel, GpuThroughput
+from webapp.planner import formatting
+from webapp.planner.choices import CatalogChoices
+from webapp.planner.forms import PROFILE_MONTHS, FieldRenderer
+from webapp.planner.permalink import encode
+from webapp.planner.services import make_plan
+
+SALT = "planner.usage.v1"
+
+FORMAT_CHOICES = [
+    ("nvidia-smi", _("nvidia-smi log (CSV)")),
+    ("dcgm-prometheus", _("DCGM GPU utilization from Prometheus (query_range JSON)")),
+    ("slurm-sacct", _("Slurm accounting (sacct -a -X -P --format=JobID,Start,End,AllocTRES)")),
+    ("aws-cur", _("AWS Cost and Usage Report (CSV)")),
+]
+FORMAT_LABELS = dict(FORMAT_CHOICES)
+
+
+def upload_limit() -> int:
+    """Largest file accepted [bytes]: the request body limit, ``DJANGO_MAX_BODY_BYTES``."""
+    return int(settings.DATA_UPLOAD_MAX_MEMORY_SIZE or 0)
+
+
+def limit_text() -> str:
+    """The upload limit in words: ``16 MB``."""
+    return gettext("%(size)s MB") % {"size": formatting.number(upload_limit() / 1024 / 1024)}
+
+
+def too_large_message() -> str:
+    return gettext("The file is larger than the limit of %(limit)s.") % {"limit": limit_text()}
+
+
+def unreadable_message(exc: ScenarioError) -> str:
+    """The reader's message (English, names the line) after a translated lead-in."""
+    details = "; ".join(e.message for e in exc.errors)
+    return gettext("The file could not be read: %(details)s") % {"details": details}
+
+
+class UploadForm(forms.Form):
+    default_renderer = FieldRenderer
+    format = forms.ChoiceField(label=_("What the file is"), choices=FORMAT_CHOICES)
+    file = forms.FileField(label=_("File"), allow_empty_file=True)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        upload = cast(UploadedFile | None, data.get("file"))
+        if upload is None or "format" not in data:
+            return data
+        if (upload.size or 0) > upload_limit():
+            self.add_error("file", too_large_message())
+            return data
+        try:
+            text = decode_text(upload.read())
+            data["usage"] = measured_usage(data["format"], text)
+        except ScenarioError as exc:
+            self.add_error("file", unreadable_message(exc))
+        return data
+
+
+def sign_usage(format: str, usage: MeasuredUsage) -> str:
+    return signing.dumps({"f": format, "u": usage.model_dump()}, salt=SALT, compress=True)
+
+
+def unsign_usage(token: str) -> tuple[str, MeasuredUsage]:
+    """Raises :class:`django.core.signing.BadSignature` for a token this app did not make."""
+    data = signing.loads(token, salt=SALT)
+    return str(data["f"]), MeasuredUsage.model_validate(data["u"])
+
+
+def _tokens(name: str) -> set[str]:
+    return set(re.findall(r"[a-z0-9]+", name.lower())) - {"nvidia", "geforce", "tesla"}
+
+
+def guess_gpu(names: list[str], gpus: list[tuple[str, str]]) -> str | None:
+    """The catalog GPU (slug) whose name best matches the file's GPU names, if one does.
+
+    ``NVIDIA A100-SXM4-80GB`` matches ``A100 80GB SXM4``; ``NVIDIA GeForce RTX 4090``
+    matches ``RTX 4090 24GB``. The model number (the first word with a digit)
+    must match; then the most words in common, then the fewest words left over.
+    """
+    best: tuple[int, int] | None = None
+    choice = None
+    for name in names:
+        found = _tokens(name)
+        for slug, label in gpus:
+            wanted = _tokens(label)
+            number = next(
+                (t for t in sorted(wanted, key=label.lower().find) if re.search(r"\d", t)), None
+            )
+            if number is None or number not in found:
+                continue
+            score = (len(wanted & found), -len(wanted - found))
+            if best is None or score > best:
+                best, choice = score, slug
+    return choice
+
+
+def gpu_choices() -> list[tuple[str, str]]:
+    return [(g.slug, g.localized_name()) for g in GpuModel.objects.order_by("vendor", "name")]
+
+
+class ProfileForm(forms.Form):
+    default_renderer = FieldRenderer
+    usage = forms.CharField(widget=forms.HiddenInput)
+    measured_gpu = forms.ChoiceField(
+        label=_("GPU that did the measured work"),
+        help_text=_("Its throughput on the benchmark converts the GPU-hours into your box's."),
+    )
+    growth_percent = forms.FloatField(
+        label=_("Yearly growth of the work [%]"),
+        min_value=-90,
+        max_value=300,
+        initial=0,
+        required=False,
+        help_text=_("20 for 20 % more work each year; 0 to plan for what was measured."),
+    )
+    preset = forms.ChoiceField(label=_("Box to build"))
+    benchmark = forms.ChoiceField(label=_("Benchmark for throughput"))
+    cloud_offering = forms.ChoiceField(label=_("Cloud offering"))
+    currency = forms.ChoiceField(
+        label=_("Currency"), choices=[("CNY", _("CNY (¥)")), ("USD", _("USD ($)"))], initial="CNY"
+    )
+    horizon_months = forms.IntegerField(
+        label=_("Horizon [months]"), min_value=1, max_value=240, initial=36
+    )
+
+    def __init__(self, *args: Any, catalog: CatalogChoices, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.catalog = catalog
+        self.guessed: str | None = None
+        fields = self.fields
+        self.gpus = gpu_choices()
+        cast(forms.ChoiceField, fields["measured_gpu"]).choices = self.gpus
+        cast(forms.ChoiceField, fields["preset"]).choices = catalog.presets
+        cast(forms.ChoiceField, fields["benchmark"]).choices = catalog.benchmarks
+        cast(forms.ChoiceField, fields["cloud_offering"]).choices = catalog.offerings
+        fields["preset"].initial = catalog.presets[0][0]
+        fields["benchmark"].initial = catalog.default_benchmark or catalog.benchmarks[0][0]
+        fields["cloud_offering"].initial = catalog.default_offering or catalog.offerings[0][1][0][0]
+
+    def preselect_gpu(self, usage: MeasuredUsage) -> None:
+        """Pre-select the GPU the file names, when the catalog has it."""
+        self.guessed = guess_gpu(usage.gpu_models, self.gpus)
+        if self.guessed:
+            self.initial["measured_gpu"] = self.guessed
+
+    def usage_data(self) -> tuple[str, MeasuredUsage] | None:
+        """The signed months the form carries (``None`` if missing or altered)."""
+        token = self.data.get("usage") if self.is_bound else self.initial.get("usage")
+        try:
+            return unsign_usage(str(token or ""))
+        except (signing.BadSignature, KeyError, TypeError, ValueError):
+            return None
+
+    def defaults(self) -> dict[str, str]:
+        """The tariff and hosting the plan was given without asking, labelled."""
+        tariffs, hostings = dict(self.catalog.tariffs), dict(self.catalog.hostings)
+        return {
+            "tariff": tariffs[self.default_tariff(self.cleaned_data["currency"])],
+            "hosting": hostings[self.default_hosting()],
+        }
+
+    def default_tariff(self, currency: str) -> str:
+        """The first tariff (the planner's order) priced in ``currency``; else the first."""
+        listed = {slug for slug, _label in self.catalog.tariffs}
+        same = [t.slug for t in selectors.tariffs_for_choice() if t.currency == currency]
+        return next((slug for slug in same if slug in listed), self.catalog.tariffs[0][0])
+
+    def default_hosting(self) -> str:
+        return self.catalog.default_hosting or self.catalog.hostings[0][0]
+
+
+@dataclass(frozen=True)
+class MeasuredPlan:
+    profile: UsageProfile
+    code: str
+    """The results permalink of the plan."""
+
+
+def _planner_data(
+    data: dict[str, Any], form: ProfileForm, monthly_utilization: list[float]
+) -> dict[str, Any]:
+    """The planner form's cleaned data for this choice and profile (tariff and hosting: the
+    planner's defaults)."""
+    values: dict[str, Any] = {
+        "box": "preset",
+        "preset": data["preset"],
+        "cloud_offering": data["cloud_offering"],
+        "tariff": form.default_tariff(data["currency"]),
+        "hosting": form.default_hosting(),
+        "benchmark": data["benchmark"],
+        "currency": data["currency"],
+        "horizon_months": data["horizon_months"],
+        "discount_rate_percent": 0.0,
+        "committed_instances": None,
+        "workload_kind": "profile",
+        "name": "",
+    }
+    for i in range(PROFILE_MONTHS):
+        values[f"profile_percent_{i + 1}"] = monthly_utilization[i] * 100
+    return values
+
+
+def _throughput(gpu: str, benchmark: str) -> float:
+    row = GpuThroughput.objects.filter(gpu_model__slug=gpu, benchmark__slug=benchmark).first()
+    if row is None:
+        raise ScenarioError(
+            [
+                FieldError(
+                    "measured_gpu",
+                    gettext(
+                        "The catalog has no throughput of this GPU on this benchmark; choose "
+                        "another benchmark or GPU."
+                    ),
+                )
+            ]
+        )
+    return float(row.relative_throughput)
+
+
+def _provenance(
+    format: str, usage: MeasuredUsage, profile: UsageProfile, gpu: str, growth: float
+) -> dict[str, Any]:
+    """The plan's record of where its workload came from (shown with the inputs)."""
+    filled = [m for m, f in zip(profile.months, profile.filled, strict=True) if f]
+    label = gettext("Measured usage: %(format)s, %(first)s to %(last)s, %(gpus)d GPUs") % {
+        "format": FORMAT_LABELS[format],
+        "first": usage.months[0],
+        "last": usage.months[-1],
+        "gpus": usage.gpus,
+    }
+    note = gettext(
+        "GPU-hours per calendar month measured on %(gpu)s, converted to this box's throughput; "
+        "growth %(growth)s a year."
+    ) % {"gpu": gpu, "growth": formatting.percent(growth)}
+    if filled:
+        note += " " + gettext(
+            "Months not measured, filled with the measured average: %(months)s."
+        ) % {"months": ", ".join(filled)}
+    return {
+        "role": "measured usage",
+        "label": label,
+        "model": "usage",
+        "natural_key": [],
+        "fields": ["workload.monthly_utilization"],
+        "source": gettext("the uploaded file (not kept)"),
+        "estimate": bool(filled),
+        "note": note,
+    }
+
+
+def plan_from_usage(form: ProfileForm) -> MeasuredPlan | None:
+    """The profile and results permalink of a valid :class:`ProfileForm`, or ``None`` with
+    the errors put on the form."""
+    if not form.is_valid():
+        return None
+    carried = form.usage_data()
+    if carried is None:
+        form.add_error(None, gettext("The measured months were altered; upload the file again."))
+        return None
+    format, usage = carried
+    data = form.cleaned_data
+    growth = (data.get("growth_percent") or 0.0) / 100
+    try:
+        box = make_plan(_planner_data(data, form, [1.0] * PROFILE_MONTHS), use_catalog=True)
+        profile = profile_from_usage(
+            usage,
+            measured_gpu_throughput=_throughput(data["measured_gpu"], data["benchmark"]),
+            box_gpu_count=box.scenario.build.gpu_count,
+            box_gpu_throughput=box.scenario.build.gpu_throughput,
+            growth_per_year=growth,
+        )
+        plan = make_plan(_planner_data(data, form, profile.monthly_utilization), use_catalog=True)
+    except ScenarioError as exc:
+        for error in exc.errors:
+            field = {"growth_per_year": "growth_percent"}.get(error.field, error.field)
+            message = error.message if field in form.fields else str(error)
+            if field.startswith("workload."):
+                field = "preset"  # more work than eight boxes: a bigger box is the fix
+                message = gettext(
+                    "More work in a month than eight of these boxes do: choose a bigger box "
+                    "(%(details)s)."
+                ) % {"details": error.message}
+            form.add_error(field if field in form.fields else None, message)
+        return None
+    gpu_name = dict(form.gpus)[data["measured_gpu"]]
+    provenance = [*plan.provenance, _provenance(format, usage, profile, str(gpu_name), growth)]
+    code = encode(plan.scenario, provenance, plan.overrides, plan.selection, plan.ranges)
+    return MeasuredPlan(profile=profile, code=code)
+
+
+def chart_data(usage: MeasuredUsage) -> dict[str, Any]:
+    """What the page's chart shows, with its labels in the active language."""
+    return {
+        "months": usage.months,
+        "gpu_hours": usage.gpu_hours,
+        "observed_hours": usage.observed_hours,
+        "labels": {
+            "title": gettext("Busy GPU-hours per month, and hours observed"),
+            "gpu_hours": gettext("Busy GPU-hours"),
+            "observed_hours": gettext("Hours observed"),
+            "hours": gettext("Hours"),
+        },
+    }
+
+
+def profile_rows(profile: UsageProfile) -> list[dict[str, Any]]:
+    return [
+        {
+            "month": month,
+            "utilization": formatting.percent(value, 1),
+            "filled": filled,
+            "measured": measured,
+        }
+        for month, value, filled, measured in zip(
+            profile.months,
+            profile.monthly_utilization,
+            profile.filled,
+            profile.measured_months,
+            strict=True,
+        )
+    ]
