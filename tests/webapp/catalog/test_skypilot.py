@@ -19,7 +19,7 @@ from webapp.catalog.skypilot import (
 from .test_commands import run
 
 FILES = Path(__file__).parent / "skypilot"
-AS_OF = datetime.date(2026, 12, 4)
+AS_OF = datetime.date(2026, 12, 5)
 
 
 def real(provider: str) -> str:
@@ -55,7 +55,7 @@ def test_a_dry_run_of_a_real_file_reports_every_shipped_offerings_region_rate(
     path.write_text(real(provider), encoding="utf-8")
 
     code, out, err = run(
-        "catalog_import", str(path), "--provider", provider, "--as-of", "2026-12-04"
+        "catalog_import", str(path), "--provider", provider, "--as-of", "2026-12-05"
     )
 
     assert (code, err) == (0, "")
@@ -70,22 +70,23 @@ def test_a_dry_run_of_a_real_file_reports_every_shipped_offerings_region_rate(
 def test_a_changed_rate_is_reported_with_its_change_in_per_cent(shipped, tmp_path):
     path = tmp_path / "vms.csv"
     path.write_text(real("aws"), encoding="utf-8")
-    _, out, _ = run("catalog_import", str(path), "--provider", "AWS", "--as-of", "2026-12-04")
-    assert "changed aws-p5-48xlarge 80.6200 USD → 98.3200 USD (+22.0 %) from 2026-12-04" in out
+    _, out, _ = run("catalog_import", str(path), "--provider", "AWS", "--as-of", "2026-12-05")
+    # the file's rows are from before AWS's June 2025 price cut
+    assert "changed aws-p5-48xlarge 55.0400 USD → 98.3200 USD (+78.6 %) from 2026-12-05" in out
     assert "unchanged lambda" not in out
 
 
 def test_a_rate_equal_to_the_one_in_effect_is_unchanged_and_not_written_again(shipped):
     report = import_skypilot(real("lambda"), provider="Lambda", as_of=AS_OF)
-    assert "lambda-8x-h100-sxm5 23.9200 USD (in effect since 2026-12-03)" in report.unchanged
-    assert not CloudRate.objects.filter(offering__slug="lambda-8x-h100-sxm5", effective_date=AS_OF)
+    assert "lambda-1x-h100-sxm5 3.2900 USD (in effect since 2026-12-03)" in report.unchanged
+    assert not CloudRate.objects.filter(offering__slug="lambda-1x-h100-sxm5", effective_date=AS_OF)
 
 
 def test_apply_adds_new_dated_rates_and_keeps_the_old_ones(shipped, tmp_path):
     path = tmp_path / "vms.csv"
     path.write_text(real("gcp"), encoding="utf-8")
     code, out, err = run(
-        "catalog_import", str(path), "--provider", "gcp", "--as-of", "2026-12-04", "--apply"
+        "catalog_import", str(path), "--provider", "gcp", "--as-of", "2026-12-05", "--apply"
     )
     assert (code, err) == (0, "")
     assert "dry run" not in out
@@ -154,6 +155,7 @@ def test_an_offering_of_another_gpu_variant_is_skipped_with_the_reason(shipped):
 
 
 def test_new_offerings_get_slugs_of_lowercase_words_and_hyphens_and_chinese_names(shipped):
+    CloudOffering.objects.filter(instance_type="gpu_1x_h100_pcie").delete()
     report = import_skypilot(real("lambda"), provider="lambda", as_of=AS_OF, region="us-east-1")
     pcie = CloudOffering.objects.get(slug="lambda-gpu-1x-h100-pcie-us-east-1")
     assert (pcie.provider, pcie.gpu_count) == ("Lambda", 1)
@@ -183,7 +185,7 @@ def test_it_never_overwrites_a_different_price_of_the_same_day_and_writes_nothin
     before = CloudRate.objects.count()
     with pytest.raises(SkyPilotImportError) as info:
         import_skypilot(real("aws"), provider="AWS", as_of=AS_OF)
-    assert "aws-p5-48xlarge already has 55.0400 USD from 2026-12-04" in info.value.errors[0]
+    assert "aws-p5-48xlarge already has 55.0400 USD from 2026-12-05" in info.value.errors[0]
     assert CloudRate.objects.count() == before
 
 
@@ -211,7 +213,7 @@ def test_a_nul_byte_or_an_unclosed_quote_names_the_row_and_exits_2(
     path.write_text(real("lambda").replace(*damage, 1), encoding="utf-8")
     before = CloudRate.objects.count(), CloudOffering.objects.count()
     code, out, err = run(
-        "catalog_import", str(path), "--provider", "lambda", "--as-of", "2026-12-04", "--apply",
+        "catalog_import", str(path), "--provider", "lambda", "--as-of", "2026-12-05", "--apply",
         "--region", "us-east-1",
     )  # fmt: skip
     assert (code, out) == (2, "")
