@@ -6,12 +6,14 @@ is wrong with it. An empty list means the catalog is fit to ship.
 Warnings (:func:`catalog_warnings`) are what an admin should look at without
 the catalog being unusable: prices older than 12 months, commitments without
 an on-demand sibling, spot offerings without a rework fraction, presets
-without a useful life, rows without a Chinese name.
+without a useful life, rows without a Chinese name, and offerings whose Chinese
+name reads machine-made (an instance type's underscores, English words).
 """
 
 from __future__ import annotations
 
 import datetime
+import re
 from decimal import Decimal
 
 from django.db.models import Model
@@ -37,6 +39,12 @@ from webapp.catalog.resolver import Selection, resolve
 
 STALE_AFTER_MONTHS = 12
 """A price whose newest point is older than this is warned about."""
+
+MACHINE_MADE_NAME = re.compile(
+    r"_|[()]|secure cloud|community cloud|marketplace|on-demand|\bspot\b", re.IGNORECASE
+)
+"""What marks a Chinese offering name as copied from identifiers or English: an underscore,
+ASCII parentheses (Chinese text uses （）), or the English words of a pricing tier."""
 
 CHECK_WORKLOAD = {"kind": "steady", "utilization": 1.0}
 CHECK_HORIZON_MONTHS = 36
@@ -264,7 +272,18 @@ def catalog_warnings(as_of: datetime.date | None = None) -> list[str]:
         warnings.append(f"{_key(preset)}: preset without a useful life")
     for row in selectors.rows_without_chinese_name():
         warnings.append(f"{_key(row)}: no Chinese name (the English name is shown)")
+    warnings += machine_made_chinese_names()
     return warnings
+
+
+def machine_made_chinese_names() -> list[str]:
+    """Offerings whose Chinese name reads machine-made (see :data:`MACHINE_MADE_NAME`)."""
+    return [
+        f"{_key(offering)}: the Chinese name '{offering.name_zh}' reads machine-made; "
+        "name the provider, GPUs and pricing mode in Chinese"
+        for offering in selectors.rows_in_order(CloudOffering, ["slug"])
+        if offering.name_zh and MACHINE_MADE_NAME.search(offering.name_zh)
+    ]
 
 
 def estimate_price_rows() -> list[str]:

@@ -16,8 +16,10 @@ Columns (header row required, any order; see ``docs/catalog.md``):
 All-or-nothing: every row is checked first (its cells, then whether its item
 exists and its price is new); if any row is bad, the errors name every bad row
 (the header is row 1) and the field, and nothing is written. A cell longer
-than the csv module's limit (131 072 characters) stops the reading there, with
-an error naming its row.
+than the csv module's limit (131 072 characters), a quote that is never
+closed, or other broken quoting stops the reading there, with an error naming
+its row; a cell holding a NUL character (which PostgreSQL cannot store) is an
+error naming its row and column.
 Prices are never overwritten: a row for an item and date that already has a
 different price is an error; an identical one is reported as unchanged.
 """
@@ -51,6 +53,7 @@ COLUMNS = [
 ]
 REQUIRED_COLUMNS = COLUMNS[:5]
 MAX_ROWS = 10_000
+NUL_MESSAGE = "contains a NUL character, which the database cannot store"
 
 AMOUNT_FORMAT = re.compile(r"-?[0-9]+(\.[0-9]+)?")
 """The one way to write an amount: digits, optionally ``.`` and more digits (``16999``, ``7.05``).
@@ -189,14 +192,17 @@ def _amount_of(obj: PricePoint | FxRate) -> tuple[Decimal, str]:
 
 def _read_rows(text: str) -> tuple[list[tuple[int, PriceRow]], list[str]]:
     """The valid rows with their numbers, and an error line for every bad one."""
-    reader = csv.DictReader(io.StringIO(text, newline=""))
+    # strict: a quote left open is an error, not the rest of the file read into one cell
+    reader = csv.DictReader(io.StringIO(text, newline=""), strict=True)
     try:
         header = reader.fieldnames
     except csv.Error as exc:
-        return [], [_csv_error(1, exc)]
+        return [], [csv_error(1, exc)]
     if not header:
         return [], ["row 1: columns: the file is empty (a header row is required)"]
     header = [h.strip() for h in header]
+    if any("\x00" in h for h in header):
+        return [], [f"row 1: columns: {NUL_MESSAGE}"]
     reader.fieldnames = header
     errors = [f"row 1: columns: missing '{c}'" for c in REQUIRED_COLUMNS if c not in header]
     errors += [f"row 1: columns: unknown '{c}'" for c in header if c not in COLUMNS]
@@ -213,13 +219,17 @@ def _read_rows(text: str) -> tuple[list[tuple[int, PriceRow]], list[str]]:
         except StopIteration:
             break
         except csv.Error as exc:
-            errors.append(_csv_error(number, exc))
+            errors.append(csv_error(number, exc))
             break  # the reader's position inside a broken cell is unknown: stop here
         if number - 1 > MAX_ROWS:
             errors.append(f"row {number}: the file has more than {MAX_ROWS} rows")
             break
         if None in raw:
             errors.append(f"row {number}: columns: more cells than the header has columns")
+            continue
+        nul = [column for column, value in raw.items() if value and "\x00" in value]
+        if nul:
+            errors.append(f"row {number}: {nul[0]}: {NUL_MESSAGE}")
             continue
         if not any((v or "").strip() for v in raw.values()):
             continue  # a blank line
@@ -230,11 +240,17 @@ def _read_rows(text: str) -> tuple[list[tuple[int, PriceRow]], list[str]]:
     return rows, errors
 
 
-def _csv_error(number: int, exc: csv.Error) -> str:
+def csv_error(number: int, exc: csv.Error) -> str:
+    """The error line for a file the csv module stops reading at row ``number``."""
     if "field larger than field limit" in str(exc):
         limit = f"{csv.field_size_limit():,}".replace(",", " ")
         return (
             f"row {number}: a cell is longer than {limit} characters; "
+            "the rest of the file was not read"
+        )
+    if "unexpected end of data" in str(exc):
+        return (
+            f"row {number}: a quoted cell is never closed (a '\"' is missing); "
             "the rest of the file was not read"
         )
     return f"row {number}: not readable as CSV ({exc}); the rest of the file was not read"

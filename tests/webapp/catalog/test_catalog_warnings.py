@@ -36,6 +36,22 @@ def test_the_mini_catalog_warns_about_every_row_without_a_chinese_name(mini):
     assert not [w for w in catalog_warnings(AS_OF) if "Chinese name" in w]
 
 
+def test_it_warns_about_chinese_offering_names_copied_from_identifiers_or_english(mini):
+    _name_everything()
+    CloudOffering.objects.filter(slug="cloud-1").update(name_zh="Lambda gpu_1x_h100_sxm5（按需）")
+    CloudOffering.objects.filter(slug="cloud-8").update(name_zh="vast.ai A100 (marketplace)")
+    assert [w for w in catalog_warnings(AS_OF) if "machine-made" in w] == [
+        "catalog.cloudoffering cloud-1: the Chinese name 'Lambda gpu_1x_h100_sxm5（按需）' reads "
+        "machine-made; name the provider, GPUs and pricing mode in Chinese",
+        "catalog.cloudoffering cloud-8: the Chinese name 'vast.ai A100 (marketplace)' reads "
+        "machine-made; name the provider, GPUs and pricing mode in Chinese",
+    ]
+
+
+def test_every_shipped_offering_has_a_natural_chinese_name(shipped):
+    assert [w for w in catalog_warnings() if "Chinese name" in w] == []
+
+
 def test_it_warns_about_spot_without_rework_commitments_without_sibling_and_no_life(mini):
     ref = GpuModel.objects.get(slug="ref")
     CloudOffering.objects.create(

@@ -67,22 +67,49 @@ def test_catalog_import_adds_rows(mini, tmp_path):
         "item_type,item,amount,currency,effective_date,source\n"
         "part,cpu,1800,CNY,2025-03-01,https://example.com\n"
     )
-    code, out, _ = run("catalog_import", str(path))
+    code, out, _ = run("catalog_import", str(path), "--apply")
     assert code == 0
     assert "added part cpu 1800 CNY from 2025-03-01" in out
     assert PartPrice.objects.filter(part__slug="cpu").count() == 2
 
 
-def test_catalog_import_dry_run_writes_nothing(mini, tmp_path):
+@pytest.mark.parametrize("flags", [[], ["--dry-run"]])
+def test_catalog_import_is_a_dry_run_unless_told_to_apply(mini, tmp_path, flags):
     path = tmp_path / "prices.csv"
     path.write_text(
         "item_type,item,amount,currency,effective_date,source\n"
         "part,cpu,1800,CNY,2025-03-01,https://example.com\n"
     )
-    code, out, _ = run("catalog_import", str(path), "--dry-run")
+    code, out, _ = run("catalog_import", str(path), *flags)
     assert code == 0
     assert "would add part cpu" in out
+    assert out.splitlines()[-1].endswith("(dry run: nothing written; --apply writes)")
     assert PartPrice.objects.filter(part__slug="cpu").count() == 1
+
+
+@pytest.mark.parametrize(
+    ("bad_row", "error"),
+    [
+        ("part,psu,500,CNY,2025-03-01,https://exa\x00mple.com\n",
+         "row 3: source: contains a NUL character, which the database cannot store"),
+        ('part,psu,500,CNY,2025-03-01,"https://example.com\npart,case,300,CNY,2025-03-01,x\n',
+         "row 3: a quoted cell is never closed (a '\"' is missing); the rest of the file was not "
+         "read"),
+    ],
+)  # fmt: skip
+def test_catalog_import_names_the_row_of_a_nul_byte_or_an_unclosed_quote(
+    mini, tmp_path, bad_row, error
+):
+    path = tmp_path / "prices.csv"
+    path.write_text(
+        "item_type,item,amount,currency,effective_date,source\n"
+        "part,cpu,1800,CNY,2025-03-01,https://example.com\n" + bad_row
+    )
+    before = PartPrice.objects.count()
+    code, out, err = run("catalog_import", str(path), "--apply")
+    assert (code, out) == (2, "")
+    assert err.splitlines() == [error, "nothing was written"]
+    assert PartPrice.objects.count() == before
 
 
 def test_catalog_import_of_a_bad_file_exits_2_and_writes_nothing(mini, tmp_path):
@@ -93,7 +120,7 @@ def test_catalog_import_of_a_bad_file_exits_2_and_writes_nothing(mini, tmp_path)
         "part,psu,lots,CNY,2025-03-01,https://example.com\n"
     )
     before = PartPrice.objects.count()
-    code, _, err = run("catalog_import", str(path))
+    code, _, err = run("catalog_import", str(path), "--apply")
     assert code == 2
     assert err.splitlines()[0].startswith("row 3: amount:")
     assert "nothing was written" in err

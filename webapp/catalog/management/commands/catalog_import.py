@@ -3,7 +3,7 @@
 import datetime
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from django.core.management.base import BaseCommand, CommandParser
 from django.utils.translation import gettext as _
@@ -19,21 +19,31 @@ class Command(BaseCommand):
         return str(
             _(
                 "Add price points from a CSV file with the columns item_type, item, amount, "
-                "currency, effective_date, source, note, estimate (see docs/catalog.md). A bad "
-                "row names its row number and field, and nothing is written."
+                "currency, effective_date, source, note, estimate (see docs/catalog.md), or a "
+                "SkyPilot vms.csv with --provider. Reports what would change; --apply writes it. "
+                "A bad row names its row number and field, and nothing is written."
             )
         )
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("csv_file", type=Path, help=_("the CSV file ('-' for standard input)"))
-        parser.add_argument(
-            "--dry-run", action="store_true", help=_("report what would change, write nothing")
+        writes = parser.add_mutually_exclusive_group()
+        writes.add_argument(
+            "--dry-run",
+            action="store_true",
+            help=_("report what would change and write nothing (what happens without --apply)"),
+        )
+        writes.add_argument(
+            "--apply",
+            action="store_true",
+            help=_("write the changes the report lists, all or nothing (without it: a dry run)"),
         )
         parser.add_argument(
             "--provider",
             help=_(
                 "read the file as a SkyPilot catalog vms.csv of this provider (as the catalog's "
-                "offerings name it, e.g. Lambda)"
+                "offerings name it, e.g. Lambda, or by SkyPilot's cloud name: aws, gcp, azure, "
+                "lambda, runpod)"
             ),
         )
         parser.add_argument(
@@ -54,31 +64,33 @@ class Command(BaseCommand):
         except OSError as exc:
             self.stderr.write(f"csv_file: cannot read {path}: {exc.strerror}")
             sys.exit(2)
+        dry_run = not options["apply"]
         if options["provider"] is not None:
-            self._skypilot(data, options)
+            self._skypilot(data, options, dry_run)
             return
         try:
-            report = import_prices(decode(data), dry_run=options["dry_run"])
+            report = import_prices(decode(data), dry_run=dry_run)
         except CsvImportError as exc:
-            for error in exc.errors:
-                self.stderr.write(error)
-            self.stderr.write("nothing was written")
-            sys.exit(2)
-        verb = "would add" if options["dry_run"] else "added"
+            self._fail(exc.errors)
+        verb = "would add" if dry_run else "added"
         for line in report.added:
             self.stdout.write(f"{verb} {line}")
         for line in report.unchanged:
             self.stdout.write(f"unchanged {line}")
         self.stdout.write(
-            f"{len(report.added)} {verb}, {len(report.unchanged)} unchanged"
-            + (" (dry run: nothing written)" if options["dry_run"] else "")
+            f"{len(report.added)} {verb}, {len(report.unchanged)} unchanged" + _dry(dry_run)
         )
 
-    def _skypilot(self, data: bytes, options: dict[str, Any]) -> None:
+    def _fail(self, errors: list[str]) -> NoReturn:
+        for error in errors:
+            self.stderr.write(error)
+        self.stderr.write("nothing was written")
+        sys.exit(2)
+
+    def _skypilot(self, data: bytes, options: dict[str, Any], dry_run: bool) -> None:
         if options["as_of"] is None:
             self.stderr.write("--as-of: is required with --provider (the date of the rates)")
             sys.exit(2)
-        dry_run = options["dry_run"]
         try:
             report = import_skypilot(
                 decode(data),
@@ -89,21 +101,34 @@ class Command(BaseCommand):
                 dry_run=dry_run,
             )
         except (CsvImportError, SkyPilotImportError) as exc:
-            for error in exc.errors:
-                self.stderr.write(error)
-            self.stderr.write("nothing was written")
-            sys.exit(2)
-        verb = "would add" if dry_run else "added"
-        for line in report.added:
-            self.stdout.write(f"{verb} {line}")
-        for line in report.new_offerings:
-            self.stdout.write(f"{verb} new offering {line}")
-        for line in report.unchanged:
-            self.stdout.write(f"unchanged {line}")
-        for line in report.skipped:
-            self.stdout.write(f"skipped {line}")
+            self._fail(exc.errors)
+        sections = [
+            ("new offering", report.new_offerings),
+            ("new rate", report.new_rates),
+            ("changed", report.changed),
+            ("unchanged", report.unchanged),
+            ("skipped", report.skipped),
+        ]
+        if options["verbosity"] > 1:
+            sections.append(("skipped", report.not_in_catalog))
+        for label, lines in sections:
+            for line in lines:
+                self.stdout.write(f"{label} {line}")
+        if report.not_in_catalog and options["verbosity"] <= 1:
+            self.stdout.write(
+                f"skipped {len(report.not_in_catalog)} instance type(s) and region(s) the catalog "
+                "has no offering for (--verbosity 2 lists them)"
+            )
+        if report.accelerator_rows:
+            self.stdout.write(
+                f"read {report.accelerator_rows} GPU price row(s) and added them to their hosts"
+            )
         self.stdout.write(
-            f"{len(report.added)} rate(s) {verb}, {len(report.new_offerings)} new offering(s), "
-            f"{len(report.unchanged)} unchanged, {len(report.skipped)} skipped"
-            + (" (dry run: nothing written)" if dry_run else "")
+            f"{len(report.new_offerings)} new offering(s), {len(report.new_rates)} new rate(s), "
+            f"{len(report.changed)} changed, {len(report.unchanged)} unchanged, "
+            f"{len(report.skipped) + len(report.not_in_catalog)} skipped" + _dry(dry_run)
         )
+
+
+def _dry(dry_run: bool) -> str:
+    return " (dry run: nothing written; --apply writes)" if dry_run else ""
