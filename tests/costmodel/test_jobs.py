@@ -55,6 +55,10 @@ def assert_same(actual, expected) -> None:
             assert_same(actual[key], value)
     elif isinstance(expected, list) and expected and isinstance(expected[0], float | int):
         assert_allclose(actual, expected, rtol=RTOL, atol=1e-6)
+    elif isinstance(expected, list):
+        assert len(actual) == len(expected)
+        for got, want in zip(actual, expected, strict=True):
+            assert_same(got, want)
     elif isinstance(expected, float):
         assert actual == pytest.approx(expected, rel=RTOL, abs=1e-6)
     else:
