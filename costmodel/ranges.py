@@ -18,7 +18,14 @@ Rules (named constants below):
 - **Resale** (``build.residual_value_retention_per_year``): 15 points lower to
   10 points higher than planned: used-GPU prices swing with each generation.
 - **Cloud hourly rate** and **capex** (tornado only): ±20 % and ±15 %, the
-  spread between providers and between quotes for the same box.
+  spread between providers and between quotes for the same box; with a
+  commitment, the **committed hourly rate** ±20 % too (the price the
+  commitment locks in is as much a quote as the on-demand one).
+
+Every range is centred on the scenario's own value (its mode) and spread in
+proportion to it or in points of a fraction, so it is in the scenario's
+currency and follows its utilization and offering: nothing here is a fixed
+amount of money.
 
 :func:`drivers` merges the ranges a user chose with these defaults for the
 tornado, and :func:`fleet_size` proposes how many boxes the fleet analysis
@@ -147,8 +154,21 @@ def default_ranges(scenario: Scenario) -> list[Range]:
 
 
 def default_drivers(scenario: Scenario) -> list[Range]:
-    """The tornado's drivers: the Monte Carlo's inputs plus the cloud rate and the capex."""
+    """The tornado's drivers: the Monte Carlo's inputs plus the cloud rate and the capex
+    (and the committed rate, when the scenario commits to instances)."""
     b, r = scenario.build, scenario.rent
+    committed = []
+    if r.committed_instances > 0 and r.committed_hourly_rate > 0:
+        committed.append(
+            _around(
+                "rent.committed_hourly_rate",
+                r.committed_hourly_rate,
+                r.committed_hourly_rate * (1 - HOURLY_RATE_FACTOR),
+                r.committed_hourly_rate * (1 + HOURLY_RATE_FACTOR),
+                0.0,
+                float("inf"),
+            )
+        )
     return [
         *default_ranges(scenario),
         _around(
@@ -167,6 +187,7 @@ def default_drivers(scenario: Scenario) -> list[Range]:
             0.0,
             float("inf"),
         ),
+        *committed,
     ]
 
 
