@@ -41,7 +41,9 @@ from dataclasses import dataclass
 from costmodel.errors import FieldError, ScenarioError
 from costmodel.operations import MAX_BOXES, parse_uncertainty
 from costmodel.scenario import (
+    HOURS_PER_MONTH,
     MAX_DEMAND_MULTIPLE,
+    JobsWorkload,
     ProfileWorkload,
     Scenario,
     SteadyWorkload,
@@ -210,7 +212,8 @@ def fleet_size(scenario: Scenario) -> int | None:
 
     At least :data:`FLEET_MIN_BOXES`, and :data:`FLEET_SPARE_BOXES` more than
     the busiest month needs (``⌈u_max⌉``, u_max the largest steady or monthly
-    utilization), at most :data:`costmodel.operations.MAX_BOXES`. A tidal
+    utilization, or a jobs workload's busiest month in box-hours ÷ 730), at
+    most :data:`costmodel.operations.MAX_BOXES`. A tidal
     workload is bursts of whole days: it has no share per box (None).
     """
     w = scenario.workload
@@ -218,6 +221,10 @@ def fleet_size(scenario: Scenario) -> int | None:
         peak = w.utilization
     elif isinstance(w, ProfileWorkload):
         peak = max(w.monthly_utilization)
+    elif isinstance(w, JobsWorkload):
+        box = scenario.build.gpu_count * scenario.build.gpu_throughput  # [reference GPUs]
+        work = w.reference_gpu_hours(scenario.horizon_months + 1)  # [reference GPU-h]
+        peak = float(work.max()) / box / HOURS_PER_MONTH
     else:
         return None
     return min(MAX_BOXES, max(FLEET_MIN_BOXES, math.ceil(peak) + FLEET_SPARE_BOXES))

@@ -260,3 +260,14 @@ def test_ranges_follow_the_scenarios_own_values_not_fixed_amounts():
     assert usd["workload.utilization"].mode == 0.3
     assert usd["workload.utilization"].high == pytest.approx(0.375)
     assert {r.path for r in default_drivers(cny)} == set(usd)
+
+
+def test_a_jobs_workload_gets_a_fleet_up_to_its_busiest_month_and_two_spare():
+    # The seasonal example: its busiest month asks for 2.89 boxes' work.
+    from costmodel.ranges import fleet_size
+
+    data = example("v3/jobs-seasonal-burst-commitment")
+
+    assert fleet_size(parse_scenario(data)) == 3 + 2
+    data["workload"]["jobs"] = [{"name": "small", "reference_gpu_hours": 10, "runs_per_month": 1}]
+    assert fleet_size(parse_scenario(data)) == 4  # at least four
