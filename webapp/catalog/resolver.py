@@ -40,19 +40,19 @@ engine as float; the FX rate used is recorded in the provenance.
 from __future__ import annotations
 
 import datetime
-import math
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Annotated, Any, Literal, Self
 
-from django.utils.translation import gettext, gettext_noop
+from django.utils.translation import gettext, gettext_noop, ngettext
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, model_validator
 
 from costmodel import FieldError, Scenario, ScenarioError, Workload, field_errors, parse_scenario
+from costmodel.operations import commitment_table
 from costmodel.paths import with_path
-from costmodel.scenario import HOURS_PER_MONTH, MAX_HORIZON_MONTHS
+from costmodel.scenario import MAX_HORIZON_MONTHS
 from webapp.catalog import selectors
 from webapp.catalog.models import (
     GPU_CARRYING_KINDS,
@@ -658,7 +658,9 @@ def _hosting(
         kind, why = box.hosting_kind
         region = default(f"hosting {kind}", selection.currency)
         slug = region.value
-        reason = "; ".join(text for text in (why, gettext(region.reason)) if text)
+        reason = gettext(region.reason)
+        if why:
+            reason = gettext("%(where)s — %(why)s") % {"where": reason, "why": why}
         defaulted = (Defaulted("hosting", slug, reason),)
     row, later = _in_effect(
         catalog.hosting_options, HostingOption, slug, "hosting", HOSTING, catalog.day
@@ -1220,41 +1222,51 @@ RULES: tuple[Callable[[Choice, CatalogSnapshot], Ruling], ...] = (
 listed."""
 
 
-def average_demand(workload: Any, horizon_months: int) -> float:
-    """Mean work wanted per month over the horizon, as a multiple of the box's 730 h [-].
-
-    steady: ``u``; tidal: ``min(d × h, 730) / 730``; profile: the mean of
-    ``u[(m − 1) mod n]`` over months ``1..H`` (the profile applied cyclically).
-    """
-    if workload.kind == "steady":
-        return float(workload.utilization)
-    if workload.kind == "tidal":
-        hours = workload.active_days_per_month * workload.hours_per_active_day
-        return float(min(hours, HOURS_PER_MONTH) / HOURS_PER_MONTH)
-    values = workload.monthly_utilization
-    return float(sum(values[m % len(values)] for m in range(horizon_months)) / horizon_months)
-
-
-def default_committed_instances(
-    demand: float, capacity_ratio: float, rework_fraction: float = 0.0
-) -> int:
-    """The smallest count of instances whose hours cover the average instance-hours.
-
-    Notes
-    -----
-    ``ceil(demand × capacity_ratio × (1 + rework_fraction))``.
-
-    >>> default_committed_instances(0.5, 4.0), default_committed_instances(0.9, 1.1)
-    (2, 1)
-    """
-    needed = demand * capacity_ratio * (1 + rework_fraction)
-    return max(math.ceil(needed - 1e-9), 0)
+def commitment_reason(table: dict[str, Any], currency: str, horizon_months: int) -> str:
+    """Why the engine's cheapest count was chosen, in words (translated), from its
+    :func:`costmodel.operations.commitment_table`."""
+    rows = table["rows"]
+    best = table["best_committed_instances"]
+    cheapest = rows[best]["rent_present_value"]
+    params = {
+        "count": best,
+        "months": horizon_months,
+        "cost": f"{cheapest:,.0f} {currency}",
+        "top": table["max_instances"],
+    }
+    if best == 0:
+        if len(rows) < 2:
+            return gettext("nothing committed: the workload asks for no work in any month")
+        params["other"] = f"{rows[1]['rent_present_value']:,.0f} {currency}"
+        return (
+            gettext(
+                "nothing committed is the cheapest: renting every hour on demand costs "
+                "%(cost)s over %(months)d months in present value, against %(other)s with "
+                "one committed instance (0 to %(top)d weighed)"
+            )
+            % params
+        )
+    params["none"] = f"{rows[0]['rent_present_value']:,.0f} {currency}"
+    return (
+        ngettext(
+            "%(count)d committed instance is the cheapest: the rent side costs %(cost)s over "
+            "%(months)d months in present value, against %(none)s with none (0 to %(top)d "
+            "weighed, the most the busiest month needs)",
+            "%(count)d committed instances are the cheapest: the rent side costs %(cost)s "
+            "over %(months)d months in present value, against %(none)s with none (0 to "
+            "%(top)d weighed, the most the busiest month needs)",
+            best,
+        )
+        % params
+    )
 
 
 def commitment_rule(choice: Choice, catalog: CatalogSnapshot, draft: Scenario) -> Ruling:
-    """``rent.committed_instances`` of a commitment: the selection's count, or by default the
-    count the engine finds cheapest. Reads the draft scenario (every other field resolved,
-    no instance committed); changes nothing. Nothing for other pricing modes."""
+    """``rent.committed_instances`` of a commitment: the count the selection gives, or by
+    default the engine's cheapest (``best_committed_instances`` of
+    :func:`costmodel.operations.commitment_table`: the lowest rent present value over
+    0..K instances). Reads the draft scenario (every other field resolved, nothing
+    committed) and changes nothing. Nothing for other pricing modes."""
     offering = choice.offering
     if not offering.is_commitment:
         return Ruling({})
@@ -1262,15 +1274,11 @@ def commitment_rule(choice: Choice, catalog: CatalogSnapshot, draft: Scenario) -
     defaulted: tuple[Defaulted, ...] = ()
     if selection.committed_instances is not None:
         count = selection.committed_instances
-        note = "set by the selection"
+        note = gettext("the count given in the selection")
     else:
-        rent = draft.rent
-        capacity_ratio = (draft.build.gpu_count * draft.build.gpu_throughput) / (
-            rent.gpu_count * rent.gpu_throughput
-        )
-        demand = average_demand(selection.workload, selection.horizon_months)
-        count = default_committed_instances(demand, capacity_ratio, rent.rework_fraction)
-        note = f"default: the fewest instances covering the average instance-hours ({count})"
+        table = commitment_table(draft)
+        count = table["best_committed_instances"]
+        note = commitment_reason(table, draft.currency, draft.horizon_months)
         defaulted = (Defaulted("committed_instances", count, note),)
     item = Provenance(
         role=gettext_noop("committed instances"),
@@ -1331,7 +1339,8 @@ def resolve(selection: Selection, catalog: CatalogSnapshot | None = None) -> Res
     attempt.check()
     values = _merge(rulings)
     draft = parse_scenario(_scenario_data(selection, choice, values))
-    rulings.append(commitment_rule(choice, catalog, draft))
+    rulings.append(attempt(commitment_rule, choice, catalog, draft))
+    attempt.check()
     scenario = parse_scenario(_scenario_data(selection, choice, _merge(rulings)))
     provenance = [item for ruling in rulings for item in ruling.provenance]
     provenance += fx_provenance(catalog, provenance, selection.currency)
