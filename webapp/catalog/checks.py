@@ -13,6 +13,7 @@ resolver that name no row.
 from __future__ import annotations
 
 import datetime
+from collections.abc import Mapping
 from decimal import Decimal
 
 from django.db.models import Model
@@ -274,7 +275,7 @@ def missing_defaults(as_of: datetime.date | None = None) -> list[str]:
     """The resolver's region defaults (tariff, hosting, cloud offering of each currency) that
     name no row in effect: a plan that leaves that choice out cannot be resolved."""
     catalog = CatalogSnapshot(as_of or datetime.date.today())
-    rows_of = {
+    rows_of: dict[str, Mapping[str, object]] = {
         "tariff": catalog.tariffs,
         "hosting office": catalog.hosting_options,
         "hosting colocation": catalog.hosting_options,
