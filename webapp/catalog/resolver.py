@@ -618,6 +618,11 @@ class _Attempts:
             raise ScenarioError(list(dict.fromkeys(self.errors)))
 
 
+TARIFF = (gettext_noop("electricity tariff"), gettext_noop("tariff"))
+HOSTING = (gettext_noop("hosting option"), gettext_noop("hosting option"))
+"""How a kind of dated row is named when it is unknown, and when it is not yet in effect."""
+
+
 def _named_or_default(
     chosen: str | None, name: str, fallback: Default
 ) -> tuple[str, tuple[Defaulted, ...]]:
@@ -702,10 +707,6 @@ def _in_effect(
         },
     )
     return later, problem
-
-
-TARIFF = (gettext_noop("electricity tariff"), gettext_noop("tariff"))
-HOSTING = (gettext_noop("hosting option"), gettext_noop("hosting option"))
 
 
 def _benchmark(selection: Selection, catalog: CatalogSnapshot) -> Benchmark:
