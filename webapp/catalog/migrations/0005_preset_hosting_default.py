@@ -2,6 +2,25 @@
 
 from django.db import migrations, models
 
+RACK_TIERS = ("multi", "cluster")
+
+
+def colocate_rack_tiers(apps, schema_editor):
+    """Stored multi-GPU and cluster presets run in colocation, as the shipped fixtures say.
+
+    ``load_catalog`` leaves rows already in the database alone (an admin may have
+    edited them), so without this a database made before this field would keep its
+    43 kW clusters under a desk.
+    """
+    BuildPreset = apps.get_model("catalog", "BuildPreset")
+    BuildPreset.objects.filter(tier__in=RACK_TIERS, hosting_rationale="").update(
+        hosting_kind="colocation",
+        hosting_rationale=(
+            "A multi-GPU server or cluster draws several kW under load: it runs in "
+            "colocation billed per kW of load."
+        ),
+    )
+
 
 class Migration(migrations.Migration):
     dependencies = [
@@ -25,4 +44,5 @@ class Migration(migrations.Migration):
             name="hosting_rationale",
             field=models.TextField(blank=True, verbose_name="why this hosting"),
         ),
+        migrations.RunPython(colocate_rack_tiers, migrations.RunPython.noop),
     ]
