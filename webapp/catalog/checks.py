@@ -6,14 +6,16 @@ is wrong with it. An empty list means the catalog is fit to ship.
 Warnings (:func:`catalog_warnings`) are what an admin should look at without
 the catalog being unusable: prices older than 12 months, commitments without
 an on-demand sibling, spot offerings without a rework fraction, presets
-without a useful life, rows without a Chinese name, and offerings whose Chinese
-name reads machine-made (an instance type's underscores, English words).
+without a useful life, rows without a Chinese name, offerings whose Chinese
+name reads machine-made (an instance type's underscores, English words), and
+region defaults of the resolver that name no row.
 """
 
 from __future__ import annotations
 
 import datetime
 import re
+from collections.abc import Mapping
 from decimal import Decimal
 
 from django.db.models import Model
@@ -35,7 +37,8 @@ from webapp.catalog.models import (
     PartPrice,
     Tariff,
 )
-from webapp.catalog.resolver import Selection, resolve
+from webapp.catalog.resolver import DEFAULTS, Selection, resolve
+from webapp.catalog.selectors import CatalogSnapshot
 
 STALE_AFTER_MONTHS = 12
 """A price whose newest point is older than this is warned about."""
@@ -187,6 +190,7 @@ def resolution_problems(as_of: datetime.date | None = None) -> list[str]:
         for slug in selectors.slugs(model):
             combos.append(({**first_of, field_name: slug}, "CNY"))
     problems: list[str] = []
+    catalog = CatalogSnapshot(as_of or datetime.date.today())
     for combo, currency in combos:
         selection = Selection.model_validate(
             {
@@ -198,7 +202,7 @@ def resolution_problems(as_of: datetime.date | None = None) -> list[str]:
             }
         )
         try:
-            resolve(selection)
+            resolve(selection, catalog)
         except ScenarioError as exc:
             label = ", ".join(f"{k}={v}" for k, v in combo.items())
             for error in exc.errors:
@@ -273,7 +277,25 @@ def catalog_warnings(as_of: datetime.date | None = None) -> list[str]:
     for row in selectors.rows_without_chinese_name():
         warnings.append(f"{_key(row)}: no Chinese name (the English name is shown)")
     warnings += machine_made_chinese_names()
-    return warnings
+    return warnings + missing_defaults(as_of)
+
+
+def missing_defaults(as_of: datetime.date | None = None) -> list[str]:
+    """The resolver's region defaults (tariff, hosting, cloud offering of each currency) that
+    name no row in effect: a plan that leaves that choice out cannot be resolved."""
+    catalog = CatalogSnapshot(as_of or datetime.date.today())
+    rows_of: dict[str, Mapping[str, object]] = {
+        "tariff": catalog.tariffs,
+        "hosting office": catalog.hosting_options,
+        "hosting colocation": catalog.hosting_options,
+        "cloud_offering": catalog.offerings,
+    }
+    return [
+        f"resolver default {name} for {currency}: no row '{row.value}' in effect "
+        "(a plan in this currency that leaves it out cannot be resolved)"
+        for (name, currency), row in DEFAULTS.items()
+        if name in rows_of and row.value not in rows_of[name]
+    ]
 
 
 def machine_made_chinese_names() -> list[str]:
