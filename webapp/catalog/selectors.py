@@ -549,6 +549,12 @@ def scaling_efficiency_of_like_offerings(gpu: GpuModel, gpu_count: int) -> Decim
     return row
 
 
+def rate_on(offering: CloudOffering, day: datetime.date) -> CloudRate | None:
+    """The offering's hourly rate in effect on ``day`` (for an import that compares one row)."""
+    rate: CloudRate | None = CloudRate.objects.filter(offering=offering).effective_on(day).first()
+    return rate
+
+
 def rate_on_date(offering: CloudOffering, day: datetime.date) -> CloudRate | None:
     """The offering's rate point dated exactly ``day``."""
     rate: CloudRate | None = CloudRate.objects.filter(offering=offering, effective_date=day).first()
