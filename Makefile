@@ -56,8 +56,9 @@ run: install
 	$(DEV_ENV) $(PY) manage.py load_catalog
 	$(DEV_ENV) $(PY) manage.py runserver $(HOST):$(PORT)
 
-# Production-style serving: gunicorn's ASGI worker + WhiteNoise, DEBUG off (see README
-# "Production"); gunicorn.conf.py names the app and the worker model.
+# Production-style serving: gunicorn with uvicorn's stock worker (uvicorn_worker.UvicornWorker)
+# serving Django's own ASGI application, WhiteNoise for static files, DEBUG off (see README
+# "Production"; behind nginx: docs/nginx.conf). gunicorn.conf.py names the app and the worker.
 serve: install
 	$(PY) manage.py check --deploy --fail-level WARNING
 	$(PY) manage.py migrate --noinput

@@ -133,10 +133,13 @@ TEMPLATES = [
     },
 ]
 
+# Each request's synchronous code runs in a thread of its own under ASGI, so Django's
+# documentation advises against persistent connections there (DATABASE_CONN_MAX_AGE=0,
+# the default): a pooler such as PgBouncer keeps PostgreSQL's connections instead.
 DATABASES = {
     "default": dj_database_url.parse(
         os.environ.get("DATABASE_URL") or f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
-        conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 60),
+        conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 0),
         conn_health_checks=True,
     )
 }

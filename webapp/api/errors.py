@@ -55,6 +55,22 @@ def errors_response(status: int, errors: Iterable[FieldError]) -> HttpResponse:
     return json_response({"errors": [e.as_dict() for e in errors]}, status=status)
 
 
+def too_large_message(limit: int) -> str:
+    return _("the body is larger than the limit of %(limit)d bytes") % {"limit": limit}
+
+
+def too_large_body(path: str, limit: int) -> tuple[str, bytes]:
+    """Content type and body of a 413 answered before Django sees the request (webapp.asgi).
+
+    In the API's error shape under ``/api/v1/``, plain text elsewhere.
+    """
+    message = too_large_message(limit)
+    if path.startswith("/api/"):
+        body = to_json({"errors": [FieldError("(request)", message).as_dict()]})
+        return "application/json; charset=utf-8", body
+    return "text/plain; charset=utf-8", message.encode()
+
+
 def read_body(request: HttpRequest) -> bytes:
     """The request body, or :class:`ApiError` (400, 411, 413) when there is none to read.
 
@@ -72,11 +88,7 @@ def read_body(request: HttpRequest) -> bytes:
     try:
         body = request.body
     except RequestDataTooBig:
-        raise error(
-            413,
-            "(request)",
-            _("the body is larger than the limit of %(limit)d bytes") % {"limit": _body_limit()},
-        ) from None
+        raise error(413, "(request)", too_large_message(_body_limit())) from None
     if not body and "chunked" in request.META.get("HTTP_TRANSFER_ENCODING", "").lower():
         # Django reads Content-Length bytes; a chunked body arrives as nothing at all.
         raise error(411, "(request)", _("send the body with a Content-Length header, not chunked"))
@@ -172,16 +184,7 @@ def install_handlers(api: Any) -> None:
         return errors_response(404, [FieldError("(request)", _("not found"))])
 
     def on_request_too_big(request: HttpRequest, exc: RequestDataTooBig) -> HttpResponse:
-        return errors_response(
-            413,
-            [
-                FieldError(
-                    "(request)",
-                    _("the body is larger than the limit of %(limit)d bytes")
-                    % {"limit": _body_limit()},
-                )
-            ],
-        )
+        return errors_response(413, [FieldError("(request)", too_large_message(_body_limit()))])
 
     def on_unexpected(request: HttpRequest, exc: Exception) -> HttpResponse:
         if is_database_busy(exc):
