@@ -484,12 +484,15 @@ def uncertainty(request: UncertaintyRequest) -> dict[str, Any]:
     savings_p = _percentiles(savings)
     months_p = _percentiles(break_even[pays_back]) if pays_back.any() else [None] * 3
     bands = _percentiles(advantage, axis=1)
+    mean = savings.mean()
+    if not np.isfinite(mean):  # finite draws near ±1e307 overflow their sum, not their shares
+        mean = np.sum(savings / n)
     return {
         "savings": {
             "p10": float(savings_p[0]),
             "p50": float(savings_p[1]),
             "p90": float(savings_p[2]),
-            "mean": float(savings.mean()),
+            "mean": float(mean),
         },
         "probability_build_cheaper": float(np.mean(savings > 0)),
         "probability_pays_back": float(np.mean(pays_back)),
