@@ -168,7 +168,8 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
     "shared": {
-        "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+        # Django's DatabaseCache, whose writes on SQLite skip rather than wait for the lock.
+        "BACKEND": "webapp.busy.SkipWhenLockedCache",
         "LOCATION": "django_cache",
         "KEY_PREFIX": release_digest(BASE_DIR),
     },
