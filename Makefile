@@ -19,7 +19,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 DEV_ENV := DJANGO_DEBUG=true
 TEST_ENV := DJANGO_SECRET_KEY=test-only-not-secret DJANGO_STATIC_MANIFEST=false
-DEBIAN_TEST_PACKAGES := chromium gettext postgresql wrk
+DEBIAN_TEST_PACKAGES := chromium gettext postgresql wrk nginx-light
 
 .PHONY: run test serve install lint messages fixtures debian-test-deps debian-node bench lock clean
 
@@ -72,6 +72,7 @@ debian-test-deps:
 	command -v msgfmt >/dev/null || missing="$$missing gettext"; \
 	command -v initdb >/dev/null || test -x /usr/lib/postgresql/15/bin/initdb || missing="$$missing postgresql"; \
 	command -v wrk >/dev/null || missing="$$missing wrk"; \
+	command -v nginx >/dev/null || test -x /usr/sbin/nginx || missing="$$missing nginx-light"; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing Debian packages:$$missing"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing fonts-noto-cjk >/dev/null; \
