@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import threading
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from django.conf import settings
 from django.core.cache.backends.db import DatabaseCache
 from django.db import OperationalError, connections, router
 from django.db.backends.base.base import BaseDatabaseWrapper
@@ -107,3 +109,33 @@ def _no_wait(connection: BaseDatabaseWrapper) -> Iterator[bool]:
     finally:
         with connection.cursor() as cursor:
             cursor.execute(f"PRAGMA busy_timeout = {int(milliseconds)}")
+
+
+class TooManyHeavyRequests(Exception):
+    """This worker already runs as many heavy analyses as it may: answer 503, try later."""
+
+
+_heavy_lock = threading.Lock()
+_heavy_in_flight = 0
+
+
+@contextlib.contextmanager
+def heavy_request() -> Iterator[None]:
+    """A slot for one heavy analysis (an uncertainty, tornado or fleet analysis, a batch),
+    or :class:`TooManyHeavyRequests` when this worker already runs
+    ``HEAVY_REQUESTS_PER_WORKER`` of them.
+
+    A worker computes one request at a time (numpy holds the interpreter), so a
+    queue of heavy analyses makes every request behind it wait seconds; past the
+    limit a client is told to come back instead (503 with ``Retry-After``).
+    """
+    global _heavy_in_flight
+    with _heavy_lock:
+        if _heavy_in_flight >= settings.HEAVY_REQUESTS_PER_WORKER:
+            raise TooManyHeavyRequests
+        _heavy_in_flight += 1
+    try:
+        yield
+    finally:
+        with _heavy_lock:
+            _heavy_in_flight -= 1

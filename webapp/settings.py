@@ -241,6 +241,9 @@ LANGUAGE_COOKIE_SAMESITE = "Lax"
 
 # Request bodies: the batch API takes up to 10 000 scenarios (see README).
 DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("DJANGO_MAX_BODY_BYTES", 16 * 1024 * 1024)
+# Heavy analyses (uncertainty, tornado, fleet, batches) one worker process runs at once;
+# more are answered 503 with Retry-After (webapp.busy.heavy_request).
+HEAVY_REQUESTS_PER_WORKER = env_int("DJANGO_HEAVY_REQUESTS_PER_WORKER", 2)
 
 LOGGING = {
     "version": 1,
