@@ -14,6 +14,7 @@ balances connections and ends requests that stall; see docs/production.md.
 import gc
 import multiprocessing
 import os
+import warnings
 
 wsgi_app = "webapp.asgi:application"
 worker_class = "uvicorn_worker.UvicornWorker"
@@ -22,6 +23,12 @@ workers = int(os.environ.get("WEB_CONCURRENCY") or 2 * multiprocessing.cpu_count
 timeout = 60
 # Seconds an idle keep-alive connection is kept open (uvicorn's timeout_keep_alive) [s].
 keepalive = 5
+
+# WhiteNoise hands Django a file iterator that is not async; Django then reads it in
+# a thread and warns once per process. Static files are small: the warning is noise.
+warnings.filterwarnings(
+    "ignore", message="StreamingHttpResponse must consume synchronous iterators"
+)
 
 
 def post_worker_init(worker: object) -> None:
