@@ -21,7 +21,7 @@ DEV_ENV := DJANGO_DEBUG=true
 TEST_ENV := DJANGO_SECRET_KEY=test-only-not-secret DJANGO_STATIC_MANIFEST=false
 DEBIAN_TEST_PACKAGES := chromium gettext postgresql wrk nginx-light
 
-.PHONY: run test serve install lint messages fixtures debian-test-deps debian-node bench lock clean
+.PHONY: run test serve install lint messages fixtures debian-test-deps debian-node bench bench-browser lock clean
 
 install: $(STAMP) $(PLOTLY_JS) messages
 
@@ -99,6 +99,12 @@ test: debian-test-deps install lint
 
 bench: install
 	$(PY) benchmarks/engine.py
+
+# What a visitor waits for: first visit, repeat visit and the guide with caches emptied, in
+# headless Chromium against gunicorn as `make serve` starts it (medians of ROUNDS=5).
+bench-browser: install
+	@command -v chromium >/dev/null || $(MAKE) --no-print-directory debian-test-deps
+	$(PY) benchmarks/browser.py
 
 lock:
 	$(UV) pip compile --quiet --extra dev --python-version 3.11 pyproject.toml -o requirements.lock
