@@ -38,8 +38,8 @@ MAX_PROBLEMS = 20
 MAX_KEYS = 1_000
 """Most keys a request body may hold, counted as the colons in its text (every key is
 followed by one; a colon inside a string counts too, so the count is never too low).
-A scenario has about 50, an analysis request a few more; the batch API allows this many
-per scenario of the batch."""
+A scenario has about 50, an analysis request a few more; the batch API allows 100 per
+scenario a batch may hold (webapp.api.compare)."""
 
 
 class ApiError(Exception):
@@ -126,7 +126,8 @@ def read_body(request: HttpRequest, max_keys: int = MAX_KEYS) -> bytes:
     except RequestDataTooBig:
         raise error(413, "(request)", too_large_message(_body_limit())) from None
     if not body and "chunked" in request.META.get("HTTP_TRANSFER_ENCODING", "").lower():
-        # Django reads Content-Length bytes; a chunked body arrives as nothing at all.
+        # uvicorn passes a chunked body on; a WSGI server or Django's test server passes
+        # nothing, and nothing would read as "empty".
         raise error(411, "(request)", _("send the body with a Content-Length header, not chunked"))
     if not body.strip():
         raise error(400, "(body)", _("is empty; send a JSON object"))
