@@ -19,19 +19,21 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 DEV_ENV := DJANGO_DEBUG=true
 TEST_ENV := DJANGO_SECRET_KEY=test-only-not-secret DJANGO_STATIC_MANIFEST=false
-DEBIAN_TEST_PACKAGES := chromium gettext postgresql wrk libreoffice-calc-nogui poppler-utils
+DEBIAN_TEST_PACKAGES := chromium gettext postgresql wrk libreoffice-calc-nogui poppler-utils nginx-light
 
-.PHONY: run test serve install lint messages fixtures debian-test-deps debian-node bench lock clean
+.PHONY: run test serve install lint messages fixtures debian-test-deps debian-node bench bench-browser lock clean
 
 install: $(STAMP) $(PLOTLY_JS) messages
 
 $(STAMP): requirements.lock
+	@echo "==> Python packages: creating $(VENV) and installing requirements.lock (1-3 minutes the first time)"
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --disable-pip-version-check uv
-	$(UV) pip sync --quiet --python $(PY) requirements.lock
+	$(UV) pip sync --python $(PY) requirements.lock
 	touch $@
 
 $(PLOTLY_JS): package.json package-lock.json
+	@echo "==> plotly.js: fetching the pinned bundle with npm (under a minute)"
 	command -v npm >/dev/null || $(MAKE) --no-print-directory debian-node
 	npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
 	echo "$(PLOTLY_JS_SHA256)  $(PLOTLY_PACKAGE)/plotly-cartesian.min.js" | sha256sum --check --quiet
@@ -42,23 +44,28 @@ $(PLOTLY_JS): package.json package-lock.json
 
 # Node.js and npm, only for a machine that lacks them (they fetch the pinned plotly.js).
 debian-node:
+	@echo "==> Node.js and npm from Debian (a minute or two)"
 	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends nodejs npm >/dev/null
 
 # Compiled translations (.mo) are build output, made from the committed .po files.
 messages: $(STAMP)
 	@if ls locale/*/LC_MESSAGES/*.po >/dev/null 2>&1; then \
 	  command -v msgfmt >/dev/null || $(MAKE) --no-print-directory debian-test-deps; \
+	  echo "==> translations: compiling locale/*/LC_MESSAGES/*.po"; \
 	  $(DEV_ENV) $(PY) manage.py compilemessages --ignore=.venv --verbosity 0; \
 	fi
 
 run: install
+	@echo "==> migrations and the catalog, then the development server on http://$(HOST):$(PORT)"
 	$(DEV_ENV) $(PY) manage.py migrate --noinput --verbosity 0
 	$(DEV_ENV) $(PY) manage.py load_catalog
 	$(DEV_ENV) $(PY) manage.py runserver $(HOST):$(PORT)
 
-# Production-style serving: gunicorn's ASGI worker + WhiteNoise, DEBUG off (see README
-# "Production"); gunicorn.conf.py names the app and the worker model.
+# Production-style serving: gunicorn with uvicorn's stock worker (uvicorn_worker.UvicornWorker)
+# serving Django's own ASGI application, WhiteNoise for static files, DEBUG off (see README
+# "Production"; behind nginx: docs/nginx.conf). gunicorn.conf.py names the app and the worker.
 serve: install
+	@echo "==> checks, migrations, static files and the catalog, then gunicorn on http://$(HOST):$(PORT)"
 	$(PY) manage.py check --deploy --fail-level WARNING
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py collectstatic --noinput --verbosity 0
@@ -73,23 +80,33 @@ debian-test-deps:
 	command -v wrk >/dev/null || missing="$$missing wrk"; \
 	command -v soffice >/dev/null || missing="$$missing libreoffice-calc-nogui"; \
 	command -v pdftotext >/dev/null || missing="$$missing poppler-utils"; \
+	command -v nginx >/dev/null || test -x /usr/sbin/nginx || missing="$$missing nginx-light"; \
 	if [ -n "$$missing" ]; then \
-	  echo "installing Debian packages:$$missing"; \
+	  echo "==> Debian packages the tests drive:$$missing (several minutes the first time)"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing fonts-noto-cjk >/dev/null; \
 	fi
 
 lint: install
+	@echo "==> lint, formatting, types (mypy: about a minute) and migrations"
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(TEST_ENV) $(VENV)/bin/mypy
 	$(TEST_ENV) $(PY) manage.py makemigrations --check --dry-run
 
 test: debian-test-deps install lint
+	@echo "==> tests on SQLite: collecting takes about a minute, then each dot is a test passed"
 	$(TEST_ENV) $(VENV)/bin/pytest -n 2 --dist loadgroup
+	@echo "==> tests on a throwaway PostgreSQL (browser tests left out)"
 	$(TEST_ENV) scripts/with-postgres.sh $(VENV)/bin/pytest -n 2 --dist loadgroup -m "not browser"
 
 bench: install
 	$(PY) benchmarks/engine.py
+
+# What a visitor waits for: first visit, repeat visit and the guide with caches emptied, in
+# headless Chromium against gunicorn as `make serve` starts it (medians of ROUNDS=5).
+bench-browser: install
+	@command -v chromium >/dev/null || $(MAKE) --no-print-directory debian-test-deps
+	$(PY) benchmarks/browser.py
 
 lock:
 	$(UV) pip compile --quiet --extra dev --python-version 3.11 pyproject.toml -o requirements.lock

@@ -2,12 +2,12 @@
 # Load benchmark: gunicorn started as `make serve` starts it, driven by wrk on
 # loopback for DURATION seconds per route (default 20, in ROUNDS turns of
 # DURATION/ROUNDS seconds, default 4). Prints requests/s, latency percentiles
-# (medians over the rounds), non-2xx responses and each route's median latency
-# as a multiple of the health view's (the median of the rounds' ratios).
+# (medians over the rounds) and non-2xx responses per route. What a visitor
+# waits for in a browser is benchmarks/browser.py's measurement.
 #
 #   benchmarks/load.sh            # 20 s per route (+ 4 s warm-up), ~2.5 minutes
 #   DURATION=5 benchmarks/load.sh # a quick look
-#   ROUTES="health compare" benchmarks/load.sh   # some routes only (health first)
+#   ROUTES="health compare" benchmarks/load.sh   # some routes only
 #
 # The results page is requested at 3 000 distinct permalinks (every utilization
 # 0-99 % by every horizon 12-41 months), each wrk thread walking them from a
@@ -133,7 +133,7 @@ function done(summary, latency, requests)
 end
 LUA
 
-echo "load.sh: gunicorn (gunicorn.conf.py: ASGI worker) on 127.0.0.1:$port, $workers workers"
+echo "load.sh: gunicorn (gunicorn.conf.py: uvicorn worker) on 127.0.0.1:$port, $workers workers"
 .venv/bin/gunicorn --bind "127.0.0.1:$port" --workers "$workers" --timeout 60 \
   --log-level warning >"$work/gunicorn.log" 2>&1 &
 gunicorn_pid=$!
@@ -148,7 +148,6 @@ load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 base="http://127.0.0.1:$port"
 # batch-1000x1: one connection, so its latency is the time to answer one batch.
 read -r -a names <<<"${ROUTES:-health results-page compare batch-1000 batch-1000x1}"
-[ "${names[0]}" = health ] || { echo "load.sh: ROUTES must start with health (the baseline)" >&2; exit 2; }
 declare -A urls=([health]="/healthz" [results-page]="$results_path" [compare]="/api/v1/compare"
   [batch-1000]="/api/v1/compare/batch" [batch-1000x1]="/api/v1/compare/batch")
 declare -A bodies=([health]="" [results-page]="" [compare]="$work/compare.json"
@@ -179,8 +178,7 @@ done
 
 # Routes take turns: ROUNDS rounds, each running every route for DURATION/ROUNDS
 # seconds. A shared machine speeds up and slows down over minutes; taking turns
-# exposes every route to the same conditions, and each round's ratio compares
-# a route with the health view measured moments before. Each turn starts with
+# exposes every route to the same conditions. Each turn starts with
 # an unmeasured second, so no route inherits the previous route's warm state.
 round_seconds=$(( DURATION / ROUNDS ))
 [ "$round_seconds" -ge 1 ] || round_seconds=1
@@ -205,8 +203,7 @@ echo
 echo "gunicorn: $workers workers; wrk: $THREADS threads, $CONNECTIONS connections (batch-1000x1: 1)," \
   "$ROUNDS rounds x ${round_seconds}s per route; $(nproc) cores, load average before: $load_before"
 $PY - "$work/results.txt" "${names[@]}" <<'PY'
-"""One row per route: totals over the rounds, medians of the per-round percentiles,
-and the median over rounds of (route p50 / health p50 of the same round)."""
+"""One row per route: totals over the rounds and medians of the per-round percentiles."""
 import statistics
 import sys
 
@@ -215,9 +212,8 @@ rounds: dict[str, list[list[float]]] = {}
 for line in open(path):
     _, name, seconds, *fields = line.split()
     rounds.setdefault(name, []).append([float(seconds), *map(float, fields)])
-health = [r[3] for r in rounds["health"]]
-header = ("route", "requests", "req/s", "p50 ms", "p90 ms", "p99 ms", "max ms", "non-2xx", "p50/health")
-print("%-14s %10s %9s %9s %9s %9s %9s %8s %12s" % header)
+header = ("route", "requests", "req/s", "p50 ms", "p90 ms", "p99 ms", "max ms", "non-2xx")
+print("%-14s %10s %9s %9s %9s %9s %9s %8s" % header)
 for name in names:
     rs = rounds[name]
     requests = sum(r[1] for r in rs)
@@ -225,13 +221,8 @@ for name in names:
     p50, p90, p99 = (statistics.median(r[k] for r in rs) for k in (3, 4, 5))
     worst = max(r[6] for r in rs)
     bad = int(sum(r[7] + r[8] for r in rs))
-    ratio = statistics.median(r[3] / h for r, h in zip(rs, health) if h > 0)
     print(
-        "%-14s %10d %9.1f %9.2f %9.2f %9.2f %9.2f %8d %12.2f"
-        % (name, requests, requests / seconds, p50, p90, p99, worst, bad, ratio)
+        "%-14s %10d %9.1f %9.2f %9.2f %9.2f %9.2f %8d"
+        % (name, requests, requests / seconds, p50, p90, p99, worst, bad)
     )
-print("per round, p50 / health: " + "; ".join(
-    name + " " + ", ".join(f"{r[3] / h:.2f}" for r, h in zip(rounds[name], health))
-    for name in names if name != "health"
-))
 PY

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -190,15 +191,24 @@ def with_fields(scenario: Scenario, values: Mapping[str, Any]) -> Scenario:
     return parse_scenario(data)
 
 
+_SURROGATE = re.compile(r"\\u[dD][89a-fA-F]|[\ud800-\udfff]")
+"""An escape of a UTF-16 surrogate in JSON text (or one already decoded in a str)."""
+
+
 def load_json(text: str | bytes) -> object:
-    """Decode JSON text, turning every decoding failure into :class:`UnreadableInput`."""
+    """Decode JSON text, turning every decoding failure into :class:`UnreadableInput`.
+
+    JSON may escape a lone UTF-16 surrogate (``"\\ud800"``), which is no
+    character: no UTF-8 encoder, database or JSON answer can carry it, so a
+    string or key holding one is refused here, by its path.
+    """
 
     def unreadable(message: str, reason: str, **params: Any) -> UnreadableInput:
         error = FieldError("(input)", message, "unreadable", {"reason": reason, **params})
         return UnreadableInput([error])
 
     try:
-        return json.loads(text)
+        data = json.loads(text)
     except UnicodeDecodeError:
         raise unreadable("is not UTF-8 text", "not_utf8") from None
     except json.JSONDecodeError as exc:
@@ -213,6 +223,46 @@ def load_json(text: str | bytes) -> object:
         raise unreadable(
             "holds a number too long to read (over 4300 digits)", "number_too_long"
         ) from None
+    raw = text.decode("utf-8", "ignore") if isinstance(text, bytes) else text
+    if _SURROGATE.search(raw):  # valid pairs match too; json.loads joined those
+        where = _surrogate_path(data, [])
+        if where is not None:
+            raise UnreadableInput(
+                [
+                    FieldError(
+                        where or "(input)",
+                        "holds a lone UTF-16 surrogate (\\ud800-\\udfff), which is no character",
+                        "unreadable",
+                        {"reason": "lone_surrogate"},
+                    )
+                ]
+            )
+    return data
+
+
+def _surrogate_path(value: object, path: list[str]) -> str | None:
+    """Dotted path of the first string (value or key) holding a lone surrogate; a key that
+    holds one is written with the surrogate escaped."""
+    if isinstance(value, str):
+        return ".".join(path) if _has_surrogate(value) else None
+    items: Any
+    if isinstance(value, dict):
+        items = value.items()
+    elif isinstance(value, list):
+        items = enumerate(value)
+    else:
+        return None
+    for key, item in items:
+        if isinstance(key, str) and _has_surrogate(key):
+            return ".".join([*path, key.encode("utf-8", "backslashreplace").decode("ascii")])
+        found = _surrogate_path(item, [*path, str(key)])
+        if found is not None:
+            return found
+    return None
+
+
+def _has_surrogate(text: str) -> bool:
+    return any("\ud800" <= c <= "\udfff" for c in text)
 
 
 def parse_scenario_json(text: str | bytes) -> Scenario:

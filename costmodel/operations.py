@@ -35,6 +35,11 @@ from costmodel.scenario import (
 MAX_DRAWS = 100_000
 """Most draws an uncertainty request may ask for."""
 
+MAX_DRAW_MONTHS = 6_100_000
+"""Most draws × months (horizon + 1) of one uncertainty request: 100 000 draws of a
+five-year scenario. The answer's monthly bands need every draw's advantage in every month
+at once (8 bytes each: 49 MB at this bound)."""
+
 MAX_BOXES = 16
 """Most boxes a fleet request may try."""
 
@@ -112,6 +117,17 @@ class UncertaintyRequest(_Strict):
     distributions: Annotated[dict[str, Distribution], Field(min_length=1, max_length=MAX_DRIVERS)]
     draws: Annotated[int, Field(ge=1, le=MAX_DRAWS)] = 10_000
     seed: Annotated[int, Field(ge=0, le=2**63 - 1)] = 0
+
+    @model_validator(mode="after")
+    def _bounded_work(self) -> Self:
+        months = self.scenario.horizon_months + 1
+        if self.draws * months > MAX_DRAW_MONTHS:
+            raise ValueError(
+                f"draws: must be at most {MAX_DRAW_MONTHS // months} for a horizon of "
+                f"{self.scenario.horizon_months} months (draws × (horizon + 1) at most "
+                f"{MAX_DRAW_MONTHS})"
+            )
+        return self
 
 
 class FleetRequest(_Strict):
@@ -578,12 +594,16 @@ def uncertainty(request: UncertaintyRequest) -> dict[str, Any]:
     savings_p = _percentiles(savings)
     months_p = _percentiles(break_even[pays_back]) if pays_back.any() else [None] * 3
     bands = _percentiles(advantage, axis=1)
+    with np.errstate(over="ignore"):
+        mean = savings.mean()
+    if not np.isfinite(mean):  # finite draws near ±1e307 overflow their sum, not their shares
+        mean = np.sum(savings / n)
     return {
         "savings": {
             "p10": float(savings_p[0]),
             "p50": float(savings_p[1]),
             "p90": float(savings_p[2]),
-            "mean": float(savings.mean()),
+            "mean": float(mean),
         },
         "probability_build_cheaper": float(np.mean(savings > 0)),
         "probability_pays_back": float(np.mean(pays_back)),

@@ -1,17 +1,26 @@
-"""A database that stays locked past the busy timeout: 503 with ``Retry-After``, not a 500.
+"""SQLite's one writer at a time: a write that cannot wait is skipped, one that waited too
+long is a 503 with ``Retry-After``, not a 500.
 
 SQLite lets one writer in at a time; the others wait up to the busy timeout
-(``DJANGO_SQLITE_TIMEOUT``, see settings). Should that run out, the request
-is answered "busy, try again" rather than with an error page and a traceback
-in the log. PostgreSQL never raises this error.
+(``DJANGO_SQLITE_TIMEOUT``, see settings). A request that only reads must not
+wait for it because of what it caches on the way (:class:`SkipWhenLockedCache`).
+Should a real write's wait run out, the request is answered "busy, try again"
+rather than with an error page and a traceback in the log. PostgreSQL never
+raises this error.
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
+from typing import Any
 
-from django.db import OperationalError
+from django.conf import settings
+from django.core.cache.backends.db import DatabaseCache
+from django.db import OperationalError, connections, router
+from django.db.backends.base.base import BaseDatabaseWrapper
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
@@ -48,3 +57,85 @@ class DatabaseBusyMiddleware:
 
     def process_exception(self, request: HttpRequest, exc: Exception) -> HttpResponse | None:
         return busy_response(request) if is_database_busy(exc) else None
+
+
+class SkipWhenLockedCache(DatabaseCache):
+    """Django's database cache, whose writes never wait for SQLite's write lock.
+
+    A page that only reads still writes the shared cache: the document it
+    computed (a results page's analysis, the checked guide), and the expired
+    entries a lookup deletes. While another process held the lock, such a
+    request waited for the whole busy timeout. Here a cache write that would
+    wait is skipped instead, as Django's cache skips a write that fails: the
+    next request computes the document again. Inside a transaction (the
+    catalog's version, written with the rows it versions) and on other
+    databases the writes are Django's, unchanged.
+    """
+
+    def _base_set(self, mode: str, key: str, value: Any, timeout: Any = None) -> bool:
+        with _no_wait(self._connection()) as waiting_would_block:
+            try:
+                return bool(super()._base_set(mode, key, value, timeout))  # type: ignore[misc]
+            except OperationalError as exc:
+                if waiting_would_block and is_database_busy(exc):
+                    return False
+                raise
+
+    def _base_delete_many(self, keys: list[str]) -> bool:
+        with _no_wait(self._connection()) as waiting_would_block:
+            try:
+                return bool(super()._base_delete_many(keys))  # type: ignore[misc]
+            except OperationalError as exc:
+                if waiting_would_block and is_database_busy(exc):
+                    return False  # the expired entries are deleted by a later lookup
+                raise
+
+    def _connection(self) -> BaseDatabaseWrapper:
+        return connections[router.db_for_write(self.cache_model_class)]
+
+
+@contextlib.contextmanager
+def _no_wait(connection: BaseDatabaseWrapper) -> Iterator[bool]:
+    """SQLite's busy timeout at 0 for the block, outside transactions only (True then)."""
+    if connection.vendor != "sqlite" or connection.in_atomic_block:
+        yield False
+        return
+    with connection.cursor() as cursor:
+        cursor.execute("PRAGMA busy_timeout")
+        (milliseconds,) = cursor.fetchone()
+        cursor.execute("PRAGMA busy_timeout = 0")
+    try:
+        yield True
+    finally:
+        with connection.cursor() as cursor:
+            cursor.execute(f"PRAGMA busy_timeout = {int(milliseconds)}")
+
+
+class TooManyHeavyRequests(Exception):
+    """This worker already runs as many heavy analyses as it may: answer 503, try later."""
+
+
+_heavy_lock = threading.Lock()
+_heavy_in_flight = 0
+
+
+@contextlib.contextmanager
+def heavy_request() -> Iterator[None]:
+    """A slot for one heavy analysis (an uncertainty, tornado or fleet analysis, a batch),
+    or :class:`TooManyHeavyRequests` when this worker already runs
+    ``HEAVY_REQUESTS_PER_WORKER`` of them.
+
+    A worker computes one request at a time (numpy holds the interpreter), so a
+    queue of heavy analyses makes every request behind it wait seconds; past the
+    limit a client is told to come back instead (503 with ``Retry-After``).
+    """
+    global _heavy_in_flight
+    with _heavy_lock:
+        if _heavy_in_flight >= settings.HEAVY_REQUESTS_PER_WORKER:
+            raise TooManyHeavyRequests
+        _heavy_in_flight += 1
+    try:
+        yield
+    finally:
+        with _heavy_lock:
+            _heavy_in_flight -= 1

@@ -133,10 +133,13 @@ TEMPLATES = [
     },
 ]
 
+# Each request's synchronous code runs in a thread of its own under ASGI, so Django's
+# documentation advises against persistent connections there (DATABASE_CONN_MAX_AGE=0,
+# the default): a pooler such as PgBouncer keeps PostgreSQL's connections instead.
 DATABASES = {
     "default": dj_database_url.parse(
         os.environ.get("DATABASE_URL") or f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
-        conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 60),
+        conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 0),
         conn_health_checks=True,
     )
 }
@@ -165,7 +168,8 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
     "shared": {
-        "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+        # Django's DatabaseCache, whose writes on SQLite skip rather than wait for the lock.
+        "BACKEND": "webapp.busy.SkipWhenLockedCache",
         "LOCATION": "django_cache",
         "KEY_PREFIX": release_digest(BASE_DIR),
     },
@@ -237,6 +241,9 @@ LANGUAGE_COOKIE_SAMESITE = "Lax"
 
 # Request bodies: the batch API takes up to 10 000 scenarios (see README).
 DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("DJANGO_MAX_BODY_BYTES", 16 * 1024 * 1024)
+# Heavy analyses (uncertainty, tornado, fleet, batches) one worker process runs at once;
+# more are answered 503 with Retry-After (webapp.busy.heavy_request).
+HEAVY_REQUESTS_PER_WORKER = env_int("DJANGO_HEAVY_REQUESTS_PER_WORKER", 2)
 
 LOGGING = {
     "version": 1,

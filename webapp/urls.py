@@ -8,10 +8,11 @@ language switcher (``/i18n/setlang/``).
 from django.contrib import admin
 from django.urls import include, path
 
-from webapp.api import api
+from webapp.api import api, index
 from webapp.planner import views as planner_views
 
 urlpatterns = [
+    path("api/v1/", index, name="api-index"),
     path("api/v1/", api.urls),
     path("healthz", planner_views.health, name="health"),
     path("i18n/", include("django.conf.urls.i18n")),

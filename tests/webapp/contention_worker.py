@@ -2,10 +2,12 @@
 
 ``save N``: N saves through the web form and N through the API, with the
 Django test client (the whole request path, middleware included).
-``load N``: ``load_catalog`` N times. Prints "ready" once set up, waits for a
-line on standard input (so the test can time its lock holder against the
-first request rather than against Python's start-up), then prints one JSON
-line of outcomes.
+``load N``: ``load_catalog`` N times.
+``read N``: N uncached analysis documents of results permalinks, then the checked guide,
+which the site computes and caches on the way.
+Prints "ready" once set up, waits for a line on standard input (so the test can time
+its lock holder against the first request rather than against Python's start-up),
+then prints one JSON line of outcomes.
 """
 
 import json
@@ -69,8 +71,25 @@ def load(count: int) -> list[dict]:
     return out
 
 
+def read(count: int) -> list[dict]:
+    client = Client()
+    urls = []
+    for i in range(count):
+        scenario = {**SCENARIO, "workload": {"kind": "steady", "utilization": 0.3 + i / 100}}
+        urls.append(f"/r/{encode(parse_scenario(scenario))}/analysis.json")
+    urls.append("/guide/")
+    out = []
+    for url in urls:
+        start = time.monotonic()
+        response = client.get(url)
+        out.append(
+            {"url": url[:20], "status": response.status_code, "seconds": time.monotonic() - start}
+        )
+    return out
+
+
 if __name__ == "__main__":
     mode, count = sys.argv[1], int(sys.argv[2])
     print("ready", flush=True)
     sys.stdin.readline()
-    print(json.dumps(save(count) if mode == "save" else load(count)))
+    print(json.dumps({"save": save, "load": load, "read": read}[mode](count)))

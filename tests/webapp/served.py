@@ -79,9 +79,9 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def serve(tmp_path: Path, *arguments: str) -> Iterator[Running]:
-    """gunicorn with extra command-line ``arguments``, answering ``/healthz``; stopped on exit
-    whatever happens."""
+def serve(tmp_path: Path, *arguments: str, **environment: str) -> Iterator[Running]:
+    """gunicorn with extra command-line ``arguments`` and ``environment`` variables, answering
+    ``/healthz``; stopped on exit whatever happens."""
     port = free_port()
     clean = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_"))}
     env = {
@@ -89,6 +89,7 @@ def serve(tmp_path: Path, *arguments: str) -> Iterator[Running]:
         "DJANGO_SECRET_KEY": "served-test",
         "DJANGO_STATIC_MANIFEST": "false",
         "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}",  # these routes never query it
+        **environment,
     }
     log_path = tmp_path / "gunicorn.log"
     with log_path.open("w") as log:

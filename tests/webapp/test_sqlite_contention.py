@@ -1,5 +1,6 @@
-"""SQLite under contention: writers wait for the lock instead of failing, and a lock that
-cannot be had in time is a clean 503 with Retry-After.
+"""SQLite under contention: writers wait for the lock instead of failing, a lock that
+cannot be had in time is a clean 503 with Retry-After, and pages that only read never
+wait for it to cache what they computed.
 
 Real processes against a real SQLite file: the database the suite runs on is
 in memory (or PostgreSQL), so each test migrates a file of its own and runs
@@ -142,6 +143,22 @@ def test_load_catalog_in_a_loop_is_safe_while_the_site_saves(db_file):
         assert {r["status"] for r in results} <= {302, 201}, results
         assert "Traceback" not in err
     assert saved_rows(db_file) == 2 * 8 * 2
+
+
+def test_reads_that_cache_what_they_compute_do_not_wait_for_a_writer_holding_the_lock(db_file):
+    # DJANGO_SQLITE_TIMEOUT is 20 s: a read that waited for the lock would take that long.
+    worker = start_worker(db_file, "read", 2)
+    lock = WriteLock(db_file)
+    lock.take()
+    go(worker)
+    try:
+        results, err = outcomes(worker, timeout=120)
+    finally:
+        lock.release()
+
+    assert [r["status"] for r in results] == [200, 200, 200], results
+    assert max(r["seconds"] for r in results) < 5, results
+    assert "Traceback" not in err
 
 
 def test_a_lock_that_cannot_be_had_in_time_is_a_503_with_retry_after(db_file):

@@ -6,8 +6,13 @@ The OpenAPI document is at ``/api/v1/openapi.json`` and interactive docs at
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
+from django.http import HttpRequest, HttpResponse
+from django.urls import reverse
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_safe
 from ninja import NinjaAPI
 from ninja.openapi.schema import REF_TEMPLATE
 
@@ -19,7 +24,7 @@ from costmodel.operations import (
     UncertaintyRequest,
 )
 from webapp.api import catalog, compare, operations, resolve, scenarios, usage
-from webapp.api.errors import install_handlers
+from webapp.api.errors import install_handlers, json_response
 from webapp.catalog.resolver import Selection
 
 
@@ -46,6 +51,21 @@ class Api(NinjaAPI):
         return schema
 
 
+def read_only(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """A view that only reads (GET, HEAD): any other method is a 405 in the API's error
+    shape (webapp.api.middleware), not the CSRF check's HTML 403 page, since there is
+    nothing to protect."""
+    return csrf_exempt(require_safe(view))
+
+
+@read_only
+def index(request: HttpRequest) -> HttpResponse:
+    """``/api/v1/``: where the API's description and its interactive docs are."""
+    return json_response(
+        {"openapi": reverse("api:openapi-json"), "docs": reverse("api:openapi-view")}
+    )
+
+
 api = Api(
     title="Build or rent GPUs",
     version="1",
@@ -54,6 +74,7 @@ api = Api(
         '`{"errors": [{"field": "build.capex", "message": "…"}]}`.'
     ),
     urls_namespace="api",
+    docs_decorator=read_only,
 )
 install_handlers(api)
 api.add_router("", compare.router)

@@ -26,14 +26,17 @@ from costmodel import (
 from costmodel.errors import load_json
 from costmodel.projection import ProjectionOverflowError
 from costmodel.results import CompareResult
-from webapp.api.errors import ApiError, error, json_response, read_body
+from webapp.api.errors import ApiError, capped, error, json_response, read_body
 from webapp.api.schemas import BatchOut, ErrorsOut
+from webapp.busy import heavy_request
 from webapp.scenarios.services import overflow_error
 
 router = Router(tags=["compare"])
 
 MAX_BATCH = 10_000
 """Most scenarios one batch request may hold."""
+KEYS_PER_SCENARIO = 100
+"""Keys a batch request may hold per scenario it may hold (a scenario has about 50)."""
 
 SCENARIO_REF = {"$ref": "#/components/schemas/Scenario"}
 ERRORS = {400: ErrorsOut, 411: ErrorsOut, 413: ErrorsOut, 422: ErrorsOut}
@@ -127,7 +130,12 @@ def compare_batch(request: HttpRequest) -> HttpResponse:
     object, no `scenarios` list, more than 10 000, full series for more than
     400 000 months in all) are a 422 for the whole request.
     """
-    body = read_body(request)
+    body = read_body(request, max_keys=KEYS_PER_SCENARIO * MAX_BATCH)
+    with heavy_request():
+        return _compare_batch(body)
+
+
+def _compare_batch(body: bytes) -> HttpResponse:
     scenarios: dict[int, Scenario] = {}
     errors: dict[int, list[FieldError]] = {}
     try:
@@ -161,7 +169,7 @@ def compare_batch(request: HttpRequest) -> HttpResponse:
         {
             "index": index,
             "result": results.get(index),
-            "errors": [e.as_dict() for e in errors.get(index, [])],
+            "errors": [e.as_dict() for e in capped(errors.get(index, []))],
         }
         for index in range(count)
     ]

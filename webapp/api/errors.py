@@ -15,16 +15,31 @@ from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
 from django.http import Http404, HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from ninja.errors import AuthenticationError, AuthorizationError, HttpError, ValidationError
 from pydantic_core import to_json
 
 from costmodel import FieldError, ScenarioError
 from costmodel.errors import load_json
-from webapp.busy import RETRY_AFTER_SECONDS, busy_message, is_database_busy
+from webapp.busy import (
+    RETRY_AFTER_SECONDS,
+    TooManyHeavyRequests,
+    busy_message,
+    is_database_busy,
+)
 
 logger = logging.getLogger(__name__)
 
 JSON_CONTENT_TYPE = "application/json"
+
+MAX_PROBLEMS = 20
+"""Most problems one error answer lists; the last says how many more there were."""
+
+MAX_KEYS = 1_000
+"""Most keys a request body may hold, counted as the colons in its text (every key is
+followed by one; a colon inside a string counts too, so the count is never too low).
+A scenario has about 50, an analysis request a few more; the batch API allows 100 per
+scenario a batch may hold (webapp.api.compare)."""
 
 
 class ApiError(Exception):
@@ -51,16 +66,53 @@ def json_response(data: Any, status: int = 200) -> HttpResponse:
     return HttpResponse(body, status=status, content_type="application/json; charset=utf-8")
 
 
+def capped(errors: Iterable[FieldError]) -> list[FieldError]:
+    """At most :data:`MAX_PROBLEMS` problems: past that, the last one says how many more."""
+    listed = list(errors)
+    if len(listed) <= MAX_PROBLEMS:
+        return listed
+    more = len(listed) - (MAX_PROBLEMS - 1)
+    summary = ngettext("and %(count)d more problem", "and %(count)d more problems", more) % {
+        "count": more
+    }
+    return [*listed[: MAX_PROBLEMS - 1], FieldError("(request)", summary)]
+
+
 def errors_response(status: int, errors: Iterable[FieldError]) -> HttpResponse:
-    return json_response({"errors": [e.as_dict() for e in errors]}, status=status)
+    """The error answer: at most :data:`MAX_PROBLEMS` problems listed."""
+    return json_response({"errors": [e.as_dict() for e in capped(errors)]}, status=status)
 
 
-def read_body(request: HttpRequest) -> bytes:
+def busy_response(message: str) -> HttpResponse:
+    """503 in the error shape, with ``Retry-After``."""
+    response = errors_response(503, [FieldError("(server)", message)])
+    response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+    return response
+
+
+def too_large_message(limit: int) -> str:
+    return _("the body is larger than the limit of %(limit)d bytes") % {"limit": limit}
+
+
+def too_large_body(path: str, limit: int) -> tuple[str, bytes]:
+    """Content type and body of a 413 answered before Django sees the request (webapp.asgi).
+
+    In the API's error shape under ``/api/v1/``, plain text elsewhere.
+    """
+    message = too_large_message(limit)
+    if path.startswith("/api/"):
+        body = to_json({"errors": [FieldError("(request)", message).as_dict()]})
+        return "application/json; charset=utf-8", body
+    return "text/plain; charset=utf-8", message.encode()
+
+
+def read_body(request: HttpRequest, max_keys: int = MAX_KEYS) -> bytes:
     """The request body, or :class:`ApiError` (400, 411, 413) when there is none to read.
 
     Checks the content type (``application/json``), the size limit, chunked
-    transfer (which Django reads as nothing) and emptiness; decoding is the
-    caller's.
+    transfer, emptiness and the number of keys (at most ``max_keys``, before
+    any parsing: a body of a million keys costs seconds and gigabytes to
+    parse and validate); decoding is the caller's.
     """
     if request.content_type != JSON_CONTENT_TYPE:
         raise error(
@@ -72,16 +124,15 @@ def read_body(request: HttpRequest) -> bytes:
     try:
         body = request.body
     except RequestDataTooBig:
-        raise error(
-            413,
-            "(request)",
-            _("the body is larger than the limit of %(limit)d bytes") % {"limit": _body_limit()},
-        ) from None
+        raise error(413, "(request)", too_large_message(_body_limit())) from None
     if not body and "chunked" in request.META.get("HTTP_TRANSFER_ENCODING", "").lower():
-        # Django reads Content-Length bytes; a chunked body arrives as nothing at all.
+        # uvicorn passes a chunked body on; a WSGI server or Django's test server passes
+        # nothing, and nothing would read as "empty".
         raise error(411, "(request)", _("send the body with a Content-Length header, not chunked"))
     if not body.strip():
         raise error(400, "(body)", _("is empty; send a JSON object"))
+    if body.count(b":") > max_keys:
+        raise error(413, "(body)", _("holds more than %(limit)d keys") % {"limit": max_keys})
     return body
 
 
@@ -172,23 +223,18 @@ def install_handlers(api: Any) -> None:
         return errors_response(404, [FieldError("(request)", _("not found"))])
 
     def on_request_too_big(request: HttpRequest, exc: RequestDataTooBig) -> HttpResponse:
-        return errors_response(
-            413,
-            [
-                FieldError(
-                    "(request)",
-                    _("the body is larger than the limit of %(limit)d bytes")
-                    % {"limit": _body_limit()},
-                )
-            ],
+        return errors_response(413, [FieldError("(request)", too_large_message(_body_limit()))])
+
+    def on_too_many_heavy(request: HttpRequest, exc: TooManyHeavyRequests) -> HttpResponse:
+        logger.warning("heavy analyses at the limit on %s: answered 503", request.path)
+        return busy_response(
+            _("The server is busy with other analyses; please try again in a few seconds.")
         )
 
     def on_unexpected(request: HttpRequest, exc: Exception) -> HttpResponse:
         if is_database_busy(exc):
             logger.warning("database busy on %s %s: answered 503", request.method, request.path)
-            response = errors_response(503, [FieldError("(server)", busy_message())])
-            response["Retry-After"] = str(RETRY_AFTER_SECONDS)
-            return response
+            return busy_response(busy_message())
         logger.exception("API error on %s %s", request.method, request.path)
         return errors_response(500, [FieldError("(server)", _("internal error"))])
 
@@ -199,4 +245,5 @@ def install_handlers(api: Any) -> None:
     api.add_exception_handler(HttpError, on_http_error)
     api.add_exception_handler(Http404, on_not_found)
     api.add_exception_handler(RequestDataTooBig, on_request_too_big)
+    api.add_exception_handler(TooManyHeavyRequests, on_too_many_heavy)
     api.add_exception_handler(Exception, on_unexpected)

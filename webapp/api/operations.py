@@ -29,10 +29,11 @@ from costmodel.operations import (
 )
 from webapp.api.errors import ApiError, json_response, read_json
 from webapp.api.schemas import ErrorsOut
+from webapp.busy import heavy_request
 
 router = Router(tags=["operations"])
 
-ERRORS = {400: ErrorsOut, 411: ErrorsOut, 413: ErrorsOut, 422: ErrorsOut}
+ERRORS = {400: ErrorsOut, 411: ErrorsOut, 413: ErrorsOut, 422: ErrorsOut, 503: ErrorsOut}
 
 
 def _body(schema: str) -> dict[str, Any]:
@@ -42,7 +43,9 @@ def _body(schema: str) -> dict[str, Any]:
 
 def _run(request: HttpRequest, parse: Any, operation: Any) -> HttpResponse:
     try:
-        answer = operation(parse(read_json(request)))
+        parsed = parse(read_json(request))
+        with heavy_request():
+            answer = operation(parsed)
     except ScenarioError as exc:
         raise ApiError(422, exc.errors) from None
     return json_response(answer)

@@ -47,10 +47,9 @@ VERSION_KEY = "catalog:version"
 VERSION_SECONDS = 2.0
 """How long a process trusts the version it last read [s] before reading it again.
 
-Reading it is a database query, which a page asking for every request paid
-for (when this was written, with a connection of its own as well: ~1 ms on
-SQLite, more on PostgreSQL; request threads now keep theirs, see
-webapp/asgi.py) to learn, nearly always, that nothing changed. A catalog change
+Reading it is a database query (and, as each request opens its own database
+connection, a connection: ~1 ms on SQLite, more on PostgreSQL), which a page
+asking for every request paid for to learn, nearly always, that nothing changed. A catalog change
 therefore reaches the other processes within this many seconds; the process
 that made it sees it at once.
 """

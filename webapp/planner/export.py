@@ -27,7 +27,7 @@ import math
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import date
-from decimal import Decimal
+from decimal import Context, Decimal
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -78,18 +78,22 @@ UNIT_PLACES: dict[str, int] = {
 """Decimals of an input by its unit (:mod:`webapp.planner.fields`); money has its currency's."""
 
 
+WIDE = Context(prec=400)
+
+
 def quantized(value: float, places: int) -> Decimal:
     """``value`` to ``places`` decimals, half to even, from the decimal it reads as
     (``0.1`` is ``Decimal("0.1")``, not its binary value)."""
-    return Decimal(repr(float(value))).quantize(Decimal(1).scaleb(-places))
+    # Enough digits for any finite float (decimal's default context keeps 28).
+    return Decimal(repr(float(value))).quantize(Decimal(1).scaleb(-places), context=WIDE)
 
 
 def rounded(value: float, places: int) -> Decimal:
     """``value`` to ``places`` decimals, half to even, without trailing zeros (``0.8``, not
     ``0.800000``; ``28``, not ``28.000000``)."""
     exact = quantized(value, places)
-    plain = exact.normalize()
-    return plain.quantize(Decimal(1)) if plain == plain.to_integral() else plain
+    plain = exact.normalize(WIDE)
+    return plain.quantize(Decimal(1), context=WIDE) if plain == plain.to_integral() else plain
 
 
 def significant(value: float) -> Decimal:

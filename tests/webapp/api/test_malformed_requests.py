@@ -118,9 +118,7 @@ def test_a_wrong_method_is_a_405_in_the_api_error_shape(client, url, method):
     assert "POST" in response["Allow"]
 
 
-@pytest.mark.parametrize(
-    "url", ["/api/v1/nope", "/api/v1/compare/", "/api/v1/compare/batch/x", "/api/v1/"]
-)
+@pytest.mark.parametrize("url", ["/api/v1/nope", "/api/v1/compare/", "/api/v1/compare/batch/x"])
 @pytest.mark.parametrize("method", ["get", "post"])
 def test_an_unknown_api_path_is_a_404_in_the_api_error_shape(client, url, method):
     response = getattr(client, method)(url)
