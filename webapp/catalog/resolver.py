@@ -300,18 +300,32 @@ def _get(model: type[T], slug: str, field_name: str, what: str) -> T:
     return row
 
 
-def _in_effect(row: Any, as_of: datetime.date, what: str) -> None:
-    if row.effective_date > as_of:
+def _first_version(model: Any, slug: str, field_name: str, what: str) -> Any:
+    """The first live row of a dated item (tariff, hosting option): that it exists."""
+    row = selectors.dated_item_versions(model, slug).first()
+    if row is None:
+        raise Unresolvable(
+            field_name,
+            gettext("no %(what)s with slug '%(slug)s'") % {"what": gettext(what), "slug": slug},
+        )
+    return row
+
+
+def _in_effect(model: Any, first: Any, as_of: datetime.date, what: str) -> Any:
+    """The row of the dated item ``first`` belongs to that is in effect on ``as_of``."""
+    row = selectors.dated_item_on(model, first.slug, as_of)
+    if row is None:
         raise Unresolvable(
             "as_of",
             gettext("%(what)s '%(slug)s' is effective from %(start)s, after %(date)s")
             % {
                 "what": gettext(what),
-                "slug": row.slug,
-                "start": row.effective_date.isoformat(),
+                "slug": first.slug,
+                "start": first.effective_date.isoformat(),
                 "date": as_of.isoformat(),
             },
         )
+    return row
 
 
 @dataclass
@@ -957,12 +971,13 @@ def _offering(slug: str) -> CloudOffering:
 def _lookups(selection: Selection, attempt: _Attempts, as_of: datetime.date) -> tuple[Any, ...]:
     box = attempt(box_from_preset if selection.preset is not None else box_from_parts, selection)
     offering = attempt(_offering, selection.cloud_offering)
-    tariff = attempt(_get, Tariff, selection.tariff, "tariff", "electricity tariff")
-    hosting = attempt(_get, HostingOption, selection.hosting, "hosting", "hosting option")
+    tariff = attempt(_first_version, Tariff, selection.tariff, "tariff", "electricity tariff")
+    hosting = attempt(_first_version, HostingOption, selection.hosting, "hosting", "hosting option")
     benchmark = attempt(_get, Benchmark, selection.benchmark, "benchmark", "benchmark")
     attempt.check()
-    attempt(_in_effect, tariff, as_of, "tariff")
-    attempt(_in_effect, hosting, as_of, "hosting option")
+    # Not in effect yet: an error, but the other rules still run to report theirs.
+    tariff = attempt(_in_effect, Tariff, tariff, as_of, "tariff") or tariff
+    hosting = attempt(_in_effect, HostingOption, hosting, as_of, "hosting option") or hosting
     return box, offering, tariff, hosting, benchmark
 
 
