@@ -326,6 +326,19 @@ class PricePoint(models.Model):
     def is_stale(self) -> bool:
         return (datetime.date.today() - self.effective_date).days > STALE_AFTER_DAYS
 
+    def item_lookup(self) -> dict[str, Any]:
+        """Filter arguments that select every row of this row's item (its history)."""
+        raise NotImplementedError
+
+    def review_figures(self) -> dict[str, Decimal | None]:
+        """The figures a reviewer compares with the row before: field name → value."""
+        raise NotImplementedError
+
+    @property
+    def review_currency(self) -> str | None:
+        """The currency of :meth:`review_figures` (``None``: the row has none of its own)."""
+        return getattr(self, "currency", None)
+
     def revision_key(self) -> tuple[str, ...]:
         """The revision as the last part of a natural key: nothing for the row as first
         recorded (so the shipped fixtures' keys stay as they were), else its number."""
@@ -520,6 +533,12 @@ class PartPrice(PricePoint):
     def natural_key(self) -> tuple[str, ...]:
         return (self.part.slug, self.effective_date.isoformat(), *self.revision_key())
 
+    def item_lookup(self) -> dict[str, Any]:
+        return {"part_id": self.part_id}
+
+    def review_figures(self) -> dict[str, Decimal | None]:
+        return {"amount": self.amount}
+
     natural_key.dependencies = ["catalog.part"]  # type: ignore[attr-defined]
 
 
@@ -573,6 +592,16 @@ class FxRate(PricePoint):
             self.effective_date.isoformat(),
             *self.revision_key(),
         )
+
+    def item_lookup(self) -> dict[str, Any]:
+        return {"base_currency": self.base_currency, "quote_currency": self.quote_currency}
+
+    def review_figures(self) -> dict[str, Decimal | None]:
+        return {"rate": self.rate}
+
+    @property
+    def review_currency(self) -> str | None:
+        return None  # the pair is the item: a rate cannot change currency
 
 
 # --- places: electricity and hosting --------------------------------------------------------
@@ -661,6 +690,12 @@ class Tariff(LocalizedNameMixin, PricePoint, SlugModel):
 
     def natural_key(self) -> tuple[str, ...]:  # type: ignore[override]
         return (self.slug, self.effective_date.isoformat(), *self.revision_key())
+
+    def item_lookup(self) -> dict[str, Any]:
+        return {"slug": self.slug}
+
+    def review_figures(self) -> dict[str, Decimal | None]:
+        return {"price_per_kwh": self.price_per_kwh}  # time of use: the periods, not reviewed
 
 
 class TariffPeriodManager(models.Manager):
@@ -773,6 +808,12 @@ class HostingOption(LocalizedNameMixin, PricePoint, SlugModel):
 
     def natural_key(self) -> tuple[str, ...]:  # type: ignore[override]
         return (self.slug, self.effective_date.isoformat(), *self.revision_key())
+
+    def item_lookup(self) -> dict[str, Any]:
+        return {"slug": self.slug}
+
+    def review_figures(self) -> dict[str, Decimal | None]:
+        return {"per_u_monthly": self.per_u_monthly, "per_kw_monthly": self.per_kw_monthly}
 
 
 # --- cloud ----------------------------------------------------------------------------------
@@ -983,6 +1024,12 @@ class CloudRate(PricePoint):
 
     def natural_key(self) -> tuple[str, ...]:
         return (self.offering.slug, self.effective_date.isoformat(), *self.revision_key())
+
+    def item_lookup(self) -> dict[str, Any]:
+        return {"offering_id": self.offering_id}
+
+    def review_figures(self) -> dict[str, Decimal | None]:
+        return {"hourly_rate": self.hourly_rate}
 
     natural_key.dependencies = ["catalog.cloudoffering"]  # type: ignore[attr-defined]
 

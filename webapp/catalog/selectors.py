@@ -136,6 +136,15 @@ def stored_keys(label: str) -> set[int]:
     return set(model._default_manager.values_list("pk", flat=True))
 
 
+def previous_live_row(row: PricePoint) -> PricePoint | None:
+    """The live row of ``row``'s item in effect on ``row``'s date, other than ``row``."""
+    rows: Any = type(row)._default_manager.filter(**row.item_lookup())
+    if row.pk is not None:
+        rows = rows.exclude(pk=row.pk)
+    previous: PricePoint | None = rows.effective_on(row.effective_date).first()
+    return previous
+
+
 # --- dated items: tariffs and hosting options ------------------------------------------------
 
 DATED_ITEMS = (Tariff, HostingOption)
