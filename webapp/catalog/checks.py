@@ -33,6 +33,7 @@ from webapp.catalog.models import (
     PartPrice,
     Tariff,
 )
+from webapp.catalog.pricing_modes import ON_DEMAND_MODES
 from webapp.catalog.resolver import Selection, resolve
 
 STALE_AFTER_MONTHS = 12
@@ -206,7 +207,7 @@ def sibling_problems() -> list[str]:
         if sibling is None:
             continue
         if (
-            sibling.pricing_mode != "on-demand"
+            sibling.pricing_mode not in ON_DEMAND_MODES
             or sibling.provider != offering.provider
             or sibling.gpu_model_id != offering.gpu_model_id
             or sibling.gpu_count != offering.gpu_count

@@ -26,6 +26,10 @@ from django.utils import timezone
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
+from webapp.catalog import pricing_modes
+from webapp.catalog.pricing_modes import COMMITMENT_TERMS as COMMITMENT_TERMS  # re-exported
+from webapp.catalog.pricing_modes import PricingMode as PricingMode  # re-exported
+
 STALE_AFTER_DAYS = 180
 """A price older than this many days is flagged "stale" in the admin and by ``catalog_check``."""
 
@@ -819,17 +823,6 @@ class HostingOption(LocalizedNameMixin, PricePoint, SlugModel):
 # --- cloud ----------------------------------------------------------------------------------
 
 
-class PricingMode(models.TextChoices):
-    ON_DEMAND = "on-demand", _("on-demand")
-    SPOT = "spot", _("spot / interruptible")
-    COMMIT_1Y = "commit-1y", _("1-year commitment")
-    COMMIT_3Y = "commit-3y", _("3-year commitment")
-
-
-COMMITMENT_TERMS = {"commit-1y": 12, "commit-3y": 36}
-"""Term [months] of each commitment pricing mode."""
-
-
 class CloudOffering(LocalizedNameMixin, SlugModel):
     """A rentable instance type in one pricing mode; its hourly rates are :class:`CloudRate` rows.
 
@@ -924,17 +917,19 @@ class CloudOffering(LocalizedNameMixin, SlugModel):
                 name="offering_single_gpu_scales_perfectly",
             ),
             models.CheckConstraint(
+                condition=pricing_modes.known_condition(), name="offering_pricing_mode_known"
+            ),
+            models.CheckConstraint(
                 condition=Q(rework_fraction__isnull=True)
-                | (Q(pricing_mode="spot") & Q(rework_fraction__gte=0) & Q(rework_fraction__lte=1)),
+                | (
+                    pricing_modes.interruptible_condition()
+                    & Q(rework_fraction__gte=0)
+                    & Q(rework_fraction__lte=1)
+                ),
                 name="offering_rework_spot_only_in_0_1",
             ),
             models.CheckConstraint(
-                condition=(Q(pricing_mode="commit-1y") & Q(commitment_term_months=12))
-                | (Q(pricing_mode="commit-3y") & Q(commitment_term_months=36))
-                | (
-                    ~Q(pricing_mode__in=["commit-1y", "commit-3y"])
-                    & Q(commitment_term_months__isnull=True)
-                ),
+                condition=pricing_modes.term_condition(),
                 name="offering_term_matches_commitment_mode",
             ),
             models.CheckConstraint(
@@ -942,15 +937,14 @@ class CloudOffering(LocalizedNameMixin, SlugModel):
                 & (
                     Q(commitment_upfront_per_instance=0)
                     | (
-                        Q(pricing_mode__in=["commit-1y", "commit-3y"])
+                        pricing_modes.commitment_condition()
                         & Q(commitment_upfront_currency__in=CURRENCY_CODES)
                     )
                 ),
                 name="offering_upfront_commitments_only",
             ),
             models.CheckConstraint(
-                condition=Q(on_demand_sibling__isnull=True)
-                | Q(pricing_mode__in=["commit-1y", "commit-3y"]),
+                condition=Q(on_demand_sibling__isnull=True) | pricing_modes.commitment_condition(),
                 name="offering_sibling_commitments_only",
             ),
             models.CheckConstraint(
@@ -967,7 +961,7 @@ class CloudOffering(LocalizedNameMixin, SlugModel):
         if sibling is None:
             return
         errors = []
-        if sibling.pricing_mode != PricingMode.ON_DEMAND:
+        if sibling.pricing_mode not in pricing_modes.ON_DEMAND_MODES:
             errors.append(_("must be an on-demand offering"))
         if sibling.provider != self.provider or sibling.gpu_model_id != self.gpu_model_id:
             errors.append(_("must be of the same provider and GPU model"))
@@ -978,7 +972,7 @@ class CloudOffering(LocalizedNameMixin, SlugModel):
 
     @property
     def is_commitment(self) -> bool:
-        return self.pricing_mode in COMMITMENT_TERMS
+        return pricing_modes.is_commitment(self.pricing_mode)
 
 
 class CloudRateManager(models.Manager.from_queryset(PricePointQuerySet)):  # type: ignore[misc]

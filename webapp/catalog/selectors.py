@@ -33,11 +33,11 @@ from webapp.catalog.models import (
     PartPrice,
     PresetPart,
     PricePoint,
-    PricingMode,
     Tariff,
     TariffKind,
     TariffPeriod,
 )
+from webapp.catalog.pricing_modes import COMMITMENT_MODES, INTERRUPTIBLE_MODES
 
 M = TypeVar("M", bound=Model)
 
@@ -107,8 +107,9 @@ def rows_by_slug(model: type[M], row_slugs: Iterable[str]) -> dict[str, M]:
 
 
 def slugs(model: type[Model]) -> list[str]:
-    """Every slug of ``model``, sorted."""
-    return list(model._default_manager.order_by("slug").values_list("slug", flat=True))
+    """Every slug of ``model``, sorted, once (a tariff's dated rows share theirs)."""
+    rows = model._default_manager.order_by("slug").values_list("slug", flat=True)
+    return list(rows.distinct())
 
 
 def rows_in_order(model: type[M], ordering: list[str]) -> QuerySet[M]:
@@ -367,7 +368,7 @@ def benchmarks_for_choice() -> QuerySet[Benchmark]:
 
 def commitments_without_sibling() -> QuerySet[CloudOffering]:
     return CloudOffering.objects.filter(
-        pricing_mode__in=[PricingMode.COMMIT_1Y, PricingMode.COMMIT_3Y],
+        pricing_mode__in=sorted(COMMITMENT_MODES),
         on_demand_sibling__isnull=True,
     ).order_by("slug")
 
@@ -382,7 +383,7 @@ def commitments_with_sibling() -> QuerySet[CloudOffering]:
 
 def spot_offerings_without_rework() -> QuerySet[CloudOffering]:
     return CloudOffering.objects.filter(
-        pricing_mode=PricingMode.SPOT, rework_fraction__isnull=True
+        pricing_mode__in=sorted(INTERRUPTIBLE_MODES), rework_fraction__isnull=True
     ).order_by("slug")
 
 
