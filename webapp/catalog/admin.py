@@ -113,6 +113,7 @@ class HistoryAdmin(StaleMarkerMixin, admin.ModelAdmin):
     """
 
     descriptive_fields: tuple[str, ...] = ()
+    raw_id_fields = ["supersedes"]
     history_readonly = ("revision", "pending", "recorded_at", "recorded_by", "approved_at",
                         "approved_by", "record_links")  # fmt: skip
     actions = ["approve_selected"]

@@ -334,6 +334,16 @@ class PricePoint(models.Model):
         """Filter arguments that select every row of this row's item (its history)."""
         raise NotImplementedError
 
+    def clean(self) -> None:
+        super().clean()
+        corrected = self.supersedes
+        if corrected is None:
+            return
+        if corrected.item_lookup() != self.item_lookup():
+            raise ValidationError(
+                {"supersedes": _("A correction replaces a row of the same item.")}
+            )
+
     def review_figures(self) -> dict[str, Decimal | None]:
         """The figures a reviewer compares with the row before: field name → value."""
         raise NotImplementedError

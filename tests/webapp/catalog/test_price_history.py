@@ -367,3 +367,16 @@ def test_approving_needs_the_change_permission(client, shipped, django_user_mode
     client.post(changelist, {"action": "approve_selected", "_selected_action": [held.pk]})
     held.refresh_from_db()
     assert held.pending
+
+
+def test_a_correction_of_another_items_row_is_refused(staff_client, shipped):
+    rate = runpod_rate()
+    other = CloudRate.objects.exclude(offering=rate.offering).first()
+    response = staff_client.post(
+        add_url(CloudRate), rate_form(rate, hourly_rate="1.29", supersedes=other.pk)
+    )
+    assert response.status_code == 200
+    assert response.context["adminform"].form.errors["supersedes"] == [
+        "A correction replaces a row of the same item."
+    ]
+    assert not CloudRate.objects.filter(supersedes=other).exists()
