@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 from django.contrib.sessions.backends.base import SessionBase
+from django.core.cache import cache
 from django.utils.translation import gettext as _
 
 from costmodel import FieldError, Scenario, ScenarioError, project
@@ -23,6 +24,7 @@ from costmodel.paths import get_path
 from costmodel.projection import ProjectionOverflowError
 from costmodel.ranges import Range, check_ranges, customized, with_defaults
 from webapp.catalog.resolver import Resolution, parse_selection, resolve
+from webapp.catalog.selectors import catalog_version
 from webapp.scenarios.models import SavedScenario
 from webapp.scenarios.selectors import User
 
@@ -194,6 +196,34 @@ class DecisionChange:
     currency: str
 
 
+TODAY_CACHE_SECONDS = 86_400
+"""How long a saved scenario re-priced today stays cached [s]: the key holds the catalog's
+version and the date, so a catalog change or a new day re-prices it; this bounds memory."""
+
+
+def _todays_scenarios(saved: Sequence[SavedScenario]) -> dict[uuid.UUID, Scenario]:
+    """Each saved scenario re-priced today (:func:`resolve_at_todays_prices`), by id; those
+    the catalog can no longer resolve are absent. Cached per catalog version and day."""
+    prefix = f"scenarios:today:{catalog_version()}:{date.today().isoformat()}:"
+    cached = cache.get_many([f"{prefix}{item.pk}" for item in saved])
+    found: dict[uuid.UUID, Scenario] = {}
+    fresh: dict[str, Any] = {}
+    for item in saved:
+        key = f"{prefix}{item.pk}"
+        if key in cached:
+            data = cached[key]
+        else:
+            try:
+                data = resolve_at_todays_prices(item)[1].model_dump(mode="json")
+            except ScenarioError:
+                data = None  # remembered too: it will not resolve until the catalog changes
+            fresh[key] = data
+        if data is not None:
+            found[item.pk] = Scenario.model_validate(data)
+    cache.set_many(fresh, TODAY_CACHE_SECONDS)
+    return found
+
+
 def _verdict_words(build: bool, close_call: bool) -> str:
     return "close-call" if close_call else ("build" if build else "rent")
 
@@ -210,14 +240,11 @@ def changed_decisions(saved: Sequence[SavedScenario]) -> dict[uuid.UUID, Decisio
     catalog can no longer resolve, are left out.
     """
     pairs: list[tuple[SavedScenario, Scenario, Scenario]] = []
+    todays = _todays_scenarios([item for item in saved if item.selection])
     for item in saved:
-        if not item.selection:
-            continue
-        try:
-            _resolution, today = resolve_at_todays_prices(item)
-        except ScenarioError:
-            continue
-        pairs.append((item, stored_scenario(item), today))
+        today = todays.get(item.pk)
+        if today is not None:
+            pairs.append((item, stored_scenario(item), today))
     if not pairs:
         return {}
     count = len(pairs)
