@@ -49,7 +49,10 @@ def review_reasons(row: PricePoint, share: Decimal | None = None) -> list[str]:
     old_figures = previous.review_figures()
     for name, new in row.review_figures().items():
         old = old_figures.get(name)
-        if old is None or new is None or old == new:
+        if old is None or new is None:
+            continue
+        old, new = Decimal(str(old)), Decimal(str(new))  # as typed (text) or as stored
+        if old == new:
             continue
         if old == 0:
             reasons.append(f"{name} {old} → {new} (from zero)")

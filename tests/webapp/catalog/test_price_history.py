@@ -380,3 +380,15 @@ def test_a_correction_of_another_items_row_is_refused(staff_client, shipped):
         "A correction replaces a row of the same item."
     ]
     assert not CloudRate.objects.filter(supersedes=other).exists()
+
+
+def test_a_price_typed_as_text_is_reviewed_like_a_number(shipped):
+    from webapp.catalog import services
+
+    rate = runpod_rate()
+    correction = CloudRate(
+        offering=rate.offering, hourly_rate="2.50", currency="USD",
+        effective_date=rate.effective_date, source=rate.source, supersedes=rate,
+    )  # fmt: skip
+    assert services.record_price(correction) == ["hourly_rate 1.1900 → 2.50 (+110%)"]
+    assert correction.pending
