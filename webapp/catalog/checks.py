@@ -265,6 +265,8 @@ def catalog_warnings(as_of: datetime.date | None = None) -> list[str]:
         warnings.append(f"{_key(preset)}: preset without a useful life")
     for row in selectors.rows_without_chinese_name():
         warnings.append(f"{_key(row)}: no Chinese name (the English name is shown)")
+    for row in selectors.pending_rows():
+        warnings.append(f"{_key(row)}: pending review (not used until a staff user approves it)")
     return warnings
 
 

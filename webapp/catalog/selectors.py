@@ -430,6 +430,14 @@ def dated_rows_in_effect() -> list[Tariff | HostingOption]:
     ]
 
 
+def pending_rows() -> list[PricePoint]:
+    """Every dated row held for review, by model and date."""
+    rows: list[PricePoint] = []
+    for model in (PartPrice, CloudRate, FxRate, Tariff, HostingOption):
+        rows.extend(model.objects.filter(pending=True).order_by("effective_date", "pk"))
+    return rows
+
+
 def dated_price_rows(*, estimate: bool | None = None) -> dict[str, QuerySet[Any]]:
     """Every dated price row, by model label (what "price rows" counts); only the estimates
     (or only the sourced figures) when ``estimate`` says."""

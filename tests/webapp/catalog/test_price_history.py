@@ -392,3 +392,13 @@ def test_a_price_typed_as_text_is_reviewed_like_a_number(shipped):
     )  # fmt: skip
     assert services.record_price(correction) == ["hourly_rate 1.1900 → 2.50 (+110%)"]
     assert correction.pending
+
+
+def test_catalog_check_warns_about_rows_pending_review(shipped):
+    import_prices(HEADER + "cloud_offering,aws-p4de-24xlarge,25.00,CNY,2026-12-04,x,,\n")
+    out = StringIO()
+    call_command("catalog_check", stdout=out)
+    assert (
+        "warning: catalog.cloudrate aws-p4de-24xlarge/2026-12-04: pending review "
+        "(not used until a staff user approves it)"
+    ) in out.getvalue().splitlines()
