@@ -105,6 +105,15 @@ def _held_message(request: HttpRequest, row: PricePoint, reasons: list[str]) -> 
         )
 
 
+def row_status(row: PricePoint) -> str:
+    """Pending review, superseded (by an approved correction), or live."""
+    if row.pending:
+        return str(_("pending review"))
+    if hasattr(row, "superseded_by") and not row.superseded_by.pending:
+        return str(_("superseded"))
+    return str(_("live"))
+
+
 class HistoryAdmin(StaleMarkerMixin, admin.ModelAdmin):
     """A model of dated rows: add-only, with "record a new price", "supersede" and review.
 
@@ -132,6 +141,10 @@ class HistoryAdmin(StaleMarkerMixin, admin.ModelAdmin):
 
     def has_delete_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet:
+        # The status and "recorded by" columns read these for every row.
+        return super().get_queryset(request).select_related("superseded_by", "recorded_by")
 
     def has_approve_permission(self, request: HttpRequest) -> bool:
         """Approving is changing a row's status: the model's change permission."""
@@ -176,11 +189,7 @@ class HistoryAdmin(StaleMarkerMixin, admin.ModelAdmin):
 
     @admin.display(description=_("status"))
     def status(self, obj: PricePoint) -> str:
-        if obj.pending:
-            return str(_("pending review"))
-        if hasattr(obj, "superseded_by") and not obj.superseded_by.pending:
-            return str(_("superseded"))
-        return str(_("live"))
+        return row_status(obj)
 
     @admin.action(description=_("Approve the selected pending rows"), permissions=["approve"])
     def approve_selected(self, request: HttpRequest, queryset: QuerySet) -> None:
@@ -205,9 +214,12 @@ class HistoryInline(admin.TabularInline):
     def has_delete_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
+    def get_queryset(self, request: HttpRequest) -> QuerySet:
+        return super().get_queryset(request).select_related("superseded_by", "recorded_by")
+
     @admin.display(description=_("status"))
     def status(self, obj: PricePoint) -> str:
-        return HistoryAdmin.status(self, obj)  # type: ignore[arg-type]
+        return row_status(obj)
 
 
 class RecordsPricesInline:
