@@ -69,7 +69,7 @@ serve: install
 	$(PY) manage.py check --deploy --fail-level WARNING
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py collectstatic --noinput --verbosity 0
-	$(PY) manage.py load_catalog --keep-existing
+	$(PY) manage.py load_catalog
 	$(VENV)/bin/gunicorn --bind $(HOST):$(PORT) --access-logfile -
 
 debian-test-deps:

@@ -48,6 +48,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+import numpy as np
+import numpy.typing as npt
+
 from costmodel.scenario import Scenario
 from costmodel.sensitivity import average_utilization
 
@@ -148,6 +151,36 @@ class Decision:
         )
 
 
+def verdicts(
+    savings: npt.ArrayLike, build_total_net: npt.ArrayLike, rent_total: npt.ArrayLike
+) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
+    """The verdict of N scenarios at once: whether building is recommended, and whether it
+    is a close call.
+
+    Parameters
+    ----------
+    savings : array_like
+        ``rent.total − build.total_net`` of each scenario [currency].
+    build_total_net, rent_total : array_like
+        The two totals over the horizon [currency].
+
+    Returns
+    -------
+    build, close_call : ndarray of bool
+
+    Notes
+    -----
+    ``build = savings > 0``;
+    ``close_call = |savings| ≤ CLOSE_CALL_SHARE · max(|build.total_net|, |rent.total|)``.
+    """
+    savings = np.asarray(savings, dtype=float)
+    larger_total = np.maximum(
+        np.abs(np.asarray(build_total_net, dtype=float)),
+        np.abs(np.asarray(rent_total, dtype=float)),
+    )
+    return savings > 0, np.abs(savings) <= CLOSE_CALL_SHARE * larger_total
+
+
 def confidence_of(probability: float) -> str:
     """The confidence code of a probability (see :data:`CONFIDENCE_BANDS`)."""
     for threshold, code in CONFIDENCE_BANDS:
@@ -178,8 +211,8 @@ def decide(
     """
     savings = float(result["savings"])
     build, rent = result["build"], result["rent"]
-    recommendation: Recommendation = "build" if savings > 0 else "rent"
-    larger_total = max(abs(float(build["total_net"])), abs(float(rent["total"])))
+    builds, close_calls = verdicts(savings, build["total_net"], rent["total"])
+    recommendation: Recommendation = "build" if builds else "rent"
     cash_savings = float(rent["total"]) - float(build["total"])
     break_even = result["break_even_month"]
     life = scenario.build.useful_life_months
@@ -193,7 +226,7 @@ def decide(
         share_build = float(uncertainty["probability_build_cheaper"])
         probability = share_build if recommendation == "build" else 1.0 - share_build
         savings_p50 = float(uncertainty["savings"]["p50"])
-    close_call = abs(savings) <= CLOSE_CALL_SHARE * larger_total
+    close_call = bool(close_calls)
     resale_decides = cash_savings <= 0 < savings
     late_payback = break_even is not None and break_even > limit
     return Decision(

@@ -7,6 +7,7 @@ tests and production except what the environment variables say.
 from __future__ import annotations
 
 import os
+from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
 import dj_database_url
@@ -251,3 +252,20 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "WARNING")},
 }
+
+
+def env_share(name: str, default: str) -> Decimal:
+    """Read a share between 0 and 1 (``0.30`` for 30 %) from the environment, strictly."""
+    raw = os.environ.get(name, default).strip()
+    try:
+        value = Decimal(raw)
+    except InvalidOperation:
+        value = Decimal("NaN")
+    if not value.is_finite() or not Decimal(0) <= value <= Decimal(1):
+        raise ImproperlyConfigured(f"{name} must be a share between 0 and 1, not {raw!r}")
+    return value
+
+
+# A catalog price that moves by more than this share from the price before it (or changes
+# currency) waits in the admin until a staff user approves it (docs/catalog.md).
+CATALOG_REVIEW_SHARE = env_share("CATALOG_REVIEW_SHARE", "0.30")

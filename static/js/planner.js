@@ -19,9 +19,10 @@
     form.querySelectorAll(selector).forEach(function (el) { el.hidden = !visible; });
   }
 
-  function selectedMode() {
+  function commitmentSelected() {
+    // The server says which modes are commitments (data-commitment), from its table of modes.
     var option = offering && offering.options[offering.selectedIndex];
-    return option ? option.getAttribute("data-pricing-mode") || "" : "";
+    return option ? option.getAttribute("data-commitment") === "true" : false;
   }
 
   function catalogInUse() {
@@ -40,7 +41,7 @@
     var useCatalog = form.querySelector("input[name='use_catalog']");
     if (useCatalog) { show(".catalog-choices", useCatalog.checked); }
     // The committed count: for a commitment offering, or for figures typed without the catalog.
-    show(".commitment", !catalogInUse() || selectedMode().indexOf("commit") === 0);
+    show(".commitment", !catalogInUse() || commitmentSelected());
   }
 
   function applyFilter() {
@@ -68,7 +69,7 @@
 
   var pending = null;
   function refreshCommittedDefault() {
-    if (!committedDefault || !offering || !catalogInUse() || selectedMode().indexOf("commit") !== 0) {
+    if (!committedDefault || !offering || !catalogInUse() || !commitmentSelected()) {
       return;
     }
     var params = new URLSearchParams(new FormData(form));

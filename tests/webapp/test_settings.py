@@ -87,6 +87,26 @@ def test_it_refuses_a_boolean_it_cannot_read(value):
     assert "DJANGO_HTTPS must be true or false" in result.stderr
 
 
+@pytest.mark.parametrize("value", ["30%", "1.5", "-0.1", "NaN", "abc"])
+def test_it_refuses_a_catalog_review_share_it_cannot_read(value):
+    result = run(
+        ["-c", "import webapp.settings"], {"DJANGO_SECRET_KEY": "x", "CATALOG_REVIEW_SHARE": value}
+    )
+
+    assert result.returncode != 0
+    assert "CATALOG_REVIEW_SHARE must be a share between 0 and 1" in result.stderr
+
+
+@pytest.mark.parametrize(("env", "share"), [({}, "0.30"), ({"CATALOG_REVIEW_SHARE": "0.5"}, "0.5")])
+def test_the_catalog_review_share_is_30_percent_unless_set(env, share):
+    result = run(
+        ["-c", "import webapp.settings as s; print(s.CATALOG_REVIEW_SHARE)"],
+        {"DJANGO_SECRET_KEY": "x", **env},
+    )
+
+    assert result.stdout.strip() == share, result.stderr
+
+
 def test_database_url_selects_postgresql():
     result = run(
         ["-c", "import webapp.settings as s; print(s.DATABASES['default']['ENGINE'])"],

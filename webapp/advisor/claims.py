@@ -31,6 +31,7 @@ from webapp.advisor.verdicts import (
     Rule,
     ThroughputWithin,
 )
+from webapp.catalog.pricing_modes import PricingMode
 
 CURRENCY = "CNY"
 """The guides quote CNY; every scenario here is priced in CNY."""
@@ -159,9 +160,9 @@ CLUSTER = Setup(
 A100_80GB = Offerings(gpu="A100", vram_gb=80)
 GEFORCE = Offerings(gpu="RTX ?[0-9]{4}")
 GEFORCE_40 = Offerings(gpu="RTX ?40[5-9]0")
-A100_80GB_HOURLY = Offerings(gpu="A100", vram_gb=80, modes=("on-demand",))
-GEFORCE_40_HOURLY = Offerings(gpu="RTX ?40[5-9]0", modes=("on-demand",))
-RESERVED_1Y_SINGLE_GPU = Offerings(modes=("commit-1y",), gpu_count=1)
+A100_80GB_HOURLY = Offerings(gpu="A100", vram_gb=80, modes=(PricingMode.ON_DEMAND,))
+GEFORCE_40_HOURLY = Offerings(gpu="RTX ?40[5-9]0", modes=(PricingMode.ON_DEMAND,))
+RESERVED_1Y_SINGLE_GPU = Offerings(modes=(PricingMode.COMMIT_1Y,), gpu_count=1)
 H100_NODES = Offerings(gpu="H100", gpu_count=8)
 """8 × H100 instances in every pricing mode: on demand, spot, 1- and 3-year commitments."""
 

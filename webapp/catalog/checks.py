@@ -37,6 +37,7 @@ from webapp.catalog.models import (
     PartPrice,
     Tariff,
 )
+from webapp.catalog.pricing_modes import ON_DEMAND_MODES
 from webapp.catalog.resolver import DEFAULTS, Selection, resolve
 from webapp.catalog.selectors import CatalogSnapshot
 
@@ -218,7 +219,7 @@ def sibling_problems() -> list[str]:
         if sibling is None:
             continue
         if (
-            sibling.pricing_mode != "on-demand"
+            sibling.pricing_mode not in ON_DEMAND_MODES
             or sibling.provider != offering.provider
             or sibling.gpu_model_id != offering.gpu_model_id
             or sibling.gpu_count != offering.gpu_count
@@ -277,6 +278,8 @@ def catalog_warnings(as_of: datetime.date | None = None) -> list[str]:
     for row in selectors.rows_without_chinese_name():
         warnings.append(f"{_key(row)}: no Chinese name (the English name is shown)")
     warnings += machine_made_chinese_names()
+    for row in selectors.pending_rows():
+        warnings.append(f"{_key(row)}: pending review (not used until a staff user approves it)")
     return warnings + missing_defaults(as_of)
 
 

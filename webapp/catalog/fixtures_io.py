@@ -4,19 +4,29 @@ Files hold natural keys only (no database ids), one file per group of models,
 rows sorted by natural key, two-space indentation and a final newline, so that
 ``export_catalog`` after ``load_catalog`` reproduces the shipped files byte for
 byte and an admin's change is a readable diff.
+
+Loading never changes a row the database holds: the database is the record of
+what admins and imports entered (prices are append-only, see
+:class:`~webapp.catalog.models.PricePoint`), the files are what the project
+ships. ``load_catalog`` adds the rows the database lacks and reports, without
+touching them, the rows whose shipped values differ from the stored ones.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from django.apps import apps
 from django.conf import settings
 from django.core import serializers
-from django.core.management import call_command
+from django.core.serializers.json import Serializer as JsonSerializer
 from django.db import transaction
+from django.db.models import Model
 
 from webapp.catalog import selectors
+from webapp.catalog.models import HISTORY_FIELDS, PricePoint
 from webapp.catalog.services import bump_catalog_version
 
 FIXTURES_DIR = Path(settings.BASE_DIR) / "fixtures"
@@ -38,16 +48,38 @@ _ORDERING: dict[str, list[str]] = {
     "catalog.gpumodel": ["slug"],
     "catalog.gputhroughput": ["gpu_model__slug", "benchmark__slug"],
     "catalog.part": ["slug"],
-    "catalog.partprice": ["part__slug", "effective_date"],
-    "catalog.fxrate": ["base_currency", "quote_currency", "effective_date"],
-    "catalog.tariff": ["slug"],
-    "catalog.tariffperiod": ["tariff__slug", "name"],
-    "catalog.hostingoption": ["slug"],
+    "catalog.partprice": ["part__slug", "effective_date", "revision"],
+    "catalog.fxrate": ["base_currency", "quote_currency", "effective_date", "revision"],
+    "catalog.tariff": ["slug", "effective_date", "revision"],
+    "catalog.tariffperiod": ["tariff__slug", "tariff__effective_date", "tariff__revision", "name"],
+    "catalog.hostingoption": ["slug", "effective_date", "revision"],
     "catalog.cloudoffering": ["slug"],
-    "catalog.cloudrate": ["offering__slug", "effective_date"],
+    "catalog.cloudrate": ["offering__slug", "effective_date", "revision"],
     "catalog.buildpreset": ["slug"],
     "catalog.presetpart": ["preset__slug", "part__slug"],
 }
+
+_DEFAULT_HISTORY = {"revision": 0, "supersedes": None}
+"""History fields a fixture row carries only when they differ from these (a correction)."""
+
+
+class _CatalogSerializer(JsonSerializer):
+    """Django's JSON serializer, without the audit trail of each row.
+
+    Who recorded a row and when, and who approved it, belong to the database that
+    recorded it, not to the shipped files; a correction keeps its ``revision`` and
+    the row it ``supersedes`` (so the history it stands in reads the same anywhere).
+    """
+
+    def get_dump_object(self, obj: Model) -> dict[str, Any]:
+        data: dict[str, Any] = super().get_dump_object(obj)
+        if isinstance(obj, PricePoint):
+            fields = data["fields"]
+            for name in HISTORY_FIELDS:
+                if name in _DEFAULT_HISTORY and fields.get(name) != _DEFAULT_HISTORY[name]:
+                    continue
+                fields.pop(name, None)
+        return data
 
 
 def catalog_models() -> list[type]:
@@ -60,8 +92,7 @@ def serialize_group(labels: list[str]) -> str:
     for label in labels:
         model = apps.get_model(label)
         objects.extend(selectors.rows_in_order(model, _ORDERING[label]))
-    text = serializers.serialize(
-        "json",
+    text = _CatalogSerializer().serialize(
         objects,
         indent=2,
         use_natural_foreign_keys=True,
@@ -91,72 +122,96 @@ def fixture_paths(directory: Path = FIXTURES_DIR) -> list[Path]:
     return [directory / name for name in FIXTURE_FILES if (directory / name).exists()]
 
 
-def load_catalog(directory: Path = FIXTURES_DIR, *, keep_existing: bool = False) -> int:
-    """Load the fixture files in one transaction; return how many files were loaded.
+@dataclass
+class LoadReport:
+    """What :func:`load_catalog` did: files read, rows added, rows it left as stored."""
 
-    Idempotent: rows are matched by natural key and updated in place, never duplicated.
-    With ``keep_existing`` a row whose natural key is already in the database is left
-    exactly as it is (an admin's edit survives a restart); only new rows are added.
+    files: int = 0
+    added: list[str] = field(default_factory=list)
+    differences: list[str] = field(default_factory=list)
+    """``model key: field: shipped …, stored … (kept)``, one line per field that differs."""
+
+
+def load_catalog(directory: Path = FIXTURES_DIR) -> LoadReport:
+    """Add the fixture rows the database lacks, in one transaction; change nothing else.
+
+    A row is matched by its natural key. A stored row is never changed, even when
+    the shipped files say otherwise: each field whose shipped value differs is
+    reported instead. The lines of a list a stored row owns (a preset's parts, a
+    time-of-use tariff's periods) are the list's, as it stands: a shipped line the
+    stored list lacks is reported, not added, since the resolver adds the lines up.
     """
     files = fixture_paths(directory)
+    report = LoadReport(files=len(files))
     if not files:
-        return 0
+        return report
     with transaction.atomic():
-        _load(files, keep_existing=keep_existing)
+        _load(files, report)
         bump_catalog_version()  # fixture rows are saved raw: no per-row signal bumps it
-    return len(files)
+    return report
 
 
 LISTS: dict[str, tuple[str, str]] = {
     "catalog.presetpart": ("catalog.buildpreset", "preset"),
     "catalog.tariffperiod": ("catalog.tariff", "tariff"),
 }
-"""Rows that are one item of a list owned by another row: ``child → (owner, its field)``.
-
-A preset's parts list and a tariff's time-of-use periods are summed by the
-resolver, so each list is loaded as a whole: a line the fixtures no longer
-hold must not stay behind (it would add a removed part to the capex), and a
-list kept by an admin must not gain the fixtures' lines.
-"""
+"""Rows that are one item of a list owned by another row: ``child → (owner, its field)``."""
 
 
-def _load(files: list[Path], *, keep_existing: bool) -> None:
-    if not keep_existing:
-        call_command("loaddata", *[str(f) for f in files], verbosity=0)
-        _drop_lines_the_fixtures_no_hold(files)
-        return
-    kept_owners = {owner: selectors.stored_keys(owner) for owner, _ in LISTS.values()}
+def _label(row: Model) -> str:
+    key = row.natural_key() if hasattr(row, "natural_key") else (row.pk,)
+    return f"{row._meta.label_lower} {'/'.join(str(part) for part in key)}"
+
+
+def _differences(shipped: Model, stored: Model) -> list[str]:
+    lines = []
+    for model_field in shipped._meta.concrete_fields:
+        if model_field.primary_key or model_field.name in HISTORY_FIELDS:
+            continue
+        if model_field.value_from_object(shipped) != model_field.value_from_object(stored):
+            lines.append(
+                f"{_label(stored)}: {model_field.name}: shipped "
+                f"{model_field.value_to_string(shipped)!r}, stored "
+                f"{model_field.value_to_string(stored)!r} (kept)"
+            )
+    return lines
+
+
+def _load(files: list[Path], report: LoadReport) -> None:
+    stored_owners = {owner: selectors.stored_keys(owner) for owner, _ in LISTS.values()}
+    shipped_owners: dict[str, set[int]] = {owner: set() for owner, _ in LISTS.values()}
+    shipped_lines: dict[str, set[int]] = {label: set() for label in LISTS}
     deferred = []
     for path in files:
         with path.open(encoding="utf-8") as handle:
             for item in serializers.deserialize("json", handle, handle_forward_references=True):
+                row = item.object
                 # The deserializer fills in the primary key of a row it found by
                 # natural key; no key means the row is new.
-                if item.object.pk is not None and selectors.row_exists(item.object):
+                stored = selectors.stored_row(row) if row.pk is not None else None
+                label = row._meta.label_lower
+                if label in shipped_owners:
+                    shipped_owners[label].add(row.pk)
+                elif label in shipped_lines:
+                    shipped_lines[label].add(row.pk)
+                if stored is not None:
+                    report.differences.extend(_differences(row, stored))
                     continue
-                owner_of = LISTS.get(item.object._meta.label_lower)
+                owner_of = LISTS.get(row._meta.label_lower)
                 if owner_of is not None:
-                    owner, field = owner_of
-                    if getattr(item.object, f"{field}_id") in kept_owners[owner]:
-                        continue  # an existing list is the admin's, as it stands
+                    owner, owner_field = owner_of
+                    if getattr(row, f"{owner_field}_id") in stored_owners[owner]:
+                        report.differences.append(
+                            f"{_label(row)}: shipped, not in the stored list (kept as it stands)"
+                        )
+                        continue
                 item.save()
+                report.added.append(_label(row))
                 if item.deferred_fields:
                     deferred.append(item)
     for item in deferred:
         item.save_deferred_fields()
-
-
-def _drop_lines_the_fixtures_no_hold(files: list[Path]) -> None:
-    """Delete list lines of owners loaded from the fixtures that the fixtures do not hold."""
-    loaded: dict[str, set[int]] = {label: set() for label in LISTS}
-    owners: dict[str, set[int]] = {owner: set() for owner, _ in LISTS.values()}
-    for path in files:
-        with path.open(encoding="utf-8") as handle:
-            for item in serializers.deserialize("json", handle, handle_forward_references=True):
-                label = item.object._meta.label_lower
-                if label in loaded:
-                    loaded[label].add(item.object.pk)
-                elif label in owners:
-                    owners[label].add(item.object.pk)
-    for label, (owner, field) in LISTS.items():
-        selectors.delete_lines_not_in(label, field, owners[owner], loaded[label])
+    for label, (owner, owner_field) in LISTS.items():
+        owners = shipped_owners[owner] & stored_owners[owner]
+        for line in selectors.lines_not_in(label, owner_field, owners, shipped_lines[label]):
+            report.differences.append(f"{_label(line)}: stored, not shipped (kept)")

@@ -21,7 +21,9 @@ closed, or other broken quoting stops the reading there, with an error naming
 its row; a cell holding a NUL character (which PostgreSQL cannot store) is an
 error naming its row and column.
 Prices are never overwritten: a row for an item and date that already has a
-different price is an error; an identical one is reported as unchanged.
+different price is an error; an identical one is reported as unchanged. A new
+price that moves too far from the one before it is held for review
+(:func:`webapp.catalog.services.review_reasons`), and the report says why.
 """
 
 from __future__ import annotations
@@ -38,7 +40,7 @@ from django.db import IntegrityError, transaction
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from costmodel import field_errors
-from webapp.catalog import selectors
+from webapp.catalog import selectors, services
 from webapp.catalog.models import CloudOffering, CloudRate, FxRate, Part, PartPrice, PricePoint
 
 COLUMNS = [
@@ -302,14 +304,17 @@ def import_prices(text: str, *, dry_run: bool = False) -> ImportReport:
                 )
             continue
         to_create.append(new)
-        report.added.append(_describe(row))
+        held = services.review_reasons(new)
+        report.added.append(
+            _describe(row) + (f" (held for review: {'; '.join(held)})" if held else "")
+        )
     if errors:
         raise CsvImportError(sorted(errors, key=_row_number))
     if not dry_run:
         try:
             with transaction.atomic():
                 for obj in to_create:
-                    obj.save()
+                    services.record_price(obj)  # held as pending if it moved too far
         except IntegrityError as exc:
             raise CsvImportError([f"(database): {exc}"]) from None
     return report

@@ -18,11 +18,17 @@ import datetime
 from decimal import Decimal
 from typing import Any, Self
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import F, Q
+from django.utils import timezone
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
+
+from webapp.catalog import pricing_modes
+from webapp.catalog.pricing_modes import COMMITMENT_TERMS as COMMITMENT_TERMS  # re-exported
+from webapp.catalog.pricing_modes import PricingMode as PricingMode  # re-exported
 
 STALE_AFTER_DAYS = 180
 """A price older than this many days is flagged "stale" in the admin and by ``catalog_check``."""
@@ -248,15 +254,74 @@ class GpuThroughput(models.Model):
 
 
 class PricePointQuerySet(models.QuerySet):
+    def live(self) -> Self:
+        """Rows that count: approved (not pending review) and not superseded by an approved
+        correction. A pending row, and the row a pending correction would replace, are
+        left as they were until a staff user approves it."""
+        return self.filter(pending=False).exclude(superseded_by__pending=False)
+
     def effective_on(self, day: datetime.date) -> Self:
-        """Points in effect on ``day``, newest first: ``.first()`` is "the price" on that day."""
-        return self.filter(effective_date__lte=day).order_by("-effective_date")
+        """Live points in effect on ``day``, newest first: ``.first()`` is "the price" on that
+        day (of one item: filter by item first)."""
+        return self.live().filter(effective_date__lte=day).order_by("-effective_date", "-revision")
 
 
 class PricePoint(models.Model):
-    """One dated price of one item. Never edited in place by the tools: history is kept."""
+    """One dated figure of one item (a price, a rate, a tariff, a hosting fee, an FX rate).
+
+    Never edited in place: a new price is a new row with its own ``effective_date``; a
+    correction (a typo, a wrong date) is a new row that ``supersedes`` the wrong one, whose
+    ``revision`` is one more than the row it corrects, and both stay in the history. Each
+    row records who recorded it and when, and whether it waits for review (``pending``):
+    a pending row is ignored by every reader of prices until a staff user approves it.
+
+    The subclass declares ``effective_date`` itself, so that its fields keep their order
+    in the fixture files.
+    """
 
     effective_date: datetime.date
+
+    revision = models.PositiveSmallIntegerField(
+        _("revision"),
+        default=0,
+        editable=False,
+        help_text=_("0: as first recorded; n: the n-th correction of it."),
+    )
+    supersedes = models.OneToOneField(
+        "self",
+        # A row that was corrected stays in the history: it cannot be deleted while its
+        # correction exists (unless both go, with their item).
+        on_delete=models.RESTRICT,
+        null=True,
+        blank=True,
+        related_name="superseded_by",
+        verbose_name=_("supersedes (correction of)"),
+    )
+    pending = models.BooleanField(
+        _("pending review"),
+        default=False,
+        help_text=_("Held for review: not used until a staff user approves it."),
+    )
+    recorded_at = models.DateTimeField(_("recorded at"), default=timezone.now, editable=False)
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        editable=False,
+        related_name="+",
+        verbose_name=_("recorded by"),
+    )
+    approved_at = models.DateTimeField(_("approved at"), null=True, blank=True, editable=False)
+    approved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        editable=False,
+        related_name="+",
+        verbose_name=_("approved by"),
+    )
 
     class Meta:
         abstract = True
@@ -264,6 +329,61 @@ class PricePoint(models.Model):
     @property
     def is_stale(self) -> bool:
         return (datetime.date.today() - self.effective_date).days > STALE_AFTER_DAYS
+
+    def item_lookup(self) -> dict[str, Any]:
+        """Filter arguments that select every row of this row's item (its history)."""
+        raise NotImplementedError
+
+    def clean(self) -> None:
+        super().clean()
+        corrected = self.supersedes
+        if corrected is None:
+            return
+        if corrected.item_lookup() != self.item_lookup():
+            raise ValidationError(
+                {"supersedes": _("A correction replaces a row of the same item.")}
+            )
+
+    def review_figures(self) -> dict[str, Decimal | None]:
+        """The figures a reviewer compares with the row before: field name → value."""
+        raise NotImplementedError
+
+    @property
+    def review_currency(self) -> str | None:
+        """The currency of :meth:`review_figures` (``None``: the row has none of its own)."""
+        return getattr(self, "currency", None)
+
+    def revision_key(self) -> tuple[str, ...]:
+        """The revision as the last part of a natural key: nothing for the row as first
+        recorded (so the shipped fixtures' keys stay as they were), else its number."""
+        return () if not self.revision else (str(self.revision),)
+
+
+HISTORY_FIELDS = (
+    "revision",
+    "supersedes",
+    "pending",
+    "recorded_at",
+    "recorded_by",
+    "approved_at",
+    "approved_by",
+)
+"""Fields of :class:`PricePoint` that record the history of a row rather than the figure."""
+
+
+def history_constraints(prefix: str, item_fields: list[str]) -> list[models.BaseConstraint]:
+    """One row per item, date and revision; a correction (and only one) has a revision ≥ 1."""
+    return [
+        models.UniqueConstraint(
+            fields=[*item_fields, "effective_date", "revision"],
+            name=f"{prefix}_one_per_date_and_revision",
+        ),
+        models.CheckConstraint(
+            condition=Q(supersedes__isnull=True, revision=0)
+            | Q(supersedes__isnull=False, revision__gte=1),
+            name=f"{prefix}_revision_iff_correction",
+        ),
+    ]
 
 
 class PartKind(models.TextChoices):
@@ -391,8 +511,8 @@ class Part(LocalizedNameMixin, SlugModel):
 
 
 class PartPriceManager(models.Manager.from_queryset(PricePointQuerySet)):  # type: ignore[misc]
-    def get_by_natural_key(self, part: str, effective_date: str) -> Any:
-        return self.get(part__slug=part, effective_date=effective_date)
+    def get_by_natural_key(self, part: str, effective_date: str, revision: str = "0") -> Any:
+        return self.get(part__slug=part, effective_date=effective_date, revision=int(revision))
 
 
 class PartPrice(PricePoint):
@@ -414,9 +534,7 @@ class PartPrice(PricePoint):
         ordering = ["part__slug", "effective_date"]
         get_latest_by = "effective_date"
         constraints = [
-            models.UniqueConstraint(
-                fields=["part", "effective_date"], name="partprice_one_per_part_and_date"
-            ),
+            *history_constraints("partprice", ["part"]),
             models.CheckConstraint(condition=Q(amount__gte=0), name="partprice_amount_ge_0"),
             models.CheckConstraint(
                 condition=Q(currency__in=CURRENCY_CODES), name="partprice_currency_known"
@@ -426,24 +544,31 @@ class PartPrice(PricePoint):
     def __str__(self) -> str:
         return f"{self.part} {self.amount} {self.currency} ({self.effective_date})"
 
-    def natural_key(self) -> tuple[str, str]:
-        return (self.part.slug, self.effective_date.isoformat())
+    def natural_key(self) -> tuple[str, ...]:
+        return (self.part.slug, self.effective_date.isoformat(), *self.revision_key())
+
+    def item_lookup(self) -> dict[str, Any]:
+        return {"part_id": self.part_id}
+
+    def review_figures(self) -> dict[str, Decimal | None]:
+        return {"amount": self.amount}
 
     natural_key.dependencies = ["catalog.part"]  # type: ignore[attr-defined]
 
 
-class FxRateManager(models.Manager):
+class FxRateManager(models.Manager.from_queryset(PricePointQuerySet)):  # type: ignore[misc]
     def get_by_natural_key(
-        self, base_currency: str, quote_currency: str, effective_date: str
+        self, base_currency: str, quote_currency: str, effective_date: str, revision: str = "0"
     ) -> Any:
         return self.get(
             base_currency=base_currency,
             quote_currency=quote_currency,
             effective_date=effective_date,
+            revision=int(revision),
         )
 
 
-class FxRate(models.Model):
+class FxRate(PricePoint):
     """``1 base_currency = rate quote_currency``, effective from ``effective_date``."""
 
     base_currency = models.CharField(_("base currency"), max_length=3, choices=Currency.choices)
@@ -459,10 +584,7 @@ class FxRate(models.Model):
         verbose_name_plural = _("FX rates")
         ordering = ["base_currency", "quote_currency", "effective_date"]
         constraints = [
-            models.UniqueConstraint(
-                fields=["base_currency", "quote_currency", "effective_date"],
-                name="fxrate_one_per_pair_and_date",
-            ),
+            *history_constraints("fxrate", ["base_currency", "quote_currency"]),
             models.CheckConstraint(condition=Q(rate__gt=0), name="fxrate_rate_positive"),
             models.CheckConstraint(
                 condition=~Q(base_currency=F("quote_currency")), name="fxrate_distinct_currencies"
@@ -477,15 +599,45 @@ class FxRate(models.Model):
         base currency, its inverse from the quote currency."""
         return self.rate if currency == self.base_currency else Decimal(1) / self.rate
 
-    def natural_key(self) -> tuple[str, str, str]:
-        return (self.base_currency, self.quote_currency, self.effective_date.isoformat())
+    def natural_key(self) -> tuple[str, ...]:
+        return (
+            self.base_currency,
+            self.quote_currency,
+            self.effective_date.isoformat(),
+            *self.revision_key(),
+        )
+
+    def item_lookup(self) -> dict[str, Any]:
+        return {"base_currency": self.base_currency, "quote_currency": self.quote_currency}
+
+    def review_figures(self) -> dict[str, Decimal | None]:
+        return {"rate": self.rate}
 
     @property
-    def is_stale(self) -> bool:
-        return (datetime.date.today() - self.effective_date).days > STALE_AFTER_DAYS
+    def review_currency(self) -> str | None:
+        return None  # the pair is the item: a rate cannot change currency
 
 
 # --- places: electricity and hosting --------------------------------------------------------
+
+
+class DatedSlugManager(models.Manager.from_queryset(PricePointQuerySet)):  # type: ignore[misc]
+    """Manager of items whose every row is one dated version (tariffs, hosting options):
+    the slug names the item, ``(slug, effective date[, revision])`` one row of it."""
+
+    def get_by_natural_key(self, slug: str, effective_date: str, revision: str = "0") -> Any:
+        return self.get(slug=slug, effective_date=effective_date, revision=int(revision))
+
+
+def dated_slug_field() -> models.SlugField:
+    return models.SlugField(
+        _("slug"),
+        max_length=80,
+        help_text=_(
+            "Stable identifier used in fixtures, the API and the command line; every dated "
+            "row of the same item has the same slug."
+        ),
+    )
 
 
 class TariffKind(models.TextChoices):
@@ -493,13 +645,19 @@ class TariffKind(models.TextChoices):
     TIME_OF_USE = "tou", _("time of use")
 
 
-class Tariff(LocalizedNameMixin, SlugModel):
-    """An electricity tariff of a region.
+class Tariff(LocalizedNameMixin, PricePoint, SlugModel):
+    """An electricity tariff of a region, as published from ``effective_date``.
 
     A flat tariff has one ``price_per_kwh``. A time-of-use tariff has periods
     (:class:`TariffPeriod`) covering the 24 hours of a day; the resolver averages
     them weighted by hours, because a training box draws around the clock.
+
+    Every row is one dated version of the tariff (its periods belong to that
+    version): a new price is a new row with the same ``slug`` and a later date, and
+    the tariff on a date is the live row of that slug in effect on it.
     """
+
+    slug = dated_slug_field()  # not unique: one row per version
 
     name = models.CharField(_("name"), max_length=200)
     name_zh = name_zh_field()
@@ -520,10 +678,14 @@ class Tariff(LocalizedNameMixin, SlugModel):
     effective_date = models.DateField(_("effective date"))
     source, note, estimate = sourced_fields()
 
+    objects = DatedSlugManager()  # type: ignore[misc]
+
     class Meta(SlugModel.Meta):
         verbose_name = _("electricity tariff")
         verbose_name_plural = _("electricity tariffs")
+        ordering = ["slug", "effective_date", "revision"]
         constraints = [
+            *history_constraints("tariff", ["slug"]),
             models.CheckConstraint(
                 condition=Q(price_per_kwh__gte=0) | Q(price_per_kwh__isnull=True),
                 name="tariff_price_ge_0",
@@ -540,14 +702,21 @@ class Tariff(LocalizedNameMixin, SlugModel):
     def __str__(self) -> str:
         return self.name
 
-    @property
-    def is_stale(self) -> bool:
-        return (datetime.date.today() - self.effective_date).days > STALE_AFTER_DAYS
+    def natural_key(self) -> tuple[str, ...]:  # type: ignore[override]
+        return (self.slug, self.effective_date.isoformat(), *self.revision_key())
+
+    def item_lookup(self) -> dict[str, Any]:
+        return {"slug": self.slug}
+
+    def review_figures(self) -> dict[str, Decimal | None]:
+        return {"price_per_kwh": self.price_per_kwh}  # time of use: the periods, not reviewed
 
 
 class TariffPeriodManager(models.Manager):
-    def get_by_natural_key(self, tariff: str, name: str) -> Any:
-        return self.get(tariff__slug=tariff, name=name)
+    def get_by_natural_key(self, *key: str) -> Any:
+        """``(tariff slug, its effective date[, its revision], period name)``."""
+        *tariff, name = key
+        return self.get(tariff=Tariff.objects.get_by_natural_key(*tariff), name=name)
 
 
 class TariffPeriod(models.Model):
@@ -580,8 +749,8 @@ class TariffPeriod(models.Model):
     def __str__(self) -> str:
         return f"{self.tariff} · {self.name}"
 
-    def natural_key(self) -> tuple[str, str]:
-        return (self.tariff.slug, self.name)
+    def natural_key(self) -> tuple[str, ...]:
+        return (*self.tariff.natural_key(), self.name)
 
     natural_key.dependencies = ["catalog.tariff"]  # type: ignore[attr-defined]
 
@@ -591,16 +760,19 @@ class HostingKind(models.TextChoices):
     COLOCATION = "colocation", _("colocation")
 
 
-class HostingOption(LocalizedNameMixin, SlugModel):
-    """Where the box runs.
+class HostingOption(LocalizedNameMixin, PricePoint, SlugModel):
+    """Where the box runs, with its fees as offered from ``effective_date``.
 
     Desk-side/office: no fee, PUE 1.0, electricity at the chosen tariff.
     Colocation: ``per_u_monthly`` × rack units, plus — when power is *not*
     metered separately — ``per_kw_monthly`` × the box's load power in kW, which
     then includes the electricity (the resolver sets the scenario's tariff to 0).
     When power is metered separately, energy is paid at the tariff × PUE instead.
+
+    Every row is one dated version of the option, like a :class:`Tariff`'s.
     """
 
+    slug = dated_slug_field()  # not unique: one row per version
     name = models.CharField(_("name"), max_length=200)
     name_zh = name_zh_field()
     kind = models.CharField(_("kind"), max_length=20, choices=HostingKind.choices)
@@ -621,10 +793,14 @@ class HostingOption(LocalizedNameMixin, SlugModel):
     effective_date = models.DateField(_("effective date"))
     source, note, estimate = sourced_fields()
 
+    objects = DatedSlugManager()  # type: ignore[misc]
+
     class Meta(SlugModel.Meta):
         verbose_name = _("hosting option")
         verbose_name_plural = _("hosting options")
+        ordering = ["slug", "effective_date", "revision"]
         constraints = [
+            *history_constraints("hosting", ["slug"]),
             models.CheckConstraint(
                 condition=Q(per_u_monthly__gte=0) & Q(per_kw_monthly__gte=0),
                 name="hosting_fees_ge_0",
@@ -644,23 +820,17 @@ class HostingOption(LocalizedNameMixin, SlugModel):
     def __str__(self) -> str:
         return self.name
 
-    @property
-    def is_stale(self) -> bool:
-        return (datetime.date.today() - self.effective_date).days > STALE_AFTER_DAYS
+    def natural_key(self) -> tuple[str, ...]:  # type: ignore[override]
+        return (self.slug, self.effective_date.isoformat(), *self.revision_key())
+
+    def item_lookup(self) -> dict[str, Any]:
+        return {"slug": self.slug}
+
+    def review_figures(self) -> dict[str, Decimal | None]:
+        return {"per_u_monthly": self.per_u_monthly, "per_kw_monthly": self.per_kw_monthly}
 
 
 # --- cloud ----------------------------------------------------------------------------------
-
-
-class PricingMode(models.TextChoices):
-    ON_DEMAND = "on-demand", _("on-demand")
-    SPOT = "spot", _("spot / interruptible")
-    COMMIT_1Y = "commit-1y", _("1-year commitment")
-    COMMIT_3Y = "commit-3y", _("3-year commitment")
-
-
-COMMITMENT_TERMS = {"commit-1y": 12, "commit-3y": 36}
-"""Term [months] of each commitment pricing mode."""
 
 
 class CloudOffering(LocalizedNameMixin, SlugModel):
@@ -757,17 +927,19 @@ class CloudOffering(LocalizedNameMixin, SlugModel):
                 name="offering_single_gpu_scales_perfectly",
             ),
             models.CheckConstraint(
+                condition=pricing_modes.known_condition(), name="offering_pricing_mode_known"
+            ),
+            models.CheckConstraint(
                 condition=Q(rework_fraction__isnull=True)
-                | (Q(pricing_mode="spot") & Q(rework_fraction__gte=0) & Q(rework_fraction__lte=1)),
+                | (
+                    pricing_modes.interruptible_condition()
+                    & Q(rework_fraction__gte=0)
+                    & Q(rework_fraction__lte=1)
+                ),
                 name="offering_rework_spot_only_in_0_1",
             ),
             models.CheckConstraint(
-                condition=(Q(pricing_mode="commit-1y") & Q(commitment_term_months=12))
-                | (Q(pricing_mode="commit-3y") & Q(commitment_term_months=36))
-                | (
-                    ~Q(pricing_mode__in=["commit-1y", "commit-3y"])
-                    & Q(commitment_term_months__isnull=True)
-                ),
+                condition=pricing_modes.term_condition(),
                 name="offering_term_matches_commitment_mode",
             ),
             models.CheckConstraint(
@@ -775,15 +947,14 @@ class CloudOffering(LocalizedNameMixin, SlugModel):
                 & (
                     Q(commitment_upfront_per_instance=0)
                     | (
-                        Q(pricing_mode__in=["commit-1y", "commit-3y"])
+                        pricing_modes.commitment_condition()
                         & Q(commitment_upfront_currency__in=CURRENCY_CODES)
                     )
                 ),
                 name="offering_upfront_commitments_only",
             ),
             models.CheckConstraint(
-                condition=Q(on_demand_sibling__isnull=True)
-                | Q(pricing_mode__in=["commit-1y", "commit-3y"]),
+                condition=Q(on_demand_sibling__isnull=True) | pricing_modes.commitment_condition(),
                 name="offering_sibling_commitments_only",
             ),
             models.CheckConstraint(
@@ -800,7 +971,7 @@ class CloudOffering(LocalizedNameMixin, SlugModel):
         if sibling is None:
             return
         errors = []
-        if sibling.pricing_mode != PricingMode.ON_DEMAND:
+        if sibling.pricing_mode not in pricing_modes.ON_DEMAND_MODES:
             errors.append(_("must be an on-demand offering"))
         if sibling.provider != self.provider or sibling.gpu_model_id != self.gpu_model_id:
             errors.append(_("must be of the same provider and GPU model"))
@@ -811,12 +982,14 @@ class CloudOffering(LocalizedNameMixin, SlugModel):
 
     @property
     def is_commitment(self) -> bool:
-        return self.pricing_mode in COMMITMENT_TERMS
+        return pricing_modes.is_commitment(self.pricing_mode)
 
 
 class CloudRateManager(models.Manager.from_queryset(PricePointQuerySet)):  # type: ignore[misc]
-    def get_by_natural_key(self, offering: str, effective_date: str) -> Any:
-        return self.get(offering__slug=offering, effective_date=effective_date)
+    def get_by_natural_key(self, offering: str, effective_date: str, revision: str = "0") -> Any:
+        return self.get(
+            offering__slug=offering, effective_date=effective_date, revision=int(revision)
+        )
 
 
 class CloudRate(PricePoint):
@@ -841,9 +1014,7 @@ class CloudRate(PricePoint):
         ordering = ["offering__slug", "effective_date"]
         get_latest_by = "effective_date"
         constraints = [
-            models.UniqueConstraint(
-                fields=["offering", "effective_date"], name="cloudrate_one_per_offering_and_date"
-            ),
+            *history_constraints("cloudrate", ["offering"]),
             models.CheckConstraint(
                 condition=Q(hourly_rate__gte=0), name="cloudrate_hourly_rate_ge_0"
             ),
@@ -855,8 +1026,14 @@ class CloudRate(PricePoint):
     def __str__(self) -> str:
         return f"{self.offering} {self.hourly_rate} {self.currency}/h ({self.effective_date})"
 
-    def natural_key(self) -> tuple[str, str]:
-        return (self.offering.slug, self.effective_date.isoformat())
+    def natural_key(self) -> tuple[str, ...]:
+        return (self.offering.slug, self.effective_date.isoformat(), *self.revision_key())
+
+    def item_lookup(self) -> dict[str, Any]:
+        return {"offering_id": self.offering_id}
+
+    def review_figures(self) -> dict[str, Decimal | None]:
+        return {"hourly_rate": self.hourly_rate}
 
     natural_key.dependencies = ["catalog.cloudoffering"]  # type: ignore[attr-defined]
 

@@ -33,11 +33,12 @@ from webapp.catalog.models import (
     Part,
     PartPrice,
     PresetPart,
-    PricingMode,
+    PricePoint,
     Tariff,
     TariffKind,
     TariffPeriod,
 )
+from webapp.catalog.pricing_modes import COMMITMENT_MODES, INTERRUPTIBLE_MODES
 
 M = TypeVar("M", bound=Model)
 
@@ -93,24 +94,41 @@ def by_slug(model: type[M], slug: str) -> M | None:
 
 
 def rows_by_slug(model: type[M], row_slugs: Iterable[str]) -> dict[str, M]:
-    """The rows of ``model`` with these slugs, by slug (unknown slugs are simply absent)."""
+    """The rows of ``model`` with these slugs, by slug (unknown slugs are simply absent).
+
+    Of an item with dated rows (a tariff, a hosting option), the live row in effect today.
+    """
+    if issubclass(model, DATED_ITEMS):
+        wanted = set(row_slugs)
+        current: QuerySet[Any] = current_per_slug(model, datetime.date.today())
+        return {row.slug: row for row in current if row.slug in wanted}
     rows = model._default_manager.filter(slug__in=sorted(set(row_slugs)))
     return {row.slug: row for row in rows}  # type: ignore[attr-defined]
 
 
 def slugs(model: type[Model]) -> list[str]:
-    """Every slug of ``model``, sorted."""
-    return list(model._default_manager.order_by("slug").values_list("slug", flat=True))
+    """Every slug of ``model``, sorted, once (a tariff's dated rows share theirs)."""
+    rows = model._default_manager.order_by("slug").values_list("slug", flat=True)
+    return list(rows.distinct())
 
 
 def rows_in_order(model: type[M], ordering: list[str]) -> QuerySet[M]:
-    """Every row of a catalog ``model``, sorted by ``ordering`` (the fixture files' order)."""
-    return model._default_manager.order_by(*ordering)
+    """Every row of a catalog ``model`` but those pending review, sorted by ``ordering``
+    (the fixture files' order)."""
+    rows = model._default_manager.order_by(*ordering)
+    return rows.filter(pending=False) if issubclass(model, PricePoint) else rows
 
 
-def row_exists(row: Model) -> bool:
-    """Whether a row with ``row``'s primary key is stored."""
-    return type(row)._default_manager.filter(pk=row.pk).exists()
+def stored_row(row: M) -> M | None:
+    """The stored row with ``row``'s primary key, if any."""
+    return type(row)._default_manager.filter(pk=row.pk).first()
+
+
+def lines_not_in(label: str, owner_field: str, owners: set[int], keep: set[int]) -> QuerySet[Any]:
+    """The rows of ``label`` owned by ``owners`` whose key is not in ``keep``."""
+    model = apps.get_model(label)
+    lines: QuerySet[Any] = model._default_manager.filter(**{f"{owner_field}__in": owners})
+    return lines.exclude(pk__in=keep)
 
 
 def stored_keys(label: str) -> set[int]:
@@ -119,12 +137,60 @@ def stored_keys(label: str) -> set[int]:
     return set(model._default_manager.values_list("pk", flat=True))
 
 
-def delete_lines_not_in(label: str, owner_field: str, owners: set[int], keep: set[int]) -> int:
-    """Delete the rows of ``label`` owned by ``owners`` whose key is not in ``keep``."""
-    model = apps.get_model(label)
-    rows = model._default_manager.filter(**{f"{owner_field}__in": owners}).exclude(pk__in=keep)
-    deleted, _ = rows.delete()
-    return int(deleted)
+def previous_live_row(row: PricePoint) -> PricePoint | None:
+    """The live row of ``row``'s item in effect on ``row``'s date, other than ``row``."""
+    rows: Any = type(row)._default_manager.filter(**row.item_lookup())
+    if row.pk is not None:
+        rows = rows.exclude(pk=row.pk)
+    previous: PricePoint | None = rows.effective_on(row.effective_date).first()
+    return previous
+
+
+# --- dated items: tariffs and hosting options ------------------------------------------------
+
+DATED_ITEMS = (Tariff, HostingOption)
+"""Items whose every row is one dated version: the slug names the item."""
+
+D = TypeVar("D", Tariff, HostingOption)
+
+
+def dated_item_on(model: type[D], slug: str, day: datetime.date) -> D | None:
+    """The live row of the item ``slug`` in effect on ``day``."""
+    row: D | None = model.objects.filter(slug=slug).effective_on(day).first()
+    return row
+
+
+def dated_item_versions(model: type[D], slug: str) -> QuerySet[D]:
+    """Every live row of the item ``slug``, oldest first (to say when it starts)."""
+    rows: QuerySet[D] = model.objects.filter(slug=slug).live()
+    return rows.order_by("effective_date", "revision")
+
+
+def in_effect_per_slug(model: type[D], day: datetime.date) -> list[int]:
+    """Primary keys of the live row in effect on ``day`` of each item of ``model``."""
+    rows = model.objects.effective_on(day).order_by("slug", "-effective_date", "-revision")
+    keys: dict[str, int] = {}
+    for slug, pk in rows.values_list("slug", "pk"):
+        keys.setdefault(slug, pk)
+    return list(keys.values())
+
+
+def current_per_slug(model: type[D], day: datetime.date) -> QuerySet[D]:
+    """One row per item: the live one in effect on ``day``, or, for an item that starts
+    later, its first live row (so it can still be chosen for a later date)."""
+    keys = set(in_effect_per_slug(model, day))
+    later = (
+        model.objects.live()
+        .filter(effective_date__gt=day)
+        .order_by("slug", "effective_date", "revision")
+    )
+    seen = set(model.objects.filter(pk__in=keys).values_list("slug", flat=True))
+    for slug, pk in later.values_list("slug", "pk"):
+        if slug not in seen:
+            seen.add(slug)
+            keys.add(pk)
+    rows: QuerySet[D] = model.objects.filter(pk__in=keys)
+    return rows
 
 
 # --- the rows in effect on a date: one function per kind --------------------------------------
@@ -154,7 +220,11 @@ def parts_on(day: datetime.date) -> dict[str, Part]:
 def part_prices_on(day: datetime.date) -> dict[int, PartPrice]:
     """The price in effect on ``day`` of each part that has one, by part id."""
     prices: dict[int, PartPrice] = {}
-    rows = PartPrice.objects.select_related("part").effective_on(day).order_by("-effective_date")
+    rows = (
+        PartPrice.objects.select_related("part")
+        .effective_on(day)
+        .order_by("-effective_date", "-revision")
+    )
     for point in rows:
         prices.setdefault(point.part_id, point)  # newest first: keep the first seen
     return prices
@@ -170,7 +240,9 @@ def cloud_rates_on(day: datetime.date) -> dict[int, CloudRate]:
     """The hourly rate in effect on ``day`` of each offering that has one, by offering id."""
     rates: dict[int, CloudRate] = {}
     rows = (
-        CloudRate.objects.select_related("offering").effective_on(day).order_by("-effective_date")
+        CloudRate.objects.select_related("offering")
+        .effective_on(day)
+        .order_by("-effective_date", "-revision")
     )
     for rate in rows:
         rates.setdefault(rate.offering_id, rate)
@@ -178,17 +250,28 @@ def cloud_rates_on(day: datetime.date) -> dict[int, CloudRate]:
 
 
 def tariffs_on(day: datetime.date) -> dict[str, Tariff]:
-    """The tariffs in effect on ``day`` (effective on or before it) with their periods, by slug."""
+    """The version of each tariff in effect on ``day`` (live, the newest effective on or
+    before it) with its periods, by slug."""
     periods = TariffPeriod.objects.order_by("name")
-    rows = Tariff.objects.filter(effective_date__lte=day).prefetch_related(
-        Prefetch("periods", queryset=periods)
+    rows = (
+        Tariff.objects.effective_on(day)
+        .order_by("slug", "-effective_date", "-revision")
+        .prefetch_related(Prefetch("periods", queryset=periods))
     )
-    return {tariff.slug: tariff for tariff in rows}
+    tariffs: dict[str, Tariff] = {}
+    for tariff in rows:
+        tariffs.setdefault(tariff.slug, tariff)
+    return tariffs
 
 
 def hosting_options_on(day: datetime.date) -> dict[str, HostingOption]:
-    """The hosting options in effect on ``day`` (effective on or before it), by slug."""
-    return {row.slug: row for row in HostingOption.objects.filter(effective_date__lte=day)}
+    """The version of each hosting option in effect on ``day`` (live, the newest effective
+    on or before it), by slug."""
+    rows = HostingOption.objects.effective_on(day).order_by("slug", "-effective_date", "-revision")
+    options: dict[str, HostingOption] = {}
+    for row in rows:
+        options.setdefault(row.slug, row)
+    return options
 
 
 def benchmarks_on(day: datetime.date) -> dict[str, Benchmark]:
@@ -205,7 +288,7 @@ def throughputs_on(day: datetime.date) -> dict[tuple[int, int], GpuThroughput]:
 def fx_rates_on(day: datetime.date) -> dict[tuple[str, str], FxRate]:
     """The rate in effect on ``day`` of each currency pair, by (base, quote) as stored."""
     rates: dict[tuple[str, str], FxRate] = {}
-    for row in FxRate.objects.filter(effective_date__lte=day).order_by("-effective_date"):
+    for row in FxRate.objects.effective_on(day).order_by("-effective_date", "-revision"):
         rates.setdefault((row.base_currency, row.quote_currency), row)
     return rates
 
@@ -289,20 +372,24 @@ class CatalogSnapshot:
 def fx_rate_on(currency: str, target: str, day: datetime.date) -> FxRate | None:
     """The latest rate of the pair (either direction) in effect on ``day`` (one query: for a
     page that converts one figure; a resolution reads :meth:`CatalogSnapshot.fx_rate`)."""
-    return (
-        FxRate.objects.filter(
+    rate: FxRate | None = (
+        FxRate.objects.effective_on(day)
+        .filter(
             Q(base_currency=currency, quote_currency=target)
-            | Q(base_currency=target, quote_currency=currency),
-            effective_date__lte=day,
+            | Q(base_currency=target, quote_currency=currency)
         )
-        .order_by("-effective_date", "base_currency")
+        .order_by("-effective_date", "base_currency", "-revision")
         .first()
     )
+    return rate
 
 
 def not_yet_in_effect(model: type[M], slug: str) -> M | None:
-    """The row of a dated ``model`` with ``slug`` when it exists but is not in a snapshot's day
-    (to say from when it is); ``None`` when there is no such row."""
+    """The first live row of a dated ``model`` with ``slug`` when it exists but is not in a
+    snapshot's day (to say from when it is); ``None`` when there is no such row."""
+    if model in DATED_ITEMS:
+        first: M | None = dated_item_versions(model, slug).first()  # type: ignore[arg-type]
+        return first
     return by_slug(model, slug)
 
 
@@ -316,7 +403,7 @@ def gpus_with_throughputs() -> QuerySet[GpuModel]:
 
 def presets_with_parts_and_prices() -> QuerySet[BuildPreset]:
     """Presets with their parts and each part's price history (oldest first)."""
-    prices = PartPrice.objects.order_by("effective_date")
+    prices = PartPrice.objects.live().order_by("effective_date", "revision")
     lines = PresetPart.objects.select_related("part").prefetch_related(
         Prefetch("part__prices", queryset=prices)
     )
@@ -342,7 +429,9 @@ def offerings_with_rates(provider: str | None = None) -> QuerySet[CloudOffering]
     """Offerings with their GPU model, sibling and rate history (oldest first)."""
     offerings = CloudOffering.objects.select_related(
         "gpu_model", "on_demand_sibling"
-    ).prefetch_related(Prefetch("rates", queryset=CloudRate.objects.order_by("effective_date")))
+    ).prefetch_related(
+        Prefetch("rates", queryset=CloudRate.objects.live().order_by("effective_date", "revision"))
+    )
     if provider:
         offerings = offerings.filter(provider__iexact=provider)
     return offerings
@@ -359,18 +448,26 @@ def offerings_with_rate_on(day: datetime.date) -> list[tuple[CloudOffering, Clou
 
 
 def tariffs_in_effect(day: datetime.date, currency: str | None = None) -> QuerySet[Tariff]:
-    tariffs = Tariff.objects.prefetch_related("periods").filter(effective_date__lte=day)
+    """Each tariff's live row in effect on ``day`` (with its periods), by slug."""
+    tariffs: QuerySet[Tariff] = Tariff.objects.prefetch_related("periods").filter(
+        pk__in=in_effect_per_slug(Tariff, day)
+    )
     return tariffs.filter(currency=currency) if currency else tariffs
 
 
 def hosting_in_effect(day: datetime.date, currency: str | None = None) -> QuerySet[HostingOption]:
-    options = HostingOption.objects.filter(effective_date__lte=day)
+    """Each hosting option's live row in effect on ``day``, by slug."""
+    options: QuerySet[HostingOption] = HostingOption.objects.filter(
+        pk__in=in_effect_per_slug(HostingOption, day)
+    )
     return options.filter(currency=currency) if currency else options
 
 
 def fx_rates_until(day: datetime.date, currency: str | None = None) -> QuerySet[FxRate]:
     """FX rates effective on or before ``day``, oldest first (either side of the pair)."""
-    rates = FxRate.objects.filter(effective_date__lte=day).order_by("effective_date")
+    rates: QuerySet[FxRate] = (
+        FxRate.objects.live().filter(effective_date__lte=day).order_by("effective_date")
+    )
     if currency:
         rates = rates.filter(Q(base_currency=currency) | Q(quote_currency=currency))
     return rates
@@ -385,11 +482,13 @@ def parts_for_choice() -> QuerySet[Part]:
 
 
 def tariffs_for_choice() -> QuerySet[Tariff]:
-    return Tariff.objects.order_by("country", "name")
+    """One row per tariff: today's (see :func:`current_per_slug`)."""
+    return current_per_slug(Tariff, datetime.date.today()).order_by("country", "name")
 
 
 def hostings_for_choice() -> QuerySet[HostingOption]:
-    return HostingOption.objects.order_by("kind", "name")
+    """One row per hosting option: today's (see :func:`current_per_slug`)."""
+    return current_per_slug(HostingOption, datetime.date.today()).order_by("kind", "name")
 
 
 def benchmarks_for_choice() -> QuerySet[Benchmark]:
@@ -401,7 +500,7 @@ def benchmarks_for_choice() -> QuerySet[Benchmark]:
 
 def commitments_without_sibling() -> QuerySet[CloudOffering]:
     return CloudOffering.objects.filter(
-        pricing_mode__in=[PricingMode.COMMIT_1Y, PricingMode.COMMIT_3Y],
+        pricing_mode__in=sorted(COMMITMENT_MODES),
         on_demand_sibling__isnull=True,
     ).order_by("slug")
 
@@ -416,7 +515,7 @@ def commitments_with_sibling() -> QuerySet[CloudOffering]:
 
 def spot_offerings_without_rework() -> QuerySet[CloudOffering]:
     return CloudOffering.objects.filter(
-        pricing_mode=PricingMode.SPOT, rework_fraction__isnull=True
+        pricing_mode__in=sorted(INTERRUPTIBLE_MODES), rework_fraction__isnull=True
     ).order_by("slug")
 
 
@@ -444,19 +543,31 @@ def rows_without_chinese_name() -> list[Model]:
 def latest_prices() -> list[PartPrice | CloudRate]:
     """The newest price point of every part and every offering."""
     latest: dict[tuple[str, int], PartPrice | CloudRate] = {}
-    for point in PartPrice.objects.select_related("part").order_by("effective_date"):
+    for point in PartPrice.objects.live().select_related("part").order_by("effective_date"):
         latest[("part", point.part_id)] = point
-    for rate in CloudRate.objects.select_related("offering").order_by("effective_date"):
+    for rate in CloudRate.objects.live().select_related("offering").order_by("effective_date"):
         latest[("offering", rate.offering_id)] = rate
     return list(latest.values())
 
 
 def dated_rows_in_effect() -> list[Tariff | HostingOption]:
-    """Tariffs and the hosting options that charge a fee (an office's "no fee" never ages)."""
+    """The newest live row of each tariff and of each hosting option that charges a fee
+    (an office's "no fee" never ages)."""
+    far = datetime.date.max
     return [
-        *Tariff.objects.order_by("slug"),
-        *HostingOption.objects.exclude(kind="office").order_by("slug"),
+        *Tariff.objects.filter(pk__in=in_effect_per_slug(Tariff, far)).order_by("slug"),
+        *HostingOption.objects.filter(pk__in=in_effect_per_slug(HostingOption, far))
+        .exclude(kind="office")
+        .order_by("slug"),
     ]
+
+
+def pending_rows() -> list[PricePoint]:
+    """Every dated row held for review, by model and date."""
+    rows: list[PricePoint] = []
+    for model in (PartPrice, CloudRate, FxRate, Tariff, HostingOption):
+        rows.extend(model.objects.filter(pending=True).order_by("effective_date", "pk"))
+    return rows
 
 
 def dated_price_rows(*, estimate: bool | None = None) -> dict[str, QuerySet[Any]]:
@@ -488,7 +599,8 @@ def offerings_without_rate() -> QuerySet[CloudOffering]:
 
 
 def time_of_use_tariffs() -> QuerySet[Tariff]:
-    return Tariff.objects.filter(kind=TariffKind.TIME_OF_USE).prefetch_related("periods")
+    tariffs: QuerySet[Tariff] = Tariff.objects.filter(kind=TariffKind.TIME_OF_USE)
+    return tariffs.prefetch_related("periods")
 
 
 def periods_of_flat_tariffs() -> QuerySet[TariffPeriod]:
@@ -556,21 +668,26 @@ def rate_on(offering: CloudOffering, day: datetime.date) -> CloudRate | None:
 
 def rate_on_date(offering: CloudOffering, day: datetime.date) -> CloudRate | None:
     """The offering's rate point dated exactly ``day``."""
-    rate: CloudRate | None = CloudRate.objects.filter(offering=offering, effective_date=day).first()
+    rate: CloudRate | None = (
+        CloudRate.objects.live().filter(offering=offering, effective_date=day).first()
+    )
     return rate
 
 
 def part_price_on_date(part: Part, day: datetime.date) -> PartPrice | None:
     """The part's price point dated exactly ``day``."""
-    price: PartPrice | None = PartPrice.objects.filter(part=part, effective_date=day).first()
+    price: PartPrice | None = PartPrice.objects.live().filter(part=part, effective_date=day).first()
     return price
 
 
 def fx_rate_on_date(base: str, quote: str, day: datetime.date) -> FxRate | None:
     """The rate of the pair ``base``/``quote`` (this direction) dated exactly ``day``."""
-    return FxRate.objects.filter(
-        base_currency=base, quote_currency=quote, effective_date=day
-    ).first()
+    rate: FxRate | None = (
+        FxRate.objects.live()
+        .filter(base_currency=base, quote_currency=quote, effective_date=day)
+        .first()
+    )
+    return rate
 
 
 # --- what the sizing advisor and "the guide, checked" read ------------------------------------

@@ -109,7 +109,7 @@ def offering_choices(today: datetime.date) -> Offerings:
         if (
             default is None
             and is_reference_instance(offering)
-            and offering.pricing_mode == "on-demand"
+            and offering.pricing_mode == PricingMode.ON_DEMAND
         ):
             default = offering.slug
     return Offerings(

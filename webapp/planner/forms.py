@@ -23,6 +23,7 @@ from costmodel.errors import load_json
 from costmodel.paths import get_path
 from costmodel.ranges import Range
 from costmodel.scenario import MAX_DEMAND_MULTIPLE
+from webapp.catalog.pricing_modes import COMMITMENT_MODES, data_attributes
 from webapp.planner import formatting
 from webapp.planner.choices import CatalogChoices
 from webapp.planner.comparison import MAX_COMPARED, MIN_COMPARED
@@ -250,7 +251,7 @@ class OfferingSelect(forms.Select):
         option: dict[str, Any] = super().create_option(*args, **kwargs)
         mode = self.modes.get(str(option["value"]))
         if mode:
-            option["attrs"]["data-pricing-mode"] = mode
+            option["attrs"].update(data_attributes(mode))
         return option
 
 
@@ -663,7 +664,6 @@ def committed_text(count: int | None) -> str:
     ) % {"count": formatting.number(count)}
 
 
-COMMITMENT_MODES = frozenset({"commit-1y", "commit-3y"})
 CATALOG_PATHS = frozenset(f.path for f in CATALOG_FIELDS)
 
 _BOUND_MESSAGE = re.compile(r"^must be (greater|less) than")

@@ -202,6 +202,9 @@ def _saved_list_page(request: HttpRequest, form: CompareForm) -> HttpResponse:
         rows = saved_verdicts(items)
     except ProjectionOverflowError:  # a row saved before saves were checked
         rows = [{"saved": item, "scenario": None, "decision": None} for item in items]
+    changes = saved_services.changed_decisions(items)
+    for row in rows:
+        row["change"] = changes.get(row["saved"].pk)
     chosen = set(request.GET.getlist("ids")) if form.is_bound else set()
     context = {"rows": rows, "form": form, "chosen": chosen}
     return render(request, "planner/saved_list.html", context)

@@ -44,3 +44,8 @@ def can_modify(saved: SavedScenario, user: User | None, session_key: str | None)
     if saved.owner_id is None and saved.session_key and session_key:
         return saved.session_key == session_key
     return False
+
+
+def saved_from_the_catalog() -> QuerySet[SavedScenario]:
+    """Every saved scenario that was resolved from the catalog (it has a selection), by name."""
+    return SavedScenario.objects.filter(selection__isnull=False).order_by("name", "created_at")

@@ -6,19 +6,25 @@ form; it is read back (and validated, once) where it leaves the database.
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
+import numpy as np
 from django.contrib.sessions.backends.base import SessionBase
+from django.core.cache import cache
 from django.utils.translation import gettext as _
 
 from costmodel import FieldError, Scenario, ScenarioError, project
+from costmodel.decision import verdicts
 from costmodel.errors import with_fields
 from costmodel.paths import get_path
 from costmodel.projection import ProjectionOverflowError
 from costmodel.ranges import Range, check_ranges, customized, with_defaults
-from webapp.catalog.resolver import parse_selection, resolve
+from webapp.catalog.resolver import Resolution, parse_selection, resolve
+from webapp.catalog.selectors import catalog_version
 from webapp.scenarios.models import SavedScenario
 from webapp.scenarios.selectors import User
 
@@ -155,15 +161,12 @@ def delete(saved: SavedScenario) -> None:
     saved.delete()
 
 
-def rerun_at_todays_prices(
-    saved: SavedScenario, *, user: User | None, session_key: str | None
-) -> SavedScenario:
-    """Resolve ``saved``'s catalog selection at today's prices and save the result as new.
+def resolve_at_todays_prices(saved: SavedScenario) -> tuple[Resolution, Scenario]:
+    """``saved``'s catalog selection resolved at today's prices, and the scenario it makes
+    with the user's overrides kept (each overridden field takes the saved value again).
 
-    The user's overrides are kept: each overridden field takes the saved value
-    again; so are the uncertainty ranges the user chose (the others follow the
-    new scenario's defaults). Raises :class:`costmodel.ScenarioError` if there is no selection or
-    the catalog can no longer resolve it.
+    Raises :class:`costmodel.ScenarioError` if there is no selection or the catalog can no
+    longer resolve it.
     """
     if not saved.selection:
         raise ScenarioError(
@@ -175,6 +178,115 @@ def rerun_at_todays_prices(
     scenario = with_fields(
         resolution.scenario, {path: value for path, value in kept.items() if value is not None}
     )
+    return resolution, scenario
+
+
+@dataclass(frozen=True)
+class DecisionChange:
+    """A saved scenario whose verdict or sign of savings differs under today's prices."""
+
+    saved: SavedScenario
+    saved_verdict: str
+    """``build``, ``rent`` or ``close-call``, as saved."""
+    today_verdict: str
+    saved_savings: float
+    """Savings of building as saved [the scenario's currency]."""
+    today_savings: float
+    """The same under today's prices [currency]."""
+    currency: str
+
+
+TODAY_CACHE_SECONDS = 86_400
+"""How long a saved scenario re-priced today stays cached [s]: the key holds the catalog's
+version and the date, so a catalog change or a new day re-prices it; this bounds memory."""
+
+
+def _todays_scenarios(saved: Sequence[SavedScenario]) -> dict[uuid.UUID, Scenario]:
+    """Each saved scenario re-priced today (:func:`resolve_at_todays_prices`), by id; those
+    the catalog can no longer resolve are absent. Cached per catalog version and day."""
+    prefix = f"scenarios:today:{catalog_version()}:{date.today().isoformat()}:"
+    cached = cache.get_many([f"{prefix}{item.pk}" for item in saved])
+    found: dict[uuid.UUID, Scenario] = {}
+    fresh: dict[str, Any] = {}
+    for item in saved:
+        key = f"{prefix}{item.pk}"
+        if key in cached:
+            data = cached[key]
+        else:
+            try:
+                data = resolve_at_todays_prices(item)[1].model_dump(mode="json")
+            except ScenarioError:
+                data = None  # remembered too: it will not resolve until the catalog changes
+            fresh[key] = data
+        if data is not None:
+            found[item.pk] = Scenario.model_validate(data)
+    cache.set_many(fresh, TODAY_CACHE_SECONDS)
+    return found
+
+
+def _verdict_words(build: bool, close_call: bool) -> str:
+    return "close-call" if close_call else ("build" if build else "rent")
+
+
+def changed_decisions(saved: Sequence[SavedScenario]) -> dict[uuid.UUID, DecisionChange]:
+    """The saved scenarios among ``saved`` whose decision would change at today's prices.
+
+    Each saved scenario with a catalog selection is resolved again at today's
+    prices (its overrides kept, :func:`resolve_at_todays_prices`); then the saved
+    scenarios and today's are projected together, in one batch through the engine,
+    and compared: a change of verdict (build, rent, close call:
+    :func:`costmodel.decision.verdicts`) or of the sign of the savings marks the row.
+    The saved figures are not touched. Scenarios entered by hand, and those the
+    catalog can no longer resolve, are left out.
+    """
+    pairs: list[tuple[SavedScenario, Scenario, Scenario]] = []
+    todays = _todays_scenarios([item for item in saved if item.selection])
+    for item in saved:
+        today = todays.get(item.pk)
+        if today is not None:
+            pairs.append((item, stored_scenario(item), today))
+    if not pairs:
+        return {}
+    count = len(pairs)
+    try:
+        projection = project([then for _, then, _ in pairs] + [today for _, _, today in pairs])
+    except ProjectionOverflowError:  # a row saved before saves were checked: nothing to say
+        return {}
+    builds, close_calls = verdicts(
+        projection.savings, projection.build.total_net, projection.rent.total
+    )
+    signs = np.sign(projection.savings)
+    changed = (
+        (builds[:count] != builds[count:])
+        | (close_calls[:count] != close_calls[count:])
+        | (signs[:count] != signs[count:])
+    )
+    return {
+        item.pk: DecisionChange(
+            saved=item,
+            saved_verdict=_verdict_words(bool(builds[i]), bool(close_calls[i])),
+            today_verdict=_verdict_words(bool(builds[count + i]), bool(close_calls[count + i])),
+            saved_savings=float(projection.savings[i]),
+            today_savings=float(projection.savings[count + i]),
+            currency=then.currency,
+        )
+        for i, (item, then, _today) in enumerate(pairs)
+        if changed[i]
+    }
+
+
+def rerun_at_todays_prices(
+    saved: SavedScenario, *, user: User | None, session_key: str | None
+) -> SavedScenario:
+    """Resolve ``saved``'s catalog selection at today's prices and save the result as new.
+
+    The user's overrides are kept: each overridden field takes the saved value
+    again; so are the uncertainty ranges the user chose (the others follow the
+    new scenario's defaults). Raises :class:`costmodel.ScenarioError` if there is no selection or
+    the catalog can no longer resolve it.
+    """
+    resolution, scenario = resolve_at_todays_prices(saved)
+    selection = parse_selection({**(saved.selection or {}), "as_of": None})
     return create_saved_scenario(
         name=f"{saved.name} ({date.today().isoformat()})"[:200],
         scenario=scenario,

@@ -52,7 +52,7 @@ def test_it_reports_orphan_rows(mini):
     problems = check_catalog(AS_OF)
     assert "catalog.part lonely: has no price" in problems
     assert "catalog.cloudoffering no-rate: has no hourly rate" in problems
-    assert "catalog.tariff tou: time-of-use periods cover 16.00 h, not 24 h" in problems
+    assert "catalog.tariff tou/2024-01-01: time-of-use periods cover 16.00 h, not 24 h" in problems
 
 
 def test_it_reports_a_preset_whose_cards_do_not_match_its_gpu_count(mini):

@@ -33,44 +33,43 @@ def test_loading_twice_duplicates_nothing(shipped):
     assert counts() == before
 
 
-def test_loading_again_restores_an_edited_row_in_place(shipped):
+def test_loading_again_keeps_a_stored_row_and_reports_what_differs(shipped):
     price = PartPrice.objects.get(part__slug="gpu-rtx-4090", effective_date="2025-01-01")
-    price.amount = Decimal(1)
-    price.save()
-    load_catalog()
-    price.refresh_from_db()
-    assert price.amount == 18000
-
-
-def test_keeping_existing_rows_leaves_an_admin_edit_alone(shipped):
-    price = PartPrice.objects.get(part__slug="gpu-rtx-4090", effective_date="2025-01-01")
-    price.amount = Decimal(17500)
-    price.save()
+    PartPrice.objects.filter(pk=price.pk).update(amount=Decimal(17500))  # e.g. an older catalog
     before = counts()
-    load_catalog(keep_existing=True)
+    report = load_catalog()
     price.refresh_from_db()
     assert price.amount == 17500
     assert counts() == before
+    assert report.added == []
+    assert report.differences == [
+        "catalog.partprice gpu-rtx-4090/2025-01-01: amount: shipped '18000.00', "
+        "stored '17500.00' (kept)"
+    ]
 
 
-def test_keeping_existing_rows_still_adds_rows_that_are_missing(shipped):
+def test_loading_again_adds_rows_that_are_missing(shipped):
     PartPrice.objects.get(part__slug="gpu-rtx-4090", effective_date="2025-01-01").delete()
     offering = CloudOffering.objects.order_by("slug").first()
     offering_slug = offering.slug
     offering.delete()  # its rates go with it
-    load_catalog(keep_existing=True)
+    report = load_catalog()
     assert (
         PartPrice.objects.get(part__slug="gpu-rtx-4090", effective_date="2025-01-01").amount
         == 18000
     )
     restored = CloudOffering.objects.get(slug=offering_slug)
     assert restored.rates.exists()
+    assert "catalog.partprice gpu-rtx-4090/2025-01-01" in report.added
+    assert f"catalog.cloudoffering {offering_slug}" in report.added
+    assert report.differences == []
 
 
-def test_keeping_existing_rows_on_an_empty_database_loads_everything(db):
-    load_catalog(keep_existing=True)
+def test_loading_an_empty_database_loads_every_row_once(db):
+    report = load_catalog()
     loaded = counts()
-    load_catalog()
+    assert len(report.added) == sum(loaded.values())
+    assert load_catalog().added == []
     assert counts() == loaded
 
 
@@ -119,36 +118,30 @@ def test_fixtures_hold_the_required_presets_and_offerings(shipped):
     assert {"on-demand", "spot"} <= modes
 
 
-def test_loading_again_drops_a_preset_line_the_fixtures_no_longer_hold(shipped, tmp_path):
-    # A database loaded from an older catalog whose preset held one more part:
-    # reloading must not leave that part in the preset's capex.
+def test_loading_again_keeps_a_stored_list_and_reports_its_lines_either_side(shipped):
+    # A preset's parts and a tariff's periods are added up by the resolver: a stored
+    # list is kept as it stands, neither gaining the shipped lines nor losing its own.
     from webapp.catalog.models import BuildPreset, PresetPart, TariffPeriod
 
     preset = BuildPreset.objects.get(slug="entry-rtx4090")
     shipped_lines = set(preset.lines.values_list("part__slug", flat=True))
-    extra = Part.objects.exclude(slug__in=shipped_lines).exclude(kind="gpu").first()
-    PresetPart.objects.create(preset=preset, part=extra, quantity=1)
-    tariff_period = TariffPeriod.objects.first()
-    stale = TariffPeriod.objects.create(
-        tariff=tariff_period.tariff, name="old band", hours_per_day=1, price_per_kwh=9
-    )
-    load_catalog()
-    assert set(preset.lines.values_list("part__slug", flat=True)) == shipped_lines
-    assert not TariffPeriod.objects.filter(pk=stale.pk).exists()
-    export_catalog(tmp_path)
-    assert (tmp_path / "07-presets.json").read_bytes() == (
-        FIXTURES_DIR / "07-presets.json"
-    ).read_bytes()
-
-
-def test_keeping_existing_rows_leaves_an_admins_parts_list_as_it_stands(shipped):
-    from webapp.catalog.models import BuildPreset
-
-    preset = BuildPreset.objects.get(slug="entry-rtx4090")
-    removed = preset.lines.exclude(part__kind="gpu").first()
+    removed = preset.lines.exclude(part__kind="gpu").order_by("part__slug").first()
     removed_slug = removed.part.slug
     removed.delete()
-    load_catalog(keep_existing=True)
-    assert removed_slug not in set(preset.lines.values_list("part__slug", flat=True))
-    load_catalog()  # without keep_existing the shipped list comes back
-    assert removed_slug in set(preset.lines.values_list("part__slug", flat=True))
+    extra = Part.objects.exclude(slug__in=shipped_lines).exclude(kind="gpu").order_by("slug")[0]
+    PresetPart.objects.create(preset=preset, part=extra, quantity=1)
+    period = TariffPeriod.objects.order_by("pk").first()
+    added_band = TariffPeriod.objects.create(
+        tariff=period.tariff, name="old band", hours_per_day=1, price_per_kwh=9
+    )
+    report = load_catalog()
+    assert set(preset.lines.values_list("part__slug", flat=True)) == (
+        shipped_lines - {removed_slug} | {extra.slug}
+    )
+    assert TariffPeriod.objects.filter(pk=added_band.pk).exists()
+    assert set(report.differences) == {
+        f"catalog.presetpart entry-rtx4090/{removed_slug}: shipped, not in the stored list "
+        "(kept as it stands)",
+        f"catalog.presetpart entry-rtx4090/{extra.slug}: stored, not shipped (kept)",
+        f"catalog.tariffperiod {'/'.join(added_band.natural_key())}: stored, not shipped (kept)",
+    }

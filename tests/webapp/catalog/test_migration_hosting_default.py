@@ -4,8 +4,8 @@ import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
-BEFORE = [("catalog", "0004_shared_cache_table")]
-AFTER = [("catalog", "0005_preset_hosting_default")]
+BEFORE = [("catalog", "0006_pricing_modes_from_one_table")]
+AFTER = [("catalog", "0007_preset_hosting_default")]
 
 
 def migrate(targets):

@@ -182,7 +182,7 @@ def test_it_rejects_an_fx_rate_between_one_currency_and_itself(db):
 def test_it_keeps_one_price_per_part_and_date(mini):
     part = Part.objects.get(slug="cpu")
     violates(
-        "partprice_one_per_part_and_date",
+        "partprice_one_per_date_and_revision",
         lambda: PartPrice.objects.create(
             part=part, amount=Decimal(1), currency="CNY", effective_date=D(2024, 1, 1)
         ),

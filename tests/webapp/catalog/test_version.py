@@ -36,7 +36,7 @@ def test_loading_the_catalog_gives_a_new_version(db):
     load_catalog()
     after = catalog_version()
     assert after != before
-    load_catalog(keep_existing=True)
+    load_catalog()
     assert catalog_version() != after
 
 

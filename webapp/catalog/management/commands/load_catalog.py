@@ -1,8 +1,8 @@
-"""Load the shipped price catalog from fixtures/ (idempotent: natural keys update rows in place)."""
+"""Load the shipped price catalog from fixtures/: add what is missing, report what differs."""
 
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandParser
+from django.core.management.base import BaseCommand
 from django.utils.translation import gettext as _
 
 from webapp.catalog.fixtures_io import load_catalog
@@ -13,19 +13,20 @@ class Command(BaseCommand):
     def help(self) -> str:  # type: ignore[override]
         # argparse needs a real str; a property translates when the parser is built.
         return str(
-            _("Load every catalog fixture in fixtures/ in one transaction (safe to run twice).")
-        )
-
-    def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument(
-            "--keep-existing",
-            action="store_true",
-            help=str(_("Only add rows that are not in the database yet; never change a row.")),
+            _(
+                "Add the catalog rows of fixtures/ that the database lacks, in one transaction; "
+                "report shipped rows that differ from the stored ones, changing none."
+            )
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
-        count = load_catalog(keep_existing=options["keep_existing"])
-        if count:
-            self.stdout.write(f"loaded {count} fixture files")
-        else:
+        report = load_catalog()
+        if not report.files:
             self.stdout.write("no fixtures to load")
+            return
+        for line in report.differences:
+            self.stdout.write(f"differs: {line}")
+        self.stdout.write(
+            f"read {report.files} fixture files: added {len(report.added)} rows, "
+            f"{len(report.differences)} shipped values differ from the database (kept)"
+        )

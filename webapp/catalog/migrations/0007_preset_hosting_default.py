@@ -24,7 +24,7 @@ def colocate_rack_tiers(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("catalog", "0004_shared_cache_table"),
+        ("catalog", "0006_pricing_modes_from_one_table"),
     ]
 
     operations = [
