@@ -152,6 +152,7 @@ def test_the_default_count_is_the_smallest_that_covers_the_work(demand, ratio, r
 
 H100_OFFERINGS = [
     "aws-p5-48xlarge",
+    "aws-p5-48xlarge-spot",
     "azure-nd96isr-h100-v5",
     "gcp-a3-highgpu-1g-commit-1y",
     "gcp-a3-highgpu-1g-commit-3y",
