@@ -312,12 +312,37 @@ def machine_made_chinese_names() -> list[str]:
 
 
 def estimate_price_rows() -> list[str]:
-    """Dated price rows flagged as estimates, one line each with the reason given."""
+    """Price rows flagged as estimates that the catalog still uses, one line each with its reason.
+
+    A part's or an offering's price is its newest row: an estimate that a later
+    sourced row replaced is history (it stays, since prices are never
+    overwritten) and is counted by :func:`superseded_estimate_rows` instead.
+    FX rates, tariffs and hosting options are listed whenever flagged.
+    """
+    superseded = _superseded_estimate_pks()
     lines = []
     for label, rows in selectors.dated_price_rows(estimate=True).items():
         for row in rows:
+            if (label, row.pk) in superseded:
+                continue
             lines.append(f"{label} {'/'.join(str(k) for k in _natural_key(row))}: {row.note}")
     return lines
+
+
+def superseded_estimate_rows() -> int:
+    """How many estimate rows of parts and offerings a later price row has replaced."""
+    return len(_superseded_estimate_pks())
+
+
+def _superseded_estimate_pks() -> set[tuple[str, int]]:
+    newest = {(row._meta.label_lower, row.pk) for row in selectors.latest_prices()}
+    flagged = selectors.dated_price_rows(estimate=True)
+    return {
+        (label, row.pk)
+        for label in ("catalog.partprice", "catalog.cloudrate")
+        for row in flagged[label]
+        if (label, row.pk) not in newest
+    }
 
 
 def _natural_key(row: Model) -> tuple:

@@ -1,11 +1,19 @@
 """catalog_check's warnings, the Chinese names and the round trip of the new fields."""
 
 import datetime
+import io
 from decimal import Decimal
 
+from django.core.management import call_command
 from django.utils import translation
 
-from webapp.catalog.checks import catalog_warnings, check_catalog, estimate_price_rows
+from webapp.catalog import selectors
+from webapp.catalog.checks import (
+    catalog_warnings,
+    check_catalog,
+    estimate_price_rows,
+    superseded_estimate_rows,
+)
 from webapp.catalog.fixtures_io import export_catalog, load_catalog
 from webapp.catalog.models import (
     Benchmark,
@@ -169,3 +177,43 @@ def test_it_warns_about_a_region_default_the_catalog_does_not_hold(shipped):
         "resolver default tariff for USD: no row 'us-va-commercial' in effect "
         "(a plan in this currency that leaves it out cannot be resolved)"
     ]
+
+
+def test_an_estimate_replaced_by_a_sourced_price_is_history_not_a_current_estimate(mini):
+    cpu = Part.objects.get(slug="cpu")
+    PartPrice.objects.create(
+        part=cpu, amount=Decimal(2100), currency="CNY", effective_date=datetime.date(2024, 3, 1),
+        estimate=True, note="Estimate: no listing found.",
+    )  # fmt: skip
+    listed = "catalog.partprice cpu/2024-03-01: Estimate: no listing found."
+    assert estimate_price_rows() == [listed]
+    assert superseded_estimate_rows() == 0
+    PartPrice.objects.create(
+        part=cpu, amount=Decimal(2200), currency="CNY", effective_date=datetime.date(2024, 5, 1),
+        source="https://example.com/listing",
+    )  # fmt: skip
+    assert estimate_price_rows() == []
+    assert superseded_estimate_rows() == 1
+    assert PartPrice.objects.filter(part=cpu, estimate=True).count() == 1
+
+
+def test_catalog_check_lists_current_estimates_and_counts_the_replaced_ones(mini):
+    cloud = CloudOffering.objects.get(slug="cloud-1")
+    for day, estimate in ((datetime.date(2024, 2, 1), True), (datetime.date(2024, 4, 1), False)):
+        CloudRate.objects.create(
+            offering=cloud, hourly_rate=Decimal("2.5"), currency="USD", effective_date=day,
+            estimate=estimate, source="" if estimate else "https://example.com/rates",
+            note="Estimate: an index's cheapest listing." if estimate else "",
+        )  # fmt: skip
+    out = io.StringIO()
+    call_command("catalog_check", "--estimates", "--as-of", "2024-06-01", stdout=out)
+    lines = out.getvalue().splitlines()
+    assert "0 price row(s) flagged as estimates" in lines
+    assert "1 older estimate row(s) replaced by a later price (kept as history)" in lines
+
+
+def test_the_shipped_catalog_keeps_at_most_ten_estimates_and_most_prices_on_a_url(shipped):
+    assert len(estimate_price_rows()) <= 10
+    rows = [row for rows in selectors.dated_price_rows().values() for row in rows]
+    with_url = [row for row in rows if "https://" in row.source or "http://" in row.source]
+    assert len(with_url) >= 0.8 * len(rows)

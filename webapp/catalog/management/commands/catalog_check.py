@@ -7,7 +7,12 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandParser
 from django.utils.translation import gettext as _
 
-from webapp.catalog.checks import catalog_warnings, check_catalog, estimate_price_rows
+from webapp.catalog.checks import (
+    catalog_warnings,
+    check_catalog,
+    estimate_price_rows,
+    superseded_estimate_rows,
+)
 
 
 class Command(BaseCommand):
@@ -36,7 +41,7 @@ class Command(BaseCommand):
         parser.add_argument(
             "--estimates",
             action="store_true",
-            help=_("also list the price rows flagged as estimates, with their reasons"),
+            help=_("also list the price rows still flagged as estimates, with their reasons"),
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -49,6 +54,11 @@ class Command(BaseCommand):
             for line in estimates:
                 self.stdout.write(f"estimate: {line}")
             self.stdout.write(f"{len(estimates)} price row(s) flagged as estimates")
+            replaced = superseded_estimate_rows()
+            if replaced:
+                self.stdout.write(
+                    f"{replaced} older estimate row(s) replaced by a later price (kept as history)"
+                )
         if problems:
             for problem in problems:
                 self.stdout.write(problem)
