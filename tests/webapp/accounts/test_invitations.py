@@ -20,7 +20,7 @@ from .factories import PASSWORD, signed_in
 pytestmark = pytest.mark.django_db
 
 
-def sign_up_data(username="dave"):
+def sign_up_data(username="erin"):
     return {
         "username": username,
         "email": f"{username}@example.com",
@@ -47,22 +47,22 @@ def test_a_team_admin_gets_a_link_that_signs_one_person_up_into_the_team(team):
     response = visitor.post(link, sign_up_data())
 
     assert response.status_code == 302
-    dave = User.objects.get(username="dave")
-    assert dave.groups.get() == team.vision.group
-    assert visitor.get(reverse("accounts:account")).context["user"] == dave  # signed in
-    assert Invitation.objects.get().used_by == dave
+    erin = User.objects.get(username="erin")
+    assert erin.groups.get() == team.vision.group
+    assert visitor.get(reverse("accounts:account")).context["user"] == erin  # signed in
+    assert Invitation.objects.get().used_by == erin
 
 
 def test_an_invitation_link_works_only_once(team):
     _, secret = invite(team.vision, team.alice)
     link = reverse("accounts:invitation", args=[secret])
-    assert Client().post(link, sign_up_data("dave")).status_code == 302
+    assert Client().post(link, sign_up_data("erin")).status_code == 302
 
-    again = Client().post(link, sign_up_data("erin"), HTTP_ACCEPT_LANGUAGE="en")
+    again = Client().post(link, sign_up_data("frank"), HTTP_ACCEPT_LANGUAGE="en")
 
     assert again.status_code == 404
     assert "This invitation link is not valid" in again.content.decode()
-    assert not User.objects.filter(username="erin").exists()
+    assert not User.objects.filter(username="frank").exists()
     assert Client().get(link).status_code == 404
 
 
@@ -77,7 +77,7 @@ def test_an_invitation_link_expires(team, settings):
 
     assert Client().get(link).status_code == 404
     assert Client().post(link, sign_up_data()).status_code == 404
-    assert not User.objects.filter(username="dave").exists()
+    assert not User.objects.filter(username="erin").exists()
 
 
 def test_only_the_secrets_digest_is_stored(team):
@@ -114,7 +114,7 @@ def test_scenarios_saved_anonymously_move_to_the_account_at_sign_up(team, scenar
     visitor.post(reverse("accounts:invitation", args=[secret]), sign_up_data())
 
     saved = SavedScenario.objects.get(name="before")
-    assert saved.owner == User.objects.get(username="dave")
+    assert saved.owner == User.objects.get(username="erin")
     assert "before" in visitor.get(reverse("planner:saved-list")).content.decode()
 
 
@@ -124,7 +124,7 @@ def test_open_registration_is_off_unless_the_setting_turns_it_on(db, settings):
 
     settings.ACCOUNTS_OPEN_SIGNUP = True
     assert Client().post(reverse("accounts:signup"), sign_up_data()).status_code == 302
-    assert not User.objects.get(username="dave").groups.exists()
+    assert not User.objects.get(username="erin").groups.exists()
 
 
 def test_a_sign_up_with_a_bad_password_names_the_field_and_keeps_the_invitation(team):
