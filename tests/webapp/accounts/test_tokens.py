@@ -82,3 +82,9 @@ def test_a_user_creates_a_team_and_becomes_its_admin(db, team):
     again = client.post(reverse("accounts:team-create"), {"name": "Robotics"})
     assert again.status_code == 400
     assert "name" in again.context["team_form"].errors
+
+
+@pytest.mark.parametrize(("language", "heading"), [("en", "API tokens"), ("zh-hans", "API 令牌")])
+def test_the_account_page_speaks_both_languages(team, language, heading):
+    page = signed_in(team.alice).get(reverse("accounts:account"), HTTP_ACCEPT_LANGUAGE=language)
+    assert f"<h2>{heading}</h2>" in page.content.decode()
