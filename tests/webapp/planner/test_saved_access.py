@@ -114,3 +114,16 @@ def test_an_anonymous_save_is_still_seen_by_whoever_has_its_link(team, scenario)
     anonymous = create_saved_scenario(name="anon", scenario=scenario, session_key="k")
     for client in (Client(), signed_in(team.carol)):
         assert client.get(reverse("planner:saved-detail", args=[anonymous.pk])).status_code == 200
+
+
+def test_the_results_page_links_to_the_account_without_reading_the_session(
+    team, scenario, django_assert_num_queries
+):
+    from webapp.planner.permalink import encode
+
+    client = signed_in(team.alice)
+    url = reverse("planner:results", args=[encode(scenario)])
+    client.get(url)
+    with django_assert_num_queries(0):
+        page = client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert f'href="{reverse("accounts:account")}" id="account-link"' in page
