@@ -127,3 +127,11 @@ def test_the_results_page_links_to_the_account_without_reading_the_session(
     with django_assert_num_queries(0):
         page = client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert f'href="{reverse("accounts:account")}" id="account-link"' in page
+
+
+@pytest.mark.parametrize(("who", "status"), [("bob", 400), ("carol", 404), ("anonymous", 404)])
+def test_only_those_who_see_a_scenario_re_run_it(team, shared, who, status):
+    # A hand-entered scenario: one who may see it is told it cannot be re-run (400).
+    response = client_of(team, who).post(reverse("planner:saved-rerun", args=[shared.pk]))
+    assert response.status_code == status
+    assert SavedScenario.objects.count() == 1
