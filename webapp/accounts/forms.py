@@ -19,6 +19,13 @@ class SignUpForm(UserCreationForm):
         model = User
         fields = ("username", "email")
 
+    def clean_email(self) -> str:
+        # One account per address: a password reset link goes to every account that has it.
+        email: str = self.cleaned_data["email"]
+        if User.objects.filter(email__iexact=email).exists():
+            raise forms.ValidationError(_("An account with this email address already exists."))
+        return email
+
 
 class TeamForm(forms.Form):
     name = forms.CharField(label=_("Team name"), max_length=150)

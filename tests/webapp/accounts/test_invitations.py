@@ -138,3 +138,16 @@ def test_a_sign_up_with_a_bad_password_names_the_field_and_keeps_the_invitation(
     assert page.status_code == 200
     assert "password2" in page.context["form"].errors
     assert Invitation.objects.get().used_at is None
+
+
+def test_an_email_address_already_in_use_is_refused_and_keeps_the_invitation(team):
+    _, secret = invite(team.vision, team.alice)
+    data = {**sign_up_data(), "email": "ALICE@example.com"}
+
+    page = Client().post(
+        reverse("accounts:invitation", args=[secret]), data, HTTP_ACCEPT_LANGUAGE="zh-hans"
+    )
+
+    assert page.status_code == 200
+    assert page.context["form"].errors["email"] == ["已有账户使用此电子邮箱地址。"]
+    assert Invitation.objects.get().used_at is None
