@@ -77,6 +77,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "ninja",  # serves the API docs (swagger-ui) from local static files, not a CDN
     "webapp.catalog",
+    "webapp.accounts",
     "webapp.scenarios",
     "webapp.planner",
     "webapp.advisor",
@@ -217,7 +218,26 @@ MEDIA_URL = "/media/"
 MEDIA_ROOT = BASE_DIR / "media"
 WHITENOISE_MAX_AGE = 31536000 if not DEBUG else 0
 
-LOGIN_URL = "admin:login"
+# Accounts (webapp/accounts): Django's sign-in pages; sign-up by a team admin's invitation
+# link unless DJANGO_OPEN_SIGNUP=true lets anyone create an account.
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "planner:saved-list"
+LOGOUT_REDIRECT_URL = "planner:home"
+ACCOUNTS_OPEN_SIGNUP = env_bool("DJANGO_OPEN_SIGNUP", False)
+ACCOUNTS_INVITATION_DAYS = env_int("DJANGO_INVITATION_DAYS", 7)
+
+# Email (password reset): printed to the console unless an SMTP host is set.
+EMAIL_HOST = os.environ.get("DJANGO_EMAIL_HOST", "")
+EMAIL_BACKEND = (
+    "django.core.mail.backends.smtp.EmailBackend"
+    if EMAIL_HOST
+    else "django.core.mail.backends.console.EmailBackend"
+)
+EMAIL_PORT = env_int("DJANGO_EMAIL_PORT", 587)
+EMAIL_HOST_USER = os.environ.get("DJANGO_EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("DJANGO_EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("DJANGO_EMAIL_USE_TLS", True)
+DEFAULT_FROM_EMAIL = os.environ.get("DJANGO_DEFAULT_FROM_EMAIL", "webmaster@localhost")
 
 # Security: HTTPS hardening is switched on together with DJANGO_HTTPS=true
 # (production behind TLS); see README "Production".

@@ -17,6 +17,10 @@ urlpatterns = [
     path("healthz", planner_views.health, name="health"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
+    # Django's sign-in, sign-out and password reset views (names: login, logout, …).
+    path("accounts/", include("django.contrib.auth.urls")),
+    path("accounts/", include("webapp.accounts.urls")),
+    path("", include("webapp.scenarios.urls")),
     path("", include("webapp.advisor.urls")),
     path("", include("webapp.planner.urls")),
 ]

@@ -1,9 +1,13 @@
-"""Saved scenarios: create from an explicit scenario, fetch by unguessable id, delete.
+"""Saved scenarios: create from an explicit scenario, list, fetch by id, delete.
 
-Creating needs no login: an API-created scenario has no owner, its random id
-is the capability to read it, and only staff may delete it. Deleting uses the
-Django session (with its CSRF check) and :func:`webapp.scenarios.selectors.can_modify`,
-so one user can never delete another's scenario.
+A script authenticates with a personal API token (``Authorization: Bearer …``,
+created on the account page); the web session (with its CSRF check for
+changes) works too. Created without a token, a scenario has no owner: its
+random id is the capability to read it, and only staff may delete it. Created
+with a token, it belongs to the token's user and, if ``team`` names one of
+their teams, is shared with it. Who sees and who deletes which scenario is
+decided by :mod:`webapp.scenarios.selectors`, as on the web pages; a scenario
+the caller may not see answers 404, as an unknown id.
 """
 
 from __future__ import annotations
@@ -18,6 +22,9 @@ from ninja import Router, Schema
 from ninja.security import django_auth
 
 from costmodel import FieldError, Scenario, ScenarioError, parse_scenario
+from webapp.accounts.api_auth import anyone, token_auth
+from webapp.accounts.models import Team
+from webapp.accounts.selectors import teams_of
 from webapp.api.errors import ApiError, error, json_response, read_json
 from webapp.api.schemas import ErrorsOut
 from webapp.scenarios import selectors, services
@@ -34,6 +41,8 @@ class SavedScenarioOut(Schema):
     scenario: Scenario
     provenance: list[dict[str, Any]]
     overrides: list[str]
+    owner: str | None
+    team: str | None
     created_at: datetime.datetime
     updated_at: datetime.datetime
 
@@ -45,13 +54,15 @@ def _out(saved: SavedScenario) -> dict[str, Any]:
         "scenario": saved.scenario,
         "provenance": saved.provenance,
         "overrides": saved.overrides,
+        "owner": saved.owner.get_username() if saved.owner is not None else None,
+        "team": saved.team.name if saved.team is not None else None,
         "created_at": saved.created_at.isoformat(),
         "updated_at": saved.updated_at.isoformat(),
     }
 
 
-def _get(scenario_id: uuid.UUID) -> SavedScenario:
-    saved = selectors.saved_scenario(scenario_id)
+def _get(request: HttpRequest, scenario_id: uuid.UUID) -> SavedScenario:
+    saved = selectors.viewable(scenario_id, request.user)
     if saved is None:
         raise error(404, "id", _("no saved scenario with this id"))
     return saved
@@ -66,6 +77,7 @@ def _get(scenario_id: uuid.UUID) -> SavedScenario:
         413: ErrorsOut,
         422: ErrorsOut,
     },
+    auth=[token_auth, anyone],
     summary="Save an explicit scenario; the answer's id is its permanent link",
     openapi_extra={
         "requestBody": {
@@ -77,6 +89,10 @@ def _get(scenario_id: uuid.UUID) -> SavedScenario:
                         "properties": {
                             "name": {"type": "string", "minLength": 1, "maxLength": MAX_NAME},
                             "scenario": {"$ref": "#/components/schemas/Scenario"},
+                            "team": {
+                                "type": ["string", "null"],
+                                "description": "name of one of the token user's teams",
+                            },
                         },
                         "required": ["name", "scenario"],
                         "additionalProperties": False,
@@ -87,12 +103,17 @@ def _get(scenario_id: uuid.UUID) -> SavedScenario:
     },
 )
 def create_scenario(request: HttpRequest) -> HttpResponse:
-    """Store `scenario` (validated like `/compare`) under `name`."""
+    """Store `scenario` (validated like `/compare`) under `name`.
+
+    With a personal API token it belongs to the token's user, shared with the
+    team named `team` (one of theirs) if given; without one it has no owner."""
     data = read_json(request, for_database=True)
     if not isinstance(data, dict):
         raise error(422, "(body)", _("must be a JSON object with 'name' and 'scenario'"))
     errors = [
-        FieldError(str(k), _("is not a known field")) for k in data if k not in {"name", "scenario"}
+        FieldError(str(k), _("is not a known field"))
+        for k in data
+        if k not in {"name", "scenario", "team"}
     ]
     name = data.get("name")
     if not isinstance(name, str) or not name.strip():
@@ -109,32 +130,65 @@ def create_scenario(request: HttpRequest) -> HttpResponse:
             scenario = parse_scenario(data["scenario"])
         except ScenarioError as exc:
             errors.extend(FieldError(f"scenario.{e.field}", e.message) for e in exc.errors)
+    caller: Any = request.auth  # type: ignore[attr-defined]
+    owner = caller if caller.is_authenticated else None  # a token's user; else no owner
+    team = _team(data.get("team"), owner, errors)
     if errors or scenario is None or not isinstance(name, str):
         raise ApiError(422, errors)
     try:
-        saved = services.create_saved_scenario(name=name.strip(), scenario=scenario)
+        saved = services.create_saved_scenario(
+            name=name.strip(), scenario=scenario, user=owner, team=team
+        )
     except ScenarioError as exc:  # valid fields, but the results overflow
         raise ApiError(422, exc.errors) from None
     return json_response(_out(saved), status=201)
 
 
+def _team(value: object, owner: Any, errors: list[FieldError]) -> Team | None:
+    """The team named ``value`` among ``owner``'s, or ``None``; what is wrong goes to ``errors``."""
+    if value is None:
+        return None
+    if owner is None:
+        errors.append(FieldError("team", _("send a personal API token to share with a team")))
+        return None
+    if not isinstance(value, str):
+        errors.append(FieldError("team", _("must be a team name (a string) or null")))
+        return None
+    team = teams_of(owner).filter(group__name=value).first()
+    if team is None:
+        errors.append(FieldError("team", _("you are not a member of a team with this name")))
+    return team
+
+
+@router.get(
+    "/scenarios",
+    response={200: list[SavedScenarioOut], 401: ErrorsOut},
+    auth=[token_auth, django_auth],
+    summary="The caller's saved scenarios and those shared with their teams, newest first",
+)
+def list_scenarios(request: HttpRequest) -> HttpResponse:
+    items = selectors.listed_for(request.user, None)
+    return json_response([_out(saved) for saved in items])
+
+
 @router.get(
     "/scenarios/{scenario_id}",
-    response={200: SavedScenarioOut, 404: ErrorsOut, 422: ErrorsOut},
-    summary="Fetch a saved scenario by its id",
+    response={200: SavedScenarioOut, 401: ErrorsOut, 404: ErrorsOut, 422: ErrorsOut},
+    auth=[token_auth, django_auth, anyone],
+    summary="Fetch a saved scenario by its id (if the caller may see it)",
 )
 def get_scenario(request: HttpRequest, scenario_id: uuid.UUID) -> HttpResponse:
-    return json_response(_out(_get(scenario_id)))
+    return json_response(_out(_get(request, scenario_id)))
 
 
 @router.delete(
     "/scenarios/{scenario_id}",
     response={204: None, 401: ErrorsOut, 403: ErrorsOut, 404: ErrorsOut, 422: ErrorsOut},
-    auth=django_auth,
-    summary="Delete a saved scenario (its owner or staff, logged in)",
+    auth=[token_auth, django_auth],
+    summary="Delete a saved scenario (its owner, an admin of its team, or staff)",
 )
 def delete_scenario(request: HttpRequest, scenario_id: uuid.UUID) -> HttpResponse:
-    saved = _get(scenario_id)
+    saved = _get(request, scenario_id)
     if not selectors.can_modify(saved, request.user, request.session.session_key):
         raise error(403, "id", _("only the owner of this scenario may delete it"))
     services.delete(saved)

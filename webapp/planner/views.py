@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import uuid
 
+from django import forms
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
@@ -55,11 +56,24 @@ def _owner_key(request: HttpRequest) -> str | None:
     return saved_services.anonymous_owner_key(request.session)
 
 
-def _saved_or_404(pk: uuid.UUID) -> SavedScenario:
-    item = saved_selectors.saved_scenario(pk)
+def _saved_or_404(request: HttpRequest, pk: uuid.UUID) -> SavedScenario:
+    """The saved scenario if this visitor may see it; 404 (as if unknown) otherwise."""
+    item = saved_selectors.viewable(pk, request.user)
     if item is None:
         raise Http404
     return item
+
+
+def compare_form(request: HttpRequest) -> CompareForm:
+    """The compare form of the query string, with an error for any scenario this visitor may
+    not see (worded as for an unknown id, so it reveals nothing)."""
+    form = CompareForm(request.GET)
+    if form.is_valid():
+        for item in form.cleaned_data["ids"]:
+            if not saved_selectors.can_view(item, request.user):
+                message = form.fields["ids"].error_messages["invalid_pk_value"]
+                form.add_error("ids", forms.ValidationError(message, params={"pk": item.pk}))
+    return form
 
 
 def _csv_response(text: str, filename: str) -> HttpResponse:
@@ -197,7 +211,7 @@ def save(request: HttpRequest) -> HttpResponse:
 def _saved_list_page(request: HttpRequest, form: CompareForm) -> HttpResponse:
     """The saved list with each scenario's verdict; a compare form with errors shows them here,
     its ticks kept."""
-    items = list(saved_selectors.saved_by(request.user, _session_key(request)))
+    items = list(saved_selectors.listed_for(request.user, _session_key(request)))
     try:
         rows = saved_verdicts(items)
     except ProjectionOverflowError:  # a row saved before saves were checked
@@ -228,8 +242,8 @@ def _saved_link(item: SavedScenario) -> Permalink:
 
 @require_GET
 def saved_detail(request: HttpRequest, pk: uuid.UUID) -> HttpResponse:
-    """A saved scenario's results; anyone with the link may view it."""
-    item = _saved_or_404(pk)
+    """A saved scenario's results, for those who may see it (webapp.scenarios.selectors)."""
+    item = _saved_or_404(request, pk)
     link = _saved_link(item)
     try:
         context = results_page(request, link, encode_link(link))
@@ -237,12 +251,13 @@ def saved_detail(request: HttpRequest, pk: uuid.UUID) -> HttpResponse:
         return too_large(request)
     context["saved"] = item
     context["can_modify"] = saved_selectors.can_modify(item, request.user, _session_key(request))
+    context["can_share"] = saved_selectors.can_share(item, request.user)
     context["rename_form"] = RenameForm(initial={"name": item.name})
     return render(request, "planner/results.html", context, using=ENGINE)
 
 
 def _modifiable(request: HttpRequest, pk: uuid.UUID) -> SavedScenario:
-    item = _saved_or_404(pk)
+    item = _saved_or_404(request, pk)
     if not saved_selectors.can_modify(item, request.user, _session_key(request)):
         raise Http404  # do not reveal more than a viewer may know
     return item
@@ -251,7 +266,7 @@ def _modifiable(request: HttpRequest, pk: uuid.UUID) -> SavedScenario:
 @require_GET
 def saved_analysis(request: HttpRequest, pk: uuid.UUID) -> HttpResponse:
     """The charts' data and the "how sure" sentence of a saved scenario's results page."""
-    return _analysis_response(_saved_link(_saved_or_404(pk)))
+    return _analysis_response(_saved_link(_saved_or_404(request, pk)))
 
 
 @require_POST
@@ -276,7 +291,7 @@ def saved_delete(request: HttpRequest, pk: uuid.UUID) -> HttpResponse:
 
 @require_GET
 def saved_csv(request: HttpRequest, pk: uuid.UUID) -> HttpResponse:
-    item = _saved_or_404(pk)
+    item = _saved_or_404(request, pk)
     return _monthly_csv_response(
         request,
         _saved_link(item),  # a row saved before saves were checked may overflow: a 400
@@ -286,7 +301,7 @@ def saved_csv(request: HttpRequest, pk: uuid.UUID) -> HttpResponse:
 
 def _compared(request: HttpRequest) -> list[SavedScenario] | CompareForm:
     """The saved scenarios chosen, or the compare form with its errors."""
-    form = CompareForm(request.GET)
+    form = compare_form(request)
     if not form.is_valid():
         return form
     chosen: list[SavedScenario] = form.cleaned_data["ids"]
@@ -326,7 +341,7 @@ def saved_summary_csv(request: HttpRequest) -> HttpResponse:
 @require_POST
 def saved_rerun(request: HttpRequest, pk: uuid.UUID) -> HttpResponse:
     """Resolve a saved scenario's catalog selection again at today's prices, as a new scenario."""
-    item = _saved_or_404(pk)
+    item = _saved_or_404(request, pk)
     try:
         new = saved_services.rerun_at_todays_prices(
             item, user=request.user, session_key=_owner_key(request)

@@ -19,9 +19,8 @@ from costmodel.projection import ProjectionOverflowError
 from webapp.planner import workbook
 from webapp.planner.analysis import run_analyses
 from webapp.planner.finance import accounting_form, options_of
-from webapp.planner.forms import CompareForm
 from webapp.planner.permalink import Permalink, PermalinkError, decode
-from webapp.planner.views import bad_request, too_large
+from webapp.planner.views import bad_request, compare_form, too_large
 from webapp.scenarios import selectors as saved_selectors
 from webapp.scenarios import services as saved_services
 
@@ -75,8 +74,8 @@ def results_workbook(request: HttpRequest, code: str) -> HttpResponse:
 
 @require_GET
 def saved_workbook(request: HttpRequest, pk: uuid.UUID) -> HttpResponse:
-    """The workbook of a saved scenario; anyone with the link may download it, as its page."""
-    item = saved_selectors.saved_scenario(pk)
+    """The workbook of a saved scenario, for those who may see its page."""
+    item = saved_selectors.viewable(pk, request.user)
     if item is None:
         raise Http404
     scenario = saved_services.stored_scenario(item)
@@ -94,7 +93,7 @@ def saved_workbook(request: HttpRequest, pk: uuid.UUID) -> HttpResponse:
 @require_GET
 def compare_workbook(request: HttpRequest) -> HttpResponse:
     """One workbook of the saved scenarios on the compare page (``?ids=…&ids=…``)."""
-    form = CompareForm(request.GET)
+    form = compare_form(request)
     if not form.is_valid():
         return bad_request(request, "; ".join(form.errors_as_text()))
     options = _options(request)

@@ -15,7 +15,11 @@ from django.utils.translation import gettext_lazy as _
 
 
 class SavedScenario(models.Model):
-    """One named build-vs-rent comparison, owned by a user or an anonymous browser session."""
+    """One named build-vs-rent comparison, owned by a user or an anonymous browser session.
+
+    A user's scenario is seen by its owner, the members of its team (if shared
+    with one) and staff; an anonymous one by whoever has its link.
+    """
 
     # A random UUID: the link is the capability to view, so it must be unguessable.
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
@@ -62,6 +66,15 @@ class SavedScenario(models.Model):
         blank=True,
         on_delete=models.CASCADE,
         related_name="saved_scenarios",
+    )
+    team = models.ForeignKey(
+        "accounts.Team",
+        verbose_name=_("team"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="saved_scenarios",
+        help_text=_("The team whose members see and compare it; empty: only its owner."),
     )
     session_key = models.CharField(_("session key"), max_length=40, blank=True)
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)

@@ -1,24 +1,36 @@
-"""Every query of the saved scenarios, by what it is for."""
+"""Every query of the saved scenarios, by what it is for, and who may see or change them.
+
+Who sees a saved scenario:
+
+- one saved by an anonymous browser (no owner): whoever has its link, as a
+  results permalink (its random id is the capability);
+- one saved by a signed-in user: that user, the members of the team it is
+  shared with (if any), and staff.
+
+Who renames or deletes it: its owner, an admin of its team, staff; for an
+anonymous one, the browser session that saved it.
+"""
 
 from __future__ import annotations
 
 import uuid
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 
+from webapp.accounts.selectors import is_member, is_team_admin, teams_of
 from webapp.scenarios.models import SavedScenario
 
 User = AbstractBaseUser | AnonymousUser
 
 
 def saved_scenario(pk: uuid.UUID | str) -> SavedScenario | None:
-    """The saved scenario with this id, or ``None``."""
-    return SavedScenario.objects.filter(pk=pk).first()
+    """The saved scenario with this id, or ``None`` (whoever asks: see :func:`viewable`)."""
+    return SavedScenario.objects.filter(pk=pk).select_related("team__group").first()
 
 
 def all_saved() -> QuerySet[SavedScenario]:
-    """Every saved scenario (whoever has a link may view or compare it)."""
+    """Every saved scenario (callers keep those :func:`can_view` allows)."""
     return SavedScenario.objects.all()
 
 
@@ -31,15 +43,44 @@ def saved_by(user: User | None, session_key: str | None) -> QuerySet[SavedScenar
     return SavedScenario.objects.filter(owner__isnull=True, session_key=session_key)
 
 
+def listed_for(user: User | None, session_key: str | None) -> QuerySet[SavedScenario]:
+    """The "Saved scenarios" list: one's own and those shared with one's teams, newest first."""
+    if user is not None and user.is_authenticated:
+        return SavedScenario.objects.filter(
+            Q(owner_id=user.pk) | Q(team__in=teams_of(user))
+        ).select_related("team__group", "owner")
+    return saved_by(user, session_key)
+
+
+def can_view(saved: SavedScenario, user: User | None) -> bool:
+    """True if ``user`` may see (and compare, and download) ``saved``."""
+    if saved.owner_id is None:
+        return True  # saved anonymously: its link is the capability, as a permalink's
+    if user is None or not user.is_authenticated:
+        return False
+    if saved.owner_id == user.pk or getattr(user, "is_staff", False):
+        return True
+    return is_member(user, saved.team_id)
+
+
+def viewable(pk: uuid.UUID | str, user: User | None) -> SavedScenario | None:
+    """The saved scenario with this id if ``user`` may see it, else ``None`` (as if unknown)."""
+    saved = saved_scenario(pk)
+    return saved if saved is not None and can_view(saved, user) else None
+
+
 def can_modify(saved: SavedScenario, user: User | None, session_key: str | None) -> bool:
     """True if ``user`` (or the anonymous ``session_key``) may rename or delete ``saved``.
 
-    The owner may; staff may; an anonymous creator may from the same browser session.
+    The owner may; an admin of the team it is shared with may; staff may; an
+    anonymous creator may from the same browser session.
     """
     if user is not None and user.is_authenticated:
         if getattr(user, "is_staff", False):
             return True
         if saved.owner_id is not None and saved.owner_id == user.pk:
+            return True
+        if saved.owner_id is not None and is_team_admin(user, saved.team_id):
             return True
     if saved.owner_id is None and saved.session_key and session_key:
         return saved.session_key == session_key
@@ -49,3 +90,10 @@ def can_modify(saved: SavedScenario, user: User | None, session_key: str | None)
 def saved_from_the_catalog() -> QuerySet[SavedScenario]:
     """Every saved scenario that was resolved from the catalog (it has a selection), by name."""
     return SavedScenario.objects.filter(selection__isnull=False).order_by("name", "created_at")
+
+
+def can_share(saved: SavedScenario, user: User | None) -> bool:
+    """True if ``user`` may choose the team of ``saved``: its owner only (or staff)."""
+    if saved.owner_id is None or user is None or not user.is_authenticated:
+        return False
+    return saved.owner_id == user.pk or bool(getattr(user, "is_staff", False))

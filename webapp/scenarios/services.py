@@ -23,6 +23,8 @@ from costmodel.errors import with_fields
 from costmodel.paths import get_path
 from costmodel.projection import ProjectionOverflowError
 from costmodel.ranges import Range, check_ranges, customized, with_defaults
+from webapp.accounts.models import Team
+from webapp.accounts.selectors import is_member
 from webapp.catalog.resolver import Resolution, parse_selection, resolve
 from webapp.catalog.selectors import catalog_version
 from webapp.scenarios.models import SavedScenario
@@ -84,6 +86,7 @@ def create_saved_scenario(
     session_key: str | None = None,
     selection: dict[str, Any] | None = None,
     ranges: Sequence[Range] | None = None,
+    team: Team | None = None,
 ) -> SavedScenario:
     """Store an explicit scenario under ``name``, owned by ``user`` or, if anonymous, the session.
 
@@ -91,19 +94,22 @@ def create_saved_scenario(
     ``selection`` (optional) is the catalog selection it was resolved from,
     kept so it can be re-run later. ``ranges`` (optional) are the uncertainty
     ranges of its analyses; only those that differ from the scenario's
-    defaults are stored.
+    defaults are stored. ``team`` (optional) shares it with that team, one of
+    ``user``'s.
 
     Raises
     ------
     ScenarioError
-        If the engine's results for ``scenario`` overflow (:func:`ensure_computable`),
+        If ``team`` is not one of the user's (field ``team``), if the engine's
+        results for ``scenario`` overflow (:func:`ensure_computable`),
         or a range is not one of the scenario's or out of bounds
         (:func:`costmodel.ranges.check_ranges`).
     """
+    owner: Any = user if user is not None and user.is_authenticated else None
+    check_team(owner, team)
     ensure_computable(scenario)
     custom = customized(scenario, ranges or [])
     check_ranges(scenario, custom)
-    owner: Any = user if user is not None and user.is_authenticated else None
     return SavedScenario.objects.create(
         name=name,
         scenario=scenario.model_dump(mode="json"),
@@ -113,6 +119,7 @@ def create_saved_scenario(
         ranges=[{"path": r.path, "low": r.low, "mode": r.mode, "high": r.high} for r in custom]
         or None,
         owner=owner,
+        team=team,
         session_key="" if owner is not None else (session_key or ""),
     )
 
@@ -154,6 +161,27 @@ def rename(saved: SavedScenario, name: str) -> SavedScenario:
     """Give a saved scenario a new name; its figures never change."""
     saved.name = name
     saved.save(update_fields=["name", "updated_at"])
+    return saved
+
+
+def check_team(owner: Any, team: Team | None) -> None:
+    """:class:`ScenarioError` (field ``team``) unless ``team`` is empty or one of ``owner``'s."""
+    if team is None:
+        return
+    if owner is None:
+        raise ScenarioError([FieldError("team", _("sign in to share a scenario with a team"))])
+    if not is_member(owner, team.pk):
+        raise ScenarioError([FieldError("team", _("you are not a member of this team"))])
+
+
+def share(saved: SavedScenario, team: Team | None) -> SavedScenario:
+    """Share ``saved`` with ``team`` (one of its owner's teams), or with no one (``None``).
+
+    Raises :class:`ScenarioError` (field ``team``) if the owner is not a member of ``team``.
+    """
+    check_team(saved.owner, team)
+    saved.team = team
+    saved.save(update_fields=["team", "updated_at"])
     return saved
 
 

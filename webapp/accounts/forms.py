@@ -1,0 +1,47 @@
+"""Forms of the account pages (sign-up is Django's UserCreationForm with an email)."""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.models import Group, User
+from django.utils.translation import gettext_lazy as _
+
+
+class SignUpForm(UserCreationForm):
+    """Username, email (for password reset) and password twice, checked by Django's validators."""
+
+    email = forms.EmailField(
+        label=_("Email"), help_text=_("Used only to send you a password reset link.")
+    )
+
+    class Meta(UserCreationForm.Meta):
+        model = User
+        fields = ("username", "email")
+
+    def clean_email(self) -> str:
+        # One account per address: a password reset link goes to every account that has it.
+        email: str = self.cleaned_data["email"]
+        if User.objects.filter(email__iexact=email).exists():
+            raise forms.ValidationError(_("An account with this email address already exists."))
+        return email
+
+
+class TeamForm(forms.Form):
+    name = forms.CharField(label=_("Team name"), max_length=150)
+
+    def clean_name(self) -> str:
+        name: str = self.cleaned_data["name"].strip()
+        if not name:
+            raise forms.ValidationError(_("Enter a name."))
+        if Group.objects.filter(name=name).exists():
+            raise forms.ValidationError(_("A team with this name already exists."))
+        return name
+
+
+class TokenForm(forms.Form):
+    name = forms.CharField(
+        label=_("Token name"),
+        max_length=100,
+        help_text=_("What the token is for, e.g. “nightly report script”."),
+    )

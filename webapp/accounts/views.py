@@ -1,0 +1,133 @@
+"""Account pages: sign-up (by invitation, or open when the setting says so), the account page
+with teams, invitations and API tokens. Sign-in, sign-out and password reset are Django's own
+views (django.contrib.auth.urls) with this site's templates."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from webapp.accounts import selectors, services
+from webapp.accounts.forms import SignUpForm, TeamForm, TokenForm
+from webapp.accounts.models import Invitation, Team
+
+AUTH_BACKEND = "django.contrib.auth.backends.ModelBackend"
+
+
+def _signed_up(request: HttpRequest, form: SignUpForm, invitation: Invitation | None) -> Any:
+    try:
+        user = services.sign_up(form, invitation)
+    except services.InvitationUsed:
+        return None
+    # Logging in hands this browser's anonymous saves to the new account (user_logged_in).
+    login(request, user, backend=AUTH_BACKEND)
+    return user
+
+
+def signup(request: HttpRequest) -> HttpResponse:
+    """Open registration: only when ``ACCOUNTS_OPEN_SIGNUP`` is on."""
+    if not settings.ACCOUNTS_OPEN_SIGNUP:
+        raise Http404
+    form = SignUpForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        _signed_up(request, form, None)
+        messages.success(request, _("Welcome! Your account is ready."))
+        return redirect("planner:saved-list")
+    return render(request, "accounts/signup.html", {"form": form, "invitation": None})
+
+
+def invitation(request: HttpRequest, secret: str) -> HttpResponse:
+    """An invitation link: sign up into the team, or join it when already signed in."""
+    found = selectors.open_invitation(secret)
+    if found is None:
+        return render(request, "accounts/invitation_invalid.html", status=404)
+    team = found.team
+    if request.user.is_authenticated:
+        if request.method == "POST":
+            try:
+                services.accept_invitation(found, request.user)
+            except services.InvitationUsed:
+                return render(request, "accounts/invitation_invalid.html", status=404)
+            messages.success(request, _("You joined the team “%(team)s”.") % {"team": team})
+            return redirect("accounts:account")
+        return render(request, "accounts/join.html", {"team": team})
+    form = SignUpForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        if _signed_up(request, form, found) is None:
+            return render(request, "accounts/invitation_invalid.html", status=404)
+        messages.success(
+            request, _("Welcome! You are a member of the team “%(team)s”.") % {"team": team}
+        )
+        return redirect("planner:saved-list")
+    return render(request, "accounts/signup.html", {"form": form, "invitation": found})
+
+
+def _account_page(request: HttpRequest, status: int = 200, **extra: Any) -> HttpResponse:
+    user = request.user
+    teams = list(selectors.teams_of(user).prefetch_related("admins", "group__user_set"))
+    administered = {team.pk for team in teams if user in team.admins.all()}
+    context = {
+        "teams": [(team, team.pk in administered) for team in teams],
+        "tokens": selectors.tokens_of(user),
+        "team_form": extra.pop("team_form", TeamForm()),
+        "token_form": extra.pop("token_form", TokenForm()),
+        **extra,
+    }
+    return render(request, "accounts/account.html", context, status=status)
+
+
+@login_required
+def account(request: HttpRequest) -> HttpResponse:
+    return _account_page(request)
+
+
+@login_required
+@require_POST
+def team_create(request: HttpRequest) -> HttpResponse:
+    form = TeamForm(request.POST)
+    if not form.is_valid():
+        return _account_page(request, status=400, team_form=form)
+    team = services.create_team(form.cleaned_data["name"], request.user)
+    messages.success(request, _("Team “%(team)s” created; you are its admin.") % {"team": team})
+    return redirect("accounts:account")
+
+
+@login_required
+@require_POST
+def team_invite(request: HttpRequest, team_id: int) -> HttpResponse:
+    """A new invitation link, shown on this answer only (its secret is not stored)."""
+    team = get_object_or_404(Team, pk=team_id)
+    if not selectors.is_team_admin(request.user, team.pk):
+        raise Http404
+    found, secret = services.invite(team, request.user)
+    link = request.build_absolute_uri(reverse("accounts:invitation", args=[secret]))
+    return _account_page(request, new_invitation={"team": team, "link": link, "found": found})
+
+
+@login_required
+@require_POST
+def token_create(request: HttpRequest) -> HttpResponse:
+    """A new API token, shown on this answer only (its secret is not stored)."""
+    form = TokenForm(request.POST)
+    if not form.is_valid():
+        return _account_page(request, status=400, token_form=form)
+    token, secret = services.create_token(request.user, form.cleaned_data["name"])
+    return _account_page(request, new_token={"token": token, "secret": secret})
+
+
+@login_required
+@require_POST
+def token_revoke(request: HttpRequest, token_id: int) -> HttpResponse:
+    if not services.revoke_token(request.user, token_id):
+        raise Http404
+    messages.success(request, _("The token was revoked; scripts using it are refused from now."))
+    return redirect("accounts:account")
