@@ -86,7 +86,7 @@ def test_a_value_left_as_shown_in_percent_follows_the_catalog(client, shipped_ca
         ),
         ("rent__rework_fraction", "abc", "Enter a percentage between 0 and 100, e.g. 15"),
         ("discount_rate_percent", "101", "Enter a percentage between 0 and 100, e.g. 8"),
-        ("scaling_efficiency", "0.5", "Enter a percentage between 1 and 100, e.g. 90 for 90 %."),
+        ("scaling_efficiency", "0", "Enter a percentage above 0 and up to 100, e.g. 90 for 90 %."),
         ("build__useful_life_months", "0", "Enter a whole number of months between 1 and 240."),
         ("build__financing__term_months", "121", "months between 1 and 120"),
         ("profile_percent_3", "801", "Enter a percentage between 0 and 800"),
