@@ -75,12 +75,16 @@ def _horizon(scenario: Scenario) -> str:
     return formatting.months(scenario.horizon_months, 0)
 
 
-def _headline(d: Decision, scenario: Scenario) -> str:
-    cur = scenario.currency
+def headline(d: Decision, currency: str) -> str:
+    """The verdict in one sentence: build or rent and what it saves over the horizon, or a
+    close call. The one wording of it: the results page, the saved list and the compare page
+    all show this sentence."""
+    cur = currency
+    horizon = formatting.months(d.horizon_months, 0)
     if d.close_call:
         values = {
             "amount": formatting.amount(abs(d.savings), cur),
-            "horizon": _horizon(scenario),
+            "horizon": horizon,
             "share": formatting.percent(CLOSE_CALL_SHARE),
         }
         if d.recommendation == "build":
@@ -101,11 +105,11 @@ def _headline(d: Decision, scenario: Scenario) -> str:
     if d.recommendation == "build":
         return _("Build: it saves %(amount)s over %(horizon)s.") % {
             "amount": formatting.amount(d.savings, cur),
-            "horizon": _horizon(scenario),
+            "horizon": horizon,
         }
     return _("Rent: building would cost %(amount)s more over %(horizon)s.") % {
         "amount": formatting.amount(abs(d.savings), cur),
-        "horizon": _horizon(scenario),
+        "horizon": horizon,
     }
 
 
@@ -289,7 +293,7 @@ def verdict(decision: Decision, scenario: Scenario) -> Verdict:
         recommendation=decision.recommendation,
         label=_("Build") if build else _("Rent"),
         tone=tone,
-        headline=_headline(decision, scenario),
+        headline=headline(decision, scenario.currency),
         conditions=conditions,
         cash_and_resale=_cash_and_resale(decision, scenario),
         warning=_warning(decision),
