@@ -30,7 +30,7 @@ from webapp.planner import formatting
 from webapp.planner.analysis import ranges_of, ranges_table
 from webapp.planner.compared import compared
 from webapp.planner.fields import ALL_FIELDS, labels
-from webapp.planner.permalink import Permalink, encode
+from webapp.planner.permalink import Permalink, encode, fits_in_link
 from webapp.planner.sources import Sources, catalog_sources
 from webapp.planner.verdict import verdict, what_is_compared
 from webapp.templating import ENGINE, translations
@@ -178,6 +178,7 @@ def results_page(request: HttpRequest, link: Permalink, code: str) -> dict[str, 
         "title": fragments["title"],
         "scenario": link.scenario,
         "permalink": code,
+        "linkable": fits_in_link(code),
         "saved": None,
         "can_modify": False,
         "language_next": request.path,  # the language switcher returns here, without a query

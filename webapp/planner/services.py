@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import datetime
 import math
+import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -52,6 +53,9 @@ from webapp.planner.forms import (
     range_name,
 )
 from webapp.planner.permalink import Permalink, PermalinkError, decode
+from webapp.scenarios import selectors as saved_selectors
+from webapp.scenarios import services as saved_services
+from webapp.scenarios.models import SavedScenario
 from webapp.scenarios.services import ensure_computable
 
 
@@ -238,7 +242,28 @@ def catalog_values(scenario: Scenario) -> dict[str, Any]:
     return {f.path: get_path(data, f.path) for f in CATALOG_FIELDS}
 
 
+def saved_link(item: SavedScenario) -> Permalink:
+    """A saved scenario as the permalink it would be: its scenario, provenance, overrides,
+    selection and ranges."""
+    scenario = saved_services.stored_scenario(item)
+    return Permalink(
+        scenario=scenario,
+        provenance=item.provenance,
+        overrides=item.overrides,
+        selection=item.selection,
+        ranges=saved_services.stored_ranges(item, scenario),
+    )
+
+
 def _link(params: Mapping[str, Any]) -> Permalink | None:
+    """The inputs to reopen the planner on: a permalink code (``?from=``) or a saved
+    scenario's id (``?saved=``, for a scenario too large for a link)."""
+    if params.get("saved"):
+        try:
+            item = saved_selectors.saved_scenario(uuid.UUID(str(params["saved"])))
+        except ValueError:
+            return None
+        return None if item is None else saved_link(item)
     try:
         return decode(params["from"]) if params.get("from") else None
     except PermalinkError:
@@ -257,7 +282,8 @@ def _resolved(form: PlannerForm) -> Scenario | None:
 
 
 def planner_form(params: Mapping[str, Any], catalog: CatalogChoices | None) -> PlannerForm:
-    """An unbound planner form for ``?preset=<slug>`` or ``?from=<permalink code>``.
+    """An unbound planner form for ``?preset=<slug>``, ``?from=<permalink code>`` or
+    ``?saved=<saved scenario id>``.
 
     Advanced fields are prefilled with the catalog's values for the initial
     selection (at today's prices); values the link's user overrode stay theirs.
