@@ -1,7 +1,7 @@
 """What ``manage.py compare`` and the operation commands do, without Django.
 
 ``compare`` reads a scenario, evaluates it and renders it; ``tornado``,
-``uncertainty`` and ``fleet`` read an operation request and print its answer.
+``uncertainty``, ``fleet`` and ``commitment`` read an operation request and print its answer.
 
 Every failure a user can cause — an unreadable file, text that is not JSON, a
 scenario that breaks the methodology's bounds, inputs so large that a result
@@ -141,6 +141,7 @@ OPERATIONS: dict[str, tuple[Any, Any]] = {
     "tornado": (operations.parse_tornado, operations.tornado),
     "uncertainty": (operations.parse_uncertainty, operations.uncertainty),
     "fleet": (operations.parse_fleet, operations.fleet),
+    "commitment": (operations.parse_commitment, operations.commitment),
 }
 """Each operation's request parser and the operation itself."""
 

@@ -29,11 +29,15 @@ import numpy.typing as npt
 
 from costmodel.scenario import (
     HOURS_PER_MONTH,
+    JobsWorkload,
     ProfileWorkload,
     Scenario,
     SteadyWorkload,
     TidalWorkload,
+    jobs_work,
 )
+
+AnyWorkload = SteadyWorkload | TidalWorkload | ProfileWorkload | JobsWorkload
 
 Array = npt.NDArray[np.float64]
 
@@ -223,14 +227,52 @@ def profile_demand(
     return np.where(running_months(horizon_months, months), values, 0.0)
 
 
-def demand_matrix(
-    workloads: Sequence[SteadyWorkload | TidalWorkload | ProfileWorkload],
-    horizon_months: npt.NDArray[np.int64],
+def jobs_demand(
+    reference_gpu_hours: npt.ArrayLike,
+    box_throughput: npt.ArrayLike,
+    horizon_months: npt.ArrayLike,
     months: int,
 ) -> Array:
-    """The demand matrix (N, months) of N workloads of any kinds [h]."""
+    """``demand[m] = work[m] / (build.gpu_count × build.gpu_throughput)`` [h] for months 1..H.
+
+    Parameters
+    ----------
+    reference_gpu_hours : array_like, shape (N, months)
+        Work wanted by the jobs in each month [reference GPU-h]
+        (:meth:`~costmodel.scenario.JobsWorkload.reference_gpu_hours`).
+    box_throughput : array_like, shape (N,)
+        GPUs of the box × throughput of one [reference GPUs].
+
+    Notes
+    -----
+    The box-hours a jobs workload asks for: the same demand as a profile with
+    ``u[m] = demand[m] / 730``.
+    """
+    work = np.asarray(reference_gpu_hours, dtype=np.float64)
+    demand = work / np.asarray(box_throughput, dtype=np.float64)[:, None]
+    return np.where(running_months(horizon_months, months), demand, 0.0)
+
+
+def demand_matrix(
+    workloads: Sequence[AnyWorkload],
+    horizon_months: npt.NDArray[np.int64],
+    months: int,
+    box_throughput: npt.ArrayLike | None = None,
+) -> Array:
+    """The demand matrix (N, months) of N workloads of any kinds [h].
+
+    ``box_throughput`` (N,) is each build's GPUs × throughput [reference GPUs]:
+    needed only to turn jobs into box-hours.
+    """
     demand = np.zeros((len(workloads), months))
     kinds = np.array([w.kind for w in workloads])
+    jobs = np.flatnonzero(kinds == "jobs")
+    if jobs.size:
+        if box_throughput is None:
+            raise ValueError("a jobs workload needs the box's throughput")
+        work = np.concatenate([jobs_work(workloads[int(i)], 1, months) for i in jobs])  # type: ignore[arg-type]
+        box = np.asarray(box_throughput, dtype=np.float64)[jobs]
+        demand[jobs] = jobs_demand(work, box, horizon_months[jobs], months)
     for kind in ("steady", "tidal", "profile"):
         rows = np.flatnonzero(kinds == kind)
         if not rows.size:
@@ -353,10 +395,11 @@ def _columns_from(scenarios: Sequence[Scenario]) -> Columns:
     loan, rent = table[: len(FINANCING_INPUTS)], table[len(FINANCING_INPUTS) :]
     horizon = np.array([s.horizon_months for s in scenarios], dtype=np.int64)
     months = int(horizon.max()) + 1
+    box = build[BUILD_INPUTS.index("gpu_count")] * build[BUILD_INPUTS.index("gpu_throughput")]
     return Columns(
         horizon_months=horizon,
         discount_rate_per_year=discount_rate,
-        demand=demand_matrix([s.workload for s in scenarios], horizon, months),
+        demand=demand_matrix([s.workload for s in scenarios], horizon, months, box),
         build=BuildColumns(
             **dict(zip(BUILD_INPUTS, build, strict=True)),
             financing=FinancingColumns(**dict(zip(FINANCING_INPUTS, loan, strict=True))),
@@ -371,19 +414,28 @@ def _columns_from(scenarios: Sequence[Scenario]) -> Columns:
 
 
 def workload_demand(
-    workload: SteadyWorkload | TidalWorkload | ProfileWorkload,
+    workload: AnyWorkload,
     count: int,
     horizon_months: npt.NDArray[np.int64],
     months: int,
     values: Mapping[str, Array] | None = None,
+    box_throughput: Array | None = None,
 ) -> Array:
     """Demand (count, months) of ``count`` copies of one workload, some fields set per copy [h].
 
     ``values`` maps workload paths (``workload.utilization``,
-    ``workload.active_days_per_month``, ``workload.monthly_utilization.3`` …)
-    to arrays of shape (count,).
+    ``workload.active_days_per_month``, ``workload.monthly_utilization.3``,
+    ``workload.jobs.0.reference_gpu_hours``, ``workload.jobs.1.runs_per_month``
+    or ``….runs_per_month.2`` …) to arrays of shape (count,). ``box_throughput``
+    (count,) [reference GPUs] turns jobs into box-hours.
     """
     values = values or {}
+    if isinstance(workload, JobsWorkload):
+        if box_throughput is None:
+            raise ValueError("a jobs workload needs the box's throughput")
+        return jobs_demand(
+            jobs_work(workload, count, months, values), box_throughput, horizon_months, months
+        )
 
     def field(name: str, base: float) -> Array:
         return np.broadcast_to(values.get(f"workload.{name}", base), (count,))
@@ -431,12 +483,12 @@ def variants(scenario: Scenario, count: int, values: Mapping[str, npt.ArrayLike]
     months = int(horizon.max()) + 1
     workload_values = {p: v for p, v in arrays.items() if p.startswith("workload.")}
     columns = columns_from([scenario]).take(np.zeros(count, dtype=np.intp))
-    columns = dataclasses.replace(
-        columns,
-        horizon_months=horizon,
-        demand=workload_demand(scenario.workload, count, horizon, months, workload_values),
-    )
     for path, column in arrays.items():
         if path != "horizon_months" and not path.startswith("workload."):
             columns = columns.with_values(path, column)
-    return columns
+    box = columns.build.gpu_count * columns.build.gpu_throughput
+    return dataclasses.replace(
+        columns,
+        horizon_months=horizon,
+        demand=workload_demand(scenario.workload, count, horizon, months, workload_values, box),
+    )

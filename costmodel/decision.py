@@ -25,6 +25,21 @@ Rules (named constants below):
 - **What is compared**: the work over the horizon in box-hours, the
   instance-hours the cloud needs for the same work, and how busy the plan
   keeps the box on average.
+
+**One verdict.** :attr:`Decision.verdict` is the one code a page states,
+the first of these that applies (:data:`VERDICT_CODES`):
+
+1. ``close_call``: ``|savings|`` within :data:`CLOSE_CALL_SHARE` of the larger total;
+2. ``uncertain``: the uncertainty analysis holds the recommended side in fewer
+   than :data:`UNCERTAIN_BELOW` of its draws — neither side is recommended;
+3. ``resale_decides``: building wins only through the resale value (cash
+   never catches up within the horizon);
+4. ``late_payback``: building wins but its cash break-even comes after the
+   useful life (or :data:`PAYBACK_WARNING_MONTHS` without one);
+5. else ``build`` or ``rent``.
+
+With an uncertainty answer the decision also carries the median (P50) of the
+draws' savings beside the point figure (:attr:`Decision.savings_p50`).
 """
 
 from __future__ import annotations
@@ -61,7 +76,20 @@ move by more than that between quotes, and resale prices by far more.
 REFERENCE_UTILIZATION = 0.8
 """The "busy" example of the verdict: savings at 80 % steady use, the guides' high frequency."""
 
+UNCERTAIN_BELOW = 0.5
+"""The recommended side holding in fewer than this share of the draws makes it uncertain."""
+
 Recommendation = Literal["build", "rent"]
+Verdict = Literal["close_call", "uncertain", "resale_decides", "late_payback", "build", "rent"]
+VERDICT_CODES: tuple[Verdict, ...] = (
+    "close_call",
+    "uncertain",
+    "resale_decides",
+    "late_payback",
+    "build",
+    "rent",
+)
+"""Every verdict code, in the order the rules are tried (see the module's docstring)."""
 
 
 @dataclass(frozen=True)
@@ -105,6 +133,19 @@ class Decision:
     """The work wanted over the horizon, in hours of the box working flat out [box-h]."""
     instance_hours: float
     """Cloud instance-hours that do the same work, spot rework included [instance-h]."""
+    savings_p50: float | None = None
+    """Median of the uncertainty draws' savings [currency]; None: not run."""
+
+    @property
+    def verdict(self) -> Verdict:
+        """The one code a page states (:func:`verdict_of` of this decision's flags)."""
+        return verdict_of(
+            self.recommendation,
+            close_call=self.close_call,
+            probability_recommendation_holds=self.probability_recommendation_holds,
+            resale_decides=self.resale_decides,
+            late_payback=self.late_payback,
+        )
 
 
 def confidence_of(probability: float) -> str:
@@ -147,30 +188,66 @@ def decide(
     threshold = result["break_even_utilization"]
     build_when_busier = None if threshold is None else sweep_savings[-1] > sweep_savings[0]
     probability = None
+    savings_p50 = None
     if uncertainty is not None:
         share_build = float(uncertainty["probability_build_cheaper"])
         probability = share_build if recommendation == "build" else 1.0 - share_build
+        savings_p50 = float(uncertainty["savings"]["p50"])
+    close_call = abs(savings) <= CLOSE_CALL_SHARE * larger_total
+    resale_decides = cash_savings <= 0 < savings
+    late_payback = break_even is not None and break_even > limit
     return Decision(
         recommendation=recommendation,
         savings=savings,
         horizon_months=scenario.horizon_months,
-        close_call=abs(savings) <= CLOSE_CALL_SHARE * larger_total,
+        close_call=close_call,
         cash_savings=cash_savings,
         resale_value=float(build["resale_value"]),
-        resale_decides=cash_savings <= 0 < savings,
+        resale_decides=resale_decides,
         break_even_month=break_even,
         break_even_utilization=threshold,
         build_when_busier=build_when_busier,
         useful_life_months=life,
         payback_limit_months=limit,
-        late_payback=break_even is not None and break_even > limit,
+        late_payback=late_payback,
         reference_utilization=REFERENCE_UTILIZATION,
         reference_savings=_at(utilizations, sweep_savings, REFERENCE_UTILIZATION),
         probability_recommendation_holds=probability,
         confidence=None if probability is None else confidence_of(probability),
         average_utilization=average_utilization(scenario, result["work_reference_gpu_hours"]),
         **same_work(scenario, float(result["work_reference_gpu_hours"])),
+        savings_p50=savings_p50,
     )
+
+
+def verdict_of(
+    recommendation: Recommendation,
+    *,
+    close_call: bool,
+    probability_recommendation_holds: float | None,
+    resale_decides: bool,
+    late_payback: bool,
+) -> Verdict:
+    """The one verdict code: the first rule of :data:`VERDICT_CODES` that applies.
+
+    A late pay-back is a verdict only when building is recommended (renting
+    has nothing to pay back).
+
+    >>> verdict_of("build", close_call=False, probability_recommendation_holds=0.3,
+    ...            resale_decides=False, late_payback=False)
+    'uncertain'
+    """
+    if close_call:
+        return "close_call"
+    if probability_recommendation_holds is not None and (
+        probability_recommendation_holds < UNCERTAIN_BELOW
+    ):
+        return "uncertain"
+    if recommendation == "build" and resale_decides:
+        return "resale_decides"
+    if recommendation == "build" and late_payback:
+        return "late_payback"
+    return recommendation
 
 
 def same_work(scenario: Scenario, work_reference_gpu_hours: float) -> dict[str, float]:

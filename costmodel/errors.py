@@ -16,10 +16,11 @@ from pydantic import ValidationError
 from costmodel.paths import with_path
 from costmodel.scenario import Scenario
 
-_WORKLOAD_KINDS = {"steady", "tidal", "profile"}
+_WORKLOAD_KINDS = {"steady", "tidal", "profile", "jobs"}
+_RUNS_KINDS = {"number", "list"}
 _DISTRIBUTION_KINDS = {"triangular", "uniform"}
 _TAGS = {
-    "workload": "'steady', 'tidal', 'profile'",
+    "workload": "'steady', 'tidal', 'profile', 'jobs'",
     "distributions": "'triangular', 'uniform'",
 }
 
@@ -54,12 +55,14 @@ def _path(loc: tuple[int | str, ...]) -> list[str]:
     parts = [str(p) for p in loc]
     # Pydantic puts the discriminator's tag into the location of a tagged-union
     # member ("workload.steady.utilization"); the user wrote "workload.utilization".
-    # The same holds for a distribution's kind in an uncertainty request.
+    # The same holds for a distribution's kind in an uncertainty request, and for
+    # a job's runs per month (one number, or a list).
     return [
         p
         for i, p in enumerate(parts)
         if not (i > 0 and parts[i - 1] == "workload" and p in _WORKLOAD_KINDS)
         and not (i > 1 and parts[i - 2] == "distributions" and p in _DISTRIBUTION_KINDS)
+        and not (i > 0 and parts[i - 1] == "runs_per_month" and p in _RUNS_KINDS)
     ]
 
 
@@ -68,6 +71,8 @@ def _message(error: Any) -> tuple[list[str], str]:
     parts = _path(error["loc"])
     msg: str = error["msg"]
     ctx = error.get("ctx") or {}
+    if "path" in ctx:  # a rule of the whole scenario that names the field it is about
+        return [*parts, *str(ctx["path"]).split(".")], msg
     if kind == "missing":
         return parts, "is required"
     if kind == "extra_forbidden":

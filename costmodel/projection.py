@@ -19,6 +19,7 @@ Examples
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -42,7 +43,7 @@ from costmodel.results import (
     RENT_FIGURES,
     RENT_SERIES,
 )
-from costmodel.scenario import HOURS_PER_MONTH, Scenario
+from costmodel.scenario import HOURS_PER_MONTH, JobsWorkload, Scenario
 
 __all__ = [
     "Projection",
@@ -50,9 +51,11 @@ __all__ = [
     "break_even_month",
     "break_even_utilization",
     "compare",
+    "job_times",
     "loan_payment",
     "project",
     "project_columns",
+    "rent_hours_per_box_hour",
 ]
 
 
@@ -124,16 +127,53 @@ class Projection:
                 **{name: _figure(name, arrays[name][i]) for name in figures},
             }
 
-        return {
-            "scenario": self.scenarios[i].model_dump(mode="json"),
+        scenario = self.scenarios[i]
+        result: dict[str, Any] = {
+            "scenario": scenario.model_dump(mode="json"),
             "months": list(range(months)),
             "build": side(self.build, BUILD_SERIES, BUILD_FIGURES),
             "rent": side(self.rent, RENT_SERIES, RENT_FIGURES),
             **{name: _figure(name, getattr(self, name)[i]) for name in HEADLINE},
         }
+        if isinstance(scenario.workload, JobsWorkload):
+            result["jobs"] = job_times(scenario)
+        return result
 
     def results(self) -> list[dict[str, Any]]:
         return [self.result(i) for i in range(len(self))]
+
+
+def job_times(scenario: Scenario) -> list[dict[str, Any]]:
+    """Time of one run of each job of a jobs workload, on the box and rented.
+
+    Returns
+    -------
+    list of dict
+        ``name``; ``build_hours_per_run`` [h], wall hours on one box;
+        ``rent_instance_hours_per_run`` [instance-h].
+
+    Notes
+    -----
+    With ``W`` the job's reference GPU-hours per run::
+
+        build_hours_per_run         = W / (build.gpu_count × build.gpu_throughput)
+        rent_instance_hours_per_run = W / (rent.gpu_count × rent.gpu_throughput)
+                                      × (1 + rework_fraction)
+    """
+    workload = scenario.workload
+    if not isinstance(workload, JobsWorkload):
+        raise ValueError("only a jobs workload has jobs")
+    b, r = scenario.build, scenario.rent
+    hours = np.array([job.reference_gpu_hours for job in workload.jobs])
+    with np.errstate(over="ignore"):  # inf where a throughput is tiny: refused by project()
+        build_hours = hours / (np.float64(b.gpu_count) * b.gpu_throughput)
+        rent_hours = hours / (np.float64(r.gpu_count) * r.gpu_throughput) * (1 + r.rework_fraction)
+    return [
+        {"name": job.name, "build_hours_per_run": bh, "rent_instance_hours_per_run": rh}
+        for job, bh, rh in zip(
+            workload.jobs, build_hours.tolist(), rent_hours.tolist(), strict=True
+        )
+    ]
 
 
 def _figures(name: str, values: Array) -> list[float | None]:
@@ -415,6 +455,21 @@ def commitment_costs(c: Columns) -> Array:
     )
 
 
+def rent_hours_per_box_hour(c: Columns) -> Array:
+    """Instance-hours the rent side needs for one box-hour of work [instance-h/h], shape (N,).
+
+    Notes
+    -----
+    ``capacity_ratio × (1 + rework_fraction)`` with ``capacity_ratio =
+    (build.gpu_count × build.gpu_throughput) / (rent.gpu_count × rent.gpu_throughput)``,
+    so that ``rent_hours[m] = demand[m] × capacity_ratio × (1 + rework_fraction)``.
+    """
+    b, r = c.build, c.rent
+    capacity_ratio = (b.gpu_count * b.gpu_throughput) / (r.gpu_count * r.gpu_throughput)
+    ratio: Array = capacity_ratio * (1.0 + r.rework_fraction)
+    return ratio
+
+
 def _col(values: Array) -> Array:
     """One scenario's input against all its months: shape (N,) → (N, 1)."""
     return values[:, None]
@@ -471,8 +526,7 @@ def monthly_projection(c: Columns, with_break_even_utilization: bool = False) ->
         escalation = power(1.0 + b.running_cost_annual_change, (m - 1) / 12.0)
         escalation = np.where(running, escalation, 0.0)
         rate = col(r.hourly_rate) * power(1.0 + r.annual_price_change, (m - 1) / 12.0)
-        capacity_ratio = (b.gpu_count * b.gpu_throughput) / (r.gpu_count * r.gpu_throughput)
-        instance_hours_per_box_hour = col(capacity_ratio * (1.0 + r.rework_fraction))
+        instance_hours_per_box_hour = col(rent_hours_per_box_hour(c))
         committed_hours = col(r.committed_instances * HOURS_PER_MONTH)
         # Energy [kWh] = (P_load·busy + P_idle·(730 − busy)) / 1000 · pue: the idle draw
         # all month, plus the draw above idle while busy. Its cost per kWh is escalated.
@@ -635,10 +689,8 @@ def break_even_utilization(c: Columns, savings_at: Callable[[Array], Array]) -> 
     where ``s(b)`` is zero or of the other sign; segments with ``s(a) = s(b)``
     have none.
     """
-    b, r = c.build, c.rent
     n = len(c)
-    capacity_ratio = (b.gpu_count * b.gpu_throughput) / (r.gpu_count * r.gpu_throughput)
-    kink = r.committed_instances / (capacity_ratio * (1.0 + r.rework_fraction))
+    kink = c.rent.committed_instances / rent_hours_per_box_hour(c)
     kink = np.where((kink > 0.0) & (kink < 1.0), kink, 1.0)
     s0, sk, s1 = savings_at(np.stack([np.zeros(n), kink, np.ones(n)]))  # in one evaluation
 
@@ -665,7 +717,25 @@ def project(scenarios: Sequence[Scenario]) -> Projection:
     """
     scenarios = tuple(scenarios)
     projection = project_columns(columns_from(scenarios))
+    _refuse_endless_jobs(scenarios)
     return dataclasses.replace(projection, scenarios=scenarios)
+
+
+def _refuse_endless_jobs(scenarios: Sequence[Scenario]) -> None:
+    """Raise :class:`ProjectionOverflowError` naming every jobs scenario whose time of one run
+    is not a finite number (a throughput so small that a run never ends)."""
+    bad = [
+        i
+        for i, s in enumerate(scenarios)
+        if isinstance(s.workload, JobsWorkload)
+        and not all(
+            math.isfinite(job["build_hours_per_run"])
+            and math.isfinite(job["rent_instance_hours_per_run"])
+            for job in job_times(s)
+        )
+    ]
+    if bad:
+        raise ProjectionOverflowError(bad)
 
 
 def compare(scenario: Scenario) -> dict[str, Any]:

@@ -113,17 +113,35 @@ class Headline(_Schema):
     )
 
 
+class JobTimes(_Schema):
+    """How long one run of a job takes on each side (a jobs workload only)."""
+
+    name: str = Field(description="The job's name, as given.")
+    build_hours_per_run: float = Field(
+        description="reference_gpu_hours / (build.gpu_count × build.gpu_throughput): wall "
+        "hours of one run on one box [h]."
+    )
+    rent_instance_hours_per_run: float = Field(
+        description="reference_gpu_hours / (rent.gpu_count × rent.gpu_throughput) × "
+        "(1 + rework_fraction): instance-hours of one run when rented [instance-h]."
+    )
+
+
 class CompareResult(Headline):
     """The methodology's result of one scenario (``compare``).
 
     Its JSON lists ``scenario``, ``months``, ``build`` and ``rent`` first, then
-    the headline figures (:meth:`costmodel.projection.Projection.result`).
+    the headline figures, then ``jobs`` for a jobs workload only
+    (:meth:`costmodel.projection.Projection.result`).
     """
 
     scenario: Scenario = Field(description="The explicit scenario, defaults filled in.")
     months: list[int] = Field(description="0, 1, …, H.")
     build: BuildResult
     rent: RentResult
+    jobs: list[JobTimes] | None = Field(
+        default=None, description="Per job, in order: time of one run. Jobs workloads only."
+    )
 
 
 class Summary(Headline):

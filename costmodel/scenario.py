@@ -9,13 +9,18 @@ are refused.
 Version 2 of the methodology adds optional fields (hybrid demand above one
 box, hardware life, price trends, financing, spot rework, commitments). Each
 has a default that leaves a version-1 scenario's figures exactly as they were.
+Version 3 adds a fourth workload, training jobs (:class:`JobsWorkload`).
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, Self
+from collections.abc import Mapping
+from typing import Annotated, Any, Literal, Self
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+import numpy as np
+import numpy.typing as npt
+from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, model_validator
+from pydantic_core import PydanticCustomError
 
 HOURS_PER_MONTH = 730.0
 """Hours in one month [h]: 8760 / 12."""
@@ -68,7 +73,97 @@ class ProfileWorkload(_Strict):
     monthly_utilization: Annotated[list[Demand], Field(min_length=1, max_length=MAX_HORIZON_MONTHS)]
 
 
-Workload = Annotated[SteadyWorkload | TidalWorkload | ProfileWorkload, Field(discriminator="kind")]
+MAX_JOBS = 50
+"""Most jobs a jobs workload may list."""
+
+MAX_RUNS_MONTHS = 120
+"""Longest list of runs per month a job may give (it repeats)."""
+
+
+def _runs_kind(value: Any) -> str:
+    return "list" if isinstance(value, list) else "number"
+
+
+Runs = Annotated[
+    Annotated[float, Field(ge=0), Tag("number")]
+    | Annotated[
+        list[Annotated[float, Field(ge=0)]],
+        Field(min_length=1, max_length=MAX_RUNS_MONTHS),
+        Tag("list"),
+    ],
+    Discriminator(_runs_kind),
+]
+"""Runs in a month: one number for every month, or a list of monthly numbers that repeats."""
+
+
+class Job(_Strict):
+    """One kind of training run: its work [reference GPU-hours per run] and how often it runs."""
+
+    name: Annotated[str, Field(min_length=1, max_length=200)]
+    reference_gpu_hours: Annotated[float, Field(gt=0)]
+    runs_per_month: Runs
+
+
+class JobsWorkload(_Strict):
+    """Work stated as jobs: ``Σ_j runs_j(m) × reference_gpu_hours_j`` reference GPU-hours a month.
+
+    The box-hours this asks for depend on the box (its GPUs and their
+    throughput), so :class:`Scenario` converts them (see
+    :meth:`reference_gpu_hours`) and refuses a month above 8 boxes' work.
+    """
+
+    kind: Literal["jobs"]
+    jobs: Annotated[list[Job], Field(min_length=1, max_length=MAX_JOBS)]
+
+    def reference_gpu_hours(self, months: int) -> npt.NDArray[np.float64]:
+        """Work wanted in months ``0..months − 1`` [reference GPU-h] (:func:`jobs_work`)."""
+        work: npt.NDArray[np.float64] = jobs_work(self, 1, months)[0]
+        return work
+
+
+def jobs_work(
+    workload: JobsWorkload,
+    count: int,
+    months: int,
+    values: Mapping[str, npt.ArrayLike] | None = None,
+) -> npt.NDArray[np.float64]:
+    """Work wanted (count, months) [reference GPU-h] of copies of a jobs workload, 0 in month 0.
+
+    ``values`` sets some of each job's fields per copy: arrays of shape (count,)
+    under ``workload.jobs.<j>.reference_gpu_hours``, ``….runs_per_month`` (a
+    number) or ``….runs_per_month.<i>`` (an entry of a list).
+
+    Notes
+    -----
+    ``work[m] = Σ_j runs_j(m) × reference_gpu_hours_j`` with ``runs_j(m)`` the
+    job's number, or its list's entry ``(m − 1) mod n`` (a list repeats).
+    """
+    values = values or {}
+    work = np.zeros((count, months))
+    for j, job in enumerate(workload.jobs):
+        prefix = f"workload.jobs.{j}."
+        hours = np.broadcast_to(
+            values.get(prefix + "reference_gpu_hours", job.reference_gpu_hours), (count,)
+        )
+        m = np.arange(months)
+        if isinstance(job.runs_per_month, list):
+            table = np.tile(np.asarray(job.runs_per_month, dtype=np.float64), (count, 1))
+            for i in range(table.shape[1]):
+                if f"{prefix}runs_per_month.{i}" in values:
+                    table[:, i] = values[f"{prefix}runs_per_month.{i}"]
+            runs = np.where(m >= 1, table[:, (m - 1) % table.shape[1]], 0.0)
+        else:
+            number = np.broadcast_to(
+                values.get(prefix + "runs_per_month", job.runs_per_month), (count,)
+            )
+            runs = np.where(m >= 1, number[:, None], 0.0)
+        work += runs * hours[:, None]
+    return work
+
+
+Workload = Annotated[
+    SteadyWorkload | TidalWorkload | ProfileWorkload | JobsWorkload, Field(discriminator="kind")
+]
 
 
 class Financing(_Strict):
@@ -130,3 +225,31 @@ class Scenario(_Strict):
     workload: Workload
     build: Build
     rent: Rent
+
+    @model_validator(mode="after")
+    def _jobs_fit_eight_boxes(self) -> Self:
+        """A jobs workload may ask for at most 8 boxes' work in any month, like a profile."""
+        if not isinstance(self.workload, JobsWorkload):
+            return self
+        try:
+            box = self.build.gpu_count * self.build.gpu_throughput  # [reference GPUs]
+        except OverflowError:  # a count beyond float64: refused when projected
+            return self
+        work = self.workload.reference_gpu_hours(self.horizon_months + 1)
+        with np.errstate(over="ignore"):
+            utilization = work / box / HOURS_PER_MONTH
+        above = np.flatnonzero(utilization > MAX_DEMAND_MULTIPLE)
+        if above.size:
+            month = int(above[0])
+            raise PydanticCustomError(
+                "jobs_month_above_limit",
+                "month {month} asks for {utilization} times what the box does in 730 hours "
+                "(at most {limit})",
+                {
+                    "path": "workload.jobs",
+                    "month": month,
+                    "utilization": float(f"{utilization[month]:.4g}"),
+                    "limit": int(MAX_DEMAND_MULTIPLE),
+                },
+            )
+        return self

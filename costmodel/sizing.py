@@ -77,6 +77,12 @@ TIERS: tuple[Tier, ...] = ("budget", "entry", "multi", "cluster")
 BYTES_PER_PARAMETER: dict[str, float] = {"fp32": 16.0, "fp16": 18.0, "bf16": 18.0, "int8": 12.0}
 """Weights + gradients + Adam states per parameter at each precision [B]."""
 
+ADAPTER_BYTES_PER_PARAMETER: dict[str, float] = {"fp32": 4.0, "fp16": 2.0, "bf16": 2.0, "int8": 1.0}
+"""Frozen weights per parameter when only adapters are trained [B]: no gradient or optimizer
+state for them (LoRA, Hu et al. 2021); the adapters' own states are a fraction of a percent."""
+
+TrainingMethod = Literal["full", "adapter"]
+
 ACTIVATION_ALLOWANCE = 0.25
 """Activations as a fraction of weight, gradient and optimizer memory [-]."""
 
@@ -300,18 +306,25 @@ def is_geforce_40_series(gpu_name: str) -> bool:
     return bool(_GEFORCE_40.search(gpu_name))
 
 
-def training_memory_gb(parameters_billion: float, precision: Precision) -> float:
+def training_memory_gb(
+    parameters_billion: float, precision: Precision, method: TrainingMethod = "full"
+) -> float:
     """Estimated GPU memory to train a model with Adam [GB].
 
     Notes
     -----
     ``max(P × b × (1 + 0.25) + 2, 12)`` with ``P`` in billions (so ``P × b``
-    is in GB) and ``b`` from :data:`BYTES_PER_PARAMETER`.
+    is in GB) and ``b`` from :data:`BYTES_PER_PARAMETER` (``"full"``
+    training), or :data:`ADAPTER_BYTES_PER_PARAMETER` when only adapters are
+    trained (the frozen weights alone).
 
     >>> round(training_memory_gb(1.0, "fp16"), 2)
     24.5
+    >>> round(training_memory_gb(7.0, "bf16", "adapter"), 2)
+    19.5
     """
-    states = parameters_billion * BYTES_PER_PARAMETER[precision]
+    per_parameter = BYTES_PER_PARAMETER if method == "full" else ADAPTER_BYTES_PER_PARAMETER
+    states = parameters_billion * per_parameter[precision]
     return max(states * (1 + ACTIVATION_ALLOWANCE) + FRAMEWORK_OVERHEAD_GB, VRAM_FLOOR_GB)
 
 

@@ -9,7 +9,14 @@ from pathlib import Path
 import pytest
 
 from costmodel import compare, parse_scenario
-from costmodel.decision import CLOSE_CALL_SHARE, CONFIDENCE_BANDS, confidence_of, decide
+from costmodel.decision import (
+    CLOSE_CALL_SHARE,
+    CONFIDENCE_BANDS,
+    VERDICT_CODES,
+    confidence_of,
+    decide,
+    verdict_of,
+)
 from costmodel.operations import parse_uncertainty, uncertainty
 from costmodel.paths import with_path
 from costmodel.sensitivity import utilization_sweep
@@ -173,3 +180,128 @@ def test_work_beyond_one_box_counts_in_full():
     assert decision.box_hours == pytest.approx(1.5 * 730 * 12, rel=1e-12)
     # the box's GPU is 0.6 of the cloud instance's: 0.6 instance-hours per box-hour
     assert decision.instance_hours == pytest.approx(1.5 * 730 * 12 * 0.6, rel=1e-12)
+
+
+# --- one verdict ---------------------------------------------------------------------------------
+
+STEADY_DRAWS = {"draws": 2000, "seed": 3}
+
+
+def test_a_clear_build_is_the_verdict_build_with_the_median_of_the_draws_beside_it():
+    draws = {
+        "distributions": {"rent.hourly_rate": {"kind": "uniform", "low": 20.0, "high": 36.0}},
+        **STEADY_DRAWS,
+    }
+    decision, _ = decision_of(example("steady-4090-vs-a100"), draws)
+    answer = uncertainty(parse_uncertainty({"scenario": example("steady-4090-vs-a100"), **draws}))
+
+    assert decision.verdict == "build"
+    assert decision.savings_p50 == answer["savings"]["p50"]
+    assert decision.savings_p50 != decision.savings  # the median, not the point figure
+
+
+def test_without_an_uncertainty_analysis_there_is_no_median():
+    decision, _ = decision_of(example("steady-4090-vs-a100"))
+
+    assert decision.verdict == "build"
+    assert decision.savings_p50 is None
+
+
+def test_an_expensive_box_is_the_verdict_rent():
+    decision, _ = decision_of(changed(example("steady-4090-vs-a100"), **{"rent.hourly_rate": 0.3}))
+
+    assert decision.verdict == "rent"
+
+
+def test_a_close_call_comes_before_every_other_verdict():
+    base = example("steady-4090-vs-a100")
+    threshold = compare(parse_scenario(base))["break_even_utilization"]
+    draws = {
+        "distributions": {"rent.hourly_rate": {"kind": "uniform", "low": 1.0, "high": 60.0}},
+        **STEADY_DRAWS,
+    }
+
+    decision, _ = decision_of(changed(base, **{"workload.utilization": threshold}), draws)
+
+    assert decision.close_call is True
+    assert decision.verdict == "close_call"
+
+
+def test_a_build_that_most_draws_contradict_is_uncertain():
+    # The point figure says build; most draws of a cheaper cloud (savings are zero at
+    # about 2.6 CNY/h) say rent.
+    data = changed(example("steady-4090-vs-a100"), **{"rent.hourly_rate": 6.0})
+    draws = {
+        "distributions": {"rent.hourly_rate": {"kind": "uniform", "low": 0.5, "high": 4.0}},
+        **STEADY_DRAWS,
+    }
+
+    decision, _ = decision_of(data, draws)
+
+    assert decision.recommendation == "build" and not decision.close_call
+    assert decision.probability_recommendation_holds < 0.5
+    assert decision.verdict == "uncertain"
+
+
+def test_a_build_that_half_the_draws_or_more_hold_is_not_uncertain():
+    data = changed(example("steady-4090-vs-a100"), **{"rent.hourly_rate": 6.0})
+    draws = {
+        "distributions": {"rent.hourly_rate": {"kind": "uniform", "low": 3.0, "high": 30.0}},
+        **STEADY_DRAWS,
+    }
+
+    decision, _ = decision_of(data, draws)
+
+    assert decision.probability_recommendation_holds >= 0.5
+    assert decision.verdict == "build"
+
+
+def test_a_build_won_only_through_resale_is_resale_decides():
+    data = changed(
+        example("tidal-4060ti"),
+        **{"rent.hourly_rate": 12.0, "build.residual_value_retention_per_year": 0.8},
+    )
+
+    decision, _ = decision_of(data)
+
+    assert decision.resale_decides is True
+    assert decision.verdict == "resale_decides"
+
+
+def test_a_build_that_pays_back_after_36_months_without_a_life_is_late_payback():
+    data = changed(
+        example("steady-4090-vs-a100"), **{"rent.hourly_rate": 2.7, "horizon_months": 120}
+    )
+
+    decision, _ = decision_of(data)
+
+    assert decision.recommendation == "build" and decision.late_payback
+    assert decision.verdict == "late_payback"
+
+
+@pytest.mark.parametrize(
+    ("recommendation", "flags", "verdict"),
+    [
+        ("build", {"close_call": True, "probability_recommendation_holds": 0.1}, "close_call"),
+        ("build", {"probability_recommendation_holds": 0.49, "resale_decides": True}, "uncertain"),
+        ("rent", {"probability_recommendation_holds": 0.2}, "uncertain"),
+        ("build", {"probability_recommendation_holds": 0.5, "resale_decides": True},
+         "resale_decides"),
+        ("build", {"resale_decides": True, "late_payback": True}, "resale_decides"),
+        ("build", {"late_payback": True}, "late_payback"),
+        ("rent", {"late_payback": True, "resale_decides": True}, "rent"),
+        ("build", {}, "build"),
+        ("rent", {"probability_recommendation_holds": 0.95}, "rent"),
+    ],
+)  # fmt: skip
+def test_the_first_rule_that_applies_is_the_verdict(recommendation, flags, verdict):
+    arguments = {
+        "close_call": False,
+        "probability_recommendation_holds": None,
+        "resale_decides": False,
+        "late_payback": False,
+        **flags,
+    }
+
+    assert verdict_of(recommendation, **arguments) == verdict
+    assert verdict in VERDICT_CODES

@@ -362,6 +362,28 @@ class TestUncertainty:
             "any number",
         ]
 
+    def test_the_committed_count_is_never_drawn_and_the_answer_says_which_was_held(self):
+        data = example("commitment-with-overflow.json")
+        request = {
+            "scenario": data,
+            "distributions": {
+                "rent.committed_instances": {"kind": "uniform", "low": 0, "high": 2},
+            },
+        }
+        assert errors_of(parse_uncertainty, request) == [
+            "distributions.rent.committed_instances: counts whole units; draws need a field "
+            "that takes any number",
+        ]
+        request["distributions"] = {
+            "rent.hourly_rate": {"kind": "uniform", "low": 10.0, "high": 10.0},
+        }
+        answer = uncertainty(parse_uncertainty({**request, "draws": 5}))
+        assert answer["committed_instances"] == data["rent"]["committed_instances"] > 0
+        held = with_value(data, "rent.hourly_rate", 10.0)
+        assert answer["savings"]["p50"] == pytest.approx(
+            compare(parse_scenario(held))["savings"], rel=1e-12
+        )
+
     def test_idle_power_may_not_be_drawn_above_load_power(self):
         request = self.request(
             distributions={

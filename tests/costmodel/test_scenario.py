@@ -187,12 +187,12 @@ class TestWorkloads:
 
     def test_it_rejects_an_unknown_workload_kind(self):
         assert errors_of(with_value("workload", {"kind": "bursty", "utilization": 0.5})) == [
-            "workload.kind: must be one of 'steady', 'tidal', 'profile'"
+            "workload.kind: must be one of 'steady', 'tidal', 'profile', 'jobs'"
         ]
 
     def test_it_rejects_a_workload_without_a_kind(self):
         assert errors_of(with_value("workload", {"utilization": 0.5})) == [
-            "workload.kind: is required (one of 'steady', 'tidal', 'profile')"
+            "workload.kind: is required (one of 'steady', 'tidal', 'profile', 'jobs')"
         ]
 
     def test_it_rejects_fields_of_another_workload_kind(self):

@@ -190,7 +190,7 @@ BAD_DOCUMENTS = [
     (
         "bad workload kind",
         steady(workload={"kind": "bursty"}),
-        ["workload.kind: must be one of 'steady', 'tidal', 'profile'"],
+        ["workload.kind: must be one of 'steady', 'tidal', 'profile', 'jobs'"],
     ),
     (
         "overflow",
@@ -327,3 +327,65 @@ class TestBadInvocation:
     def test_a_missing_scenario_argument_is_a_usage_error(self):
         with pytest.raises(Exception, match="the following arguments are required: scenario"):
             call_command("compare")
+
+
+# --- version 3: jobs workloads ------------------------------------------------------------------
+
+V3 = EXAMPLES / "v3"
+V3_EXPECTED = json.loads((V3 / "expected.json").read_text())
+
+
+@pytest.mark.parametrize("name", sorted(V3_EXPECTED))
+def test_it_gives_the_published_figures_of_a_jobs_example(name):
+    done = call(str(V3 / name))
+
+    assert done.returncode == 0, done.stderr
+    result, expected = json.loads(done.stdout), V3_EXPECTED[name]
+    assert result["savings"] == pytest.approx(expected["savings"], rel=1e-9)
+    assert result["break_even_month"] == pytest.approx(expected["break_even_month"], rel=1e-9)
+    assert result["build"]["present_value"] == pytest.approx(
+        expected["build_present_value"], rel=1e-9
+    )
+    assert [job["build_hours_per_run"] for job in result["jobs"]] == pytest.approx(
+        [job["build_hours_per_run"] for job in expected["jobs"]]
+    )
+
+
+def test_a_real_process_refuses_bad_jobs_with_status_2_naming_each_field(tmp_path):
+    data = json.loads((V3 / "jobs-lora-4090-vs-a100.json").read_text())
+    data["workload"]["jobs"][0]["runs_per_month"] = -2
+    data["workload"]["jobs"][1]["reference_gpu_hours"] = 0
+    path = tmp_path / "jobs.json"
+    path.write_text(json.dumps(data))
+
+    assert_refused(
+        manage(str(path)),
+        [
+            "workload.jobs.0.runs_per_month: must be greater than or equal to 0",
+            "workload.jobs.1.reference_gpu_hours: must be greater than 0",
+        ],
+    )
+
+
+def test_a_month_above_eight_boxes_exits_2_naming_the_jobs_and_the_month():
+    data = json.loads((V3 / "jobs-lora-4090-vs-a100.json").read_text())
+    data["workload"]["jobs"] = []
+    assert_refused(
+        call("-", stdin=json.dumps(data).encode()),
+        ["workload.jobs: must have at least 1 item after validation, not 0"],
+    )
+    data["workload"]["jobs"] = [{"name": "huge", "reference_gpu_hours": 4000, "runs_per_month": 1}]
+    assert_refused(
+        call("-", stdin=json.dumps(data).encode()),
+        ["workload.jobs: month 1 asks for 9.132 times what the box does in 730 hours (at most 8)"],
+    )
+
+
+def test_a_jobs_box_with_a_count_beyond_float64_is_refused_not_a_traceback():
+    data = json.loads((V3 / "jobs-lora-4090-vs-a100.json").read_text())
+    data["build"]["gpu_count"] = 10**400
+
+    assert_refused(
+        call("-", stdin=json.dumps(data).encode()),
+        ["(scenario): inputs are so extreme that the results are not finite numbers"],
+    )

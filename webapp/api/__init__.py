@@ -12,7 +12,12 @@ from ninja import NinjaAPI
 from ninja.openapi.schema import REF_TEMPLATE
 
 from costmodel import Scenario
-from costmodel.operations import FleetRequest, TornadoRequest, UncertaintyRequest
+from costmodel.operations import (
+    CommitmentRequest,
+    FleetRequest,
+    TornadoRequest,
+    UncertaintyRequest,
+)
 from webapp.api import catalog, compare, operations, resolve, scenarios
 from webapp.api.errors import install_handlers
 from webapp.catalog.resolver import Selection
@@ -27,6 +32,7 @@ class Api(NinjaAPI):
         TornadoRequest,
         UncertaintyRequest,
         FleetRequest,
+        CommitmentRequest,
     )
 
     def get_openapi_schema(self, *args: Any, **kwargs: Any) -> Any:

@@ -1,4 +1,4 @@
-"""``/tornado``, ``/uncertainty`` and ``/fleet``: operations on one explicit scenario.
+"""Operations on one explicit scenario: ``/tornado``, ``/uncertainty``, ``/fleet``, ``/commitment``.
 
 Views parse, call the engine's operation once, encode. Requests and answers
 are those of ``costmodel.operations`` (and of the methodology); every error
@@ -14,10 +14,13 @@ from ninja import Router
 
 from costmodel import ScenarioError
 from costmodel.operations import (
+    CommitmentAnswer,
     FleetAnswer,
     TornadoAnswer,
     UncertaintyAnswer,
+    commitment,
     fleet,
+    parse_commitment,
     parse_fleet,
     parse_tornado,
     parse_uncertainty,
@@ -83,3 +86,16 @@ def fleet_view(request: HttpRequest) -> HttpResponse:
     profile workload; `best_boxes` has the lowest build present value, 0 when renting
     everything is cheaper still."""
     return _run(request, parse_fleet, fleet)
+
+
+@router.post(
+    "/commitment",
+    response={200: CommitmentAnswer, **ERRORS},
+    summary="How many instances to commit to",
+    openapi_extra=_body("CommitmentRequest"),
+)
+def commitment_view(request: HttpRequest) -> HttpResponse:
+    """The scenario's rent side with 0 to K committed instances (K: `max_instances`, at most
+    64, else the peak month's need); `best_committed_instances` has the lowest rent present
+    value. The scenario must price a committed instance-hour (`committed_hourly_rate` > 0)."""
+    return _run(request, parse_commitment, commitment)

@@ -1,4 +1,4 @@
-"""The commands ``tornado``, ``uncertainty`` and ``fleet``: one request JSON in, one answer out."""
+"""The commands tornado, uncertainty, fleet and commitment: one request JSON in, one answer out."""
 
 from __future__ import annotations
 
