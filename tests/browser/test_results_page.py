@@ -284,3 +284,30 @@ def test_the_csv_has_money_in_cents_and_no_float_noise(page, live_server, shippe
     assert re.match(r"^(0(\.\d{1,4})?|1)$", value("probability_build_cheaper"))
     assert value("recommendation") in ("build", "rent")
     page.watch.assert_clean()
+
+
+def test_a_verdict_the_draws_contradict_becomes_too_uncertain_to_call(page, live_server):
+    # The worked example (busy 80 %) with utilization drawn between 0 and 10 %: building wins
+    # at the point figures, renting in most draws.
+    from costmodel.ranges import Range, with_defaults
+
+    scenario = parse_scenario(STEADY)
+    ranges = with_defaults(scenario, [Range("workload.utilization", 0.0, 0.02, 0.1)])
+    code = encode(scenario, ranges=ranges)
+    page.goto(f"{live_server.url}/r/{code}")
+    verdict_box = page.locator("#verdict")
+    page.wait_for_selector("#verdict[data-verdict='uncertain']")
+    badge = page.locator("#confidence-badge")
+    assert badge.get_attribute("data-confidence") == "unlikely"
+    headline = page.locator("#headline-sentence").inner_text()
+    with translation.override("en"):
+        a = run_analyses(decode(code))
+        point = amount(a.decision.savings, "CNY")
+        median = amount(abs(a.decision.savings_p50), "CNY")
+    share = round(100 * a.decision.probability_recommendation_holds)
+    assert headline.startswith(f"Too uncertain to call: on these figures building saves {point}")
+    assert f"cheaper in only {share} % of the draws" in headline
+    assert page.locator("#verdict-median").inner_text() == (
+        f"Median of the draws: renting is cheaper by {median}."
+    )
+    assert verdict_box.get_attribute("class").split() == ["verdict", "verdict-warn"]
