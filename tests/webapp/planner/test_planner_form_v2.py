@@ -8,7 +8,7 @@ import pytest
 from django.urls import reverse
 from numpy.testing import assert_allclose
 
-from costmodel import Financing
+from costmodel import Financing, compare
 from costmodel.ranges import Range, default_ranges
 from webapp.catalog.resolver import average_demand, parse_selection, resolve
 from webapp.planner.forms import committed_text
@@ -404,3 +404,19 @@ def test_the_chinese_form_names_catalog_rows_in_chinese_and_says_what_to_type(
     response = client.post(HOME, data, HTTP_ACCEPT_LANGUAGE="zh-CN")
     message = " ".join(response.context["form"].errors["build__maintenance_rate_per_year"])
     assert message == "请输入 0 到 100 之间的百分数，例如 3 表示 3 %。"
+
+
+# --- the cost of capital ---------------------------------------------------------------------
+
+
+def test_the_discount_rate_starts_at_a_stated_cost_of_capital(client, shipped_catalog):
+    html = client.get(HOME, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    row = html.split('data-field="discount_rate_percent"', 1)[1].split('data-field="', 1)[0]
+    assert 'value="8"' in row
+    assert "Prefilled with 8 % a year" in row and "Cost of Capital by Sector" in row
+    link = link_of(client.post(HOME, form_data(client))["Location"])
+    assert link.scenario.discount_rate_per_year == 0.08
+    result = compare(link.scenario)
+    assert result["build"]["present_value"] < result["build"]["total_net"]
+    zero = link_of(client.post(HOME, form_data(client, discount_rate_percent="0"))["Location"])
+    assert zero.scenario.discount_rate_per_year == 0
