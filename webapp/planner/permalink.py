@@ -37,7 +37,12 @@ from costmodel.ranges import Range, check_ranges, customized, with_defaults
 
 SALT = "planner.permalink.v1"
 
-CODE_ROUTES = ("planner:results", "planner:results-csv", "planner:results-analysis")
+CODE_ROUTES = (
+    "planner:results",
+    "planner:results-csv",
+    "planner:results-analysis",
+    "planner:results-scenario",
+)
 """The routes whose URL holds a code (and the planner's ``?from=``, see :func:`link_urls`)."""
 
 

@@ -12,7 +12,7 @@ from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from costmodel import ScenarioError
+from costmodel import Scenario, ScenarioError
 from costmodel.projection import ProjectionOverflowError
 from webapp.planner import export, services
 from webapp.planner.analysis import analysis_document, run_analyses
@@ -168,6 +168,30 @@ def _monthly_csv_response(request: HttpRequest, link: Permalink, url: str) -> Ht
         analyses=analyses,
     )
     return _csv_response(text, "projection.csv")
+
+
+def _scenario_response(scenario: Scenario) -> HttpResponse:
+    """The explicit scenario as JSON, as ``manage.py compare`` and ``POST /api/v1/compare``
+    read it: every input, defaults filled in."""
+    response = JsonResponse(scenario.model_dump(mode="json"), json_dumps_params={"indent": 2})
+    response["Content-Disposition"] = 'inline; filename="scenario.json"'
+    return response
+
+
+@require_GET
+def results_scenario(request: HttpRequest, code: str) -> HttpResponse:
+    """The explicit scenario behind a permalink's results page, to rerun it elsewhere."""
+    try:
+        link = decode(code)
+    except PermalinkError as exc:
+        return JsonResponse({"errors": [{"field": "code", "message": str(exc)}]}, status=400)
+    return _scenario_response(link.scenario)
+
+
+@require_GET
+def saved_scenario(request: HttpRequest, pk: uuid.UUID) -> HttpResponse:
+    """The explicit scenario behind a saved scenario's page, to rerun it elsewhere."""
+    return _scenario_response(saved_services.stored_scenario(_saved_or_404(pk)))
 
 
 ANALYSIS_MAX_AGE = 24 * 3600
