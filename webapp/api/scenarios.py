@@ -8,6 +8,7 @@ so one user can never delete another's scenario.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import uuid
 from typing import Any
@@ -108,7 +109,8 @@ def create_scenario(request: HttpRequest) -> HttpResponse:
         try:
             scenario = parse_scenario(data["scenario"])
         except ScenarioError as exc:
-            errors.extend(FieldError(f"scenario.{e.field}", e.message) for e in exc.errors)
+            # the same error under the request's path, its code and parameters kept
+            errors.extend(dataclasses.replace(e, field=f"scenario.{e.field}") for e in exc.errors)
     if errors or scenario is None or not isinstance(name, str):
         raise ApiError(422, errors)
     try:
