@@ -7,8 +7,10 @@ Pure numpy + pydantic; never imports Django. See ``docs/methodology.md``.
 
 Layout: ``scenario`` (the validated input), ``columns`` (N scenarios as
 arrays), ``projection`` (the methodology on columns), ``results`` (the result
-schema), ``operations`` (tornado, uncertainty, fleet), ``sensitivity`` (the
-planner's sweeps), ``sizing`` (the advisor's rules).
+schema), ``operations`` (tornado, uncertainty, fleet, commitment),
+``sensitivity`` (the planner's sweeps), ``decision`` (the verdict as codes),
+``training`` (training runs as reference GPU-hours), ``sizing`` (the
+advisor's rules).
 """
 
 from costmodel.columns import Columns, columns_from, variants

@@ -42,15 +42,26 @@ def read_source(source: str, stdin: BinaryIO) -> bytes:
         data = stdin.read() if source == STDIN else Path(source).read_bytes()
     except OSError as exc:
         reason = exc.strerror or str(exc)
-        raise ScenarioError([FieldError("(input)", f"cannot read {source!r}: {reason}")]) from None
+        raise ScenarioError(
+            [
+                FieldError(
+                    "(input)",
+                    f"cannot read {source!r}: {reason}",
+                    "unreadable",
+                    {"reason": "cannot_read", "source": source, "detail": reason},
+                )
+            ]
+        ) from None
     if not data.strip():
         where = "standard input" if source == STDIN else repr(source)
-        raise ScenarioError([FieldError("(input)", f"{where} is empty")])
+        raise ScenarioError(
+            [FieldError("(input)", f"{where} is empty", "unreadable", {"reason": "empty"})]
+        )
     return data
 
 
 _NOT_FINITE = FieldError(
-    "(scenario)", "inputs are so extreme that the results are not finite numbers"
+    "(scenario)", "inputs are so extreme that the results are not finite numbers", "overflow"
 )
 
 
@@ -117,7 +128,16 @@ def write_atomically(path: str, text: str) -> None:
         if tmp_name is not None:
             Path(tmp_name).unlink(missing_ok=True)
         reason = exc.strerror or str(exc)
-        raise ScenarioError([FieldError("--output", f"cannot write {path!r}: {reason}")]) from None
+        raise ScenarioError(
+            [
+                FieldError(
+                    "--output",
+                    f"cannot write {path!r}: {reason}",
+                    "unreadable",
+                    {"reason": "cannot_write", "path": path, "detail": reason},
+                )
+            ]
+        ) from None
 
 
 def _umask() -> int:

@@ -63,39 +63,58 @@ class FinancingColumns:
 @dataclass(frozen=True)
 class BuildColumns:
     gpu_count: Array
+    """GPUs in the box [GPUs]."""
     gpu_throughput: Array
     """Throughput of one GPU, reference GPU = 1 [-]."""
     capex: Array
     """Purchase price of the box [currency]."""
     power_load_watts: Array
+    """Wall draw of the whole box while busy [W]."""
     power_idle_watts: Array
+    """Wall draw of the whole box while idle [W]."""
     pue: Array
+    """Facility overhead multiplier on energy [-]."""
     electricity_price_per_kwh: Array
-    """[currency/kWh]"""
+    """Tariff [currency/kWh]."""
     hosting_monthly: Array
+    """Colocation, rack or office fee [currency/month]."""
     maintenance_rate_per_year: Array
+    """Spares and repairs as a share of the capex [fraction/year]."""
     ops_monthly: Array
+    """Administration labour [currency/month]."""
     residual_value_retention_per_year: Array
+    """Share of its value the box keeps each year [fraction/year]."""
     useful_life_months: Array
     """Months between replacements [months]; 0 when never replaced within the horizon."""
     capex_annual_price_change: Array
+    """Yearly change of the price of a replacement box [fraction/year]."""
     running_cost_annual_change: Array
+    """Yearly change of energy, hosting and ops costs [fraction/year]."""
     financing: FinancingColumns
 
 
 @dataclass(frozen=True)
 class RentColumns:
     gpu_count: Array
+    """GPUs per instance [GPUs]."""
     gpu_throughput: Array
+    """Throughput of one GPU, reference GPU = 1 [-]."""
     hourly_rate: Array
     """On-demand price of one instance-hour [currency/h]."""
     fixed_monthly: Array
+    """Storage, addresses, support, paid every month [currency/month]."""
     annual_price_change: Array
+    """Yearly change of the hourly rates [fraction/year]."""
     rework_fraction: Array
+    """Extra instance-hours lost to interruptions [fraction]."""
     committed_instances: Array
+    """Instances reserved for every hour of every term [instances]."""
     committed_hourly_rate: Array
+    """Price of a committed instance-hour [currency/h]."""
     commitment_term_months: Array
+    """Length of one commitment term T [months]."""
     commitment_upfront_per_instance: Array
+    """Paid for each instance when a term starts [currency/instance]."""
 
 
 @dataclass(frozen=True)
@@ -105,6 +124,7 @@ class Columns:
     horizon_months: npt.NDArray[np.int64]
     """H of each scenario [months], shape (N,)."""
     discount_rate_per_year: Array
+    """For present values only [fraction/year]."""
     demand: Array
     """Box-hours of work wanted in month m [h], shape (N, M), M = max(H) + 1.
 
@@ -300,52 +320,37 @@ def demand_matrix(
 # --------------------------------------------------------------------------
 
 
-BUILD_INPUTS = (
-    "gpu_count",
-    "gpu_throughput",
-    "capex",
-    "power_load_watts",
-    "power_idle_watts",
-    "pue",
-    "electricity_price_per_kwh",
-    "hosting_monthly",
-    "maintenance_rate_per_year",
-    "ops_monthly",
-    "residual_value_retention_per_year",
-    "useful_life_months",
-    "capex_annual_price_change",
-    "running_cost_annual_change",
+BUILD_INPUTS: tuple[str, ...] = tuple(
+    f.name for f in dataclasses.fields(BuildColumns) if f.name != "financing"
 )
-"""The build's numeric inputs, in the order of :func:`_inputs` (after the discount rate)."""
-FINANCING_INPUTS = ("down_payment_fraction", "annual_interest_rate", "term_months")
-RENT_INPUTS = (
-    "gpu_count",
-    "gpu_throughput",
-    "hourly_rate",
-    "fixed_monthly",
-    "annual_price_change",
-    "rework_fraction",
-    "committed_instances",
-    "committed_hourly_rate",
-    "commitment_term_months",
-    "commitment_upfront_per_instance",
+"""The build's numeric inputs (every field of :class:`BuildColumns` but its loan)."""
+FINANCING_INPUTS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(FinancingColumns))
+RENT_INPUTS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(RentColumns))
+INPUTS: tuple[str, ...] = (
+    "discount_rate_per_year",
+    *(f"build.{name}" for name in BUILD_INPUTS),
+    *(f"build.financing.{name}" for name in FINANCING_INPUTS),
+    *(f"rent.{name}" for name in RENT_INPUTS),
 )
-CASH = (1.0, 0.0, 0)
+"""Every numeric input of a scenario by dotted path: one row of :func:`_inputs`."""
+CASH = {"down_payment_fraction": 1.0, "annual_interest_rate": 0.0, "term_months": 0}
 """The financing inputs of a box paid in cash: all of it at month 0, no loan."""
 
 
 def _inputs(s: Scenario) -> list[Any]:
-    """Every numeric input of one scenario: the discount rate, then the build's, the
-    loan's and the rent's in the order of :data:`BUILD_INPUTS`, :data:`FINANCING_INPUTS`
-    and :data:`RENT_INPUTS`. A box never replaced has a useful life of 0."""
+    """Every numeric input of one scenario, in the order of :data:`INPUTS`.
+
+    A box never replaced has a useful life of 0; one paid in cash, the
+    financing of :data:`CASH`.
+    """
     b, r, loan = s.build, s.rent, s.build.financing
-    build = [getattr(b, name) for name in BUILD_INPUTS]
-    build[BUILD_INPUTS.index("useful_life_months")] = b.useful_life_months or 0
-    financing = CASH if loan is None else [getattr(loan, n) for n in FINANCING_INPUTS]
+    build = {name: getattr(b, name) for name in BUILD_INPUTS}
+    build["useful_life_months"] = b.useful_life_months or 0
+    financing = CASH if loan is None else {n: getattr(loan, n) for n in FINANCING_INPUTS}
     return [
         s.discount_rate_per_year,
-        *build,
-        *financing,
+        *(build[name] for name in BUILD_INPUTS),
+        *(financing[name] for name in FINANCING_INPUTS),
         *(getattr(r, name) for name in RENT_INPUTS),
     ]
 
@@ -389,22 +394,23 @@ def _columns_from(scenarios: Sequence[Scenario]) -> Columns:
         and not all(isinstance(v, int | float) and not isinstance(v, bool) for v in values.flat)
     ):
         raise TypeError("a scenario holds a non-number where a number belongs")
-    table = values.astype(np.float64).T.copy()
-    discount_rate, table = table[0], table[1:]
-    build, table = table[: len(BUILD_INPUTS)], table[len(BUILD_INPUTS) :]
-    loan, rent = table[: len(FINANCING_INPUTS)], table[len(FINANCING_INPUTS) :]
+    table = dict(zip(INPUTS, values.astype(np.float64).T.copy(), strict=True))
+
+    def section(prefix: str, names: tuple[str, ...]) -> dict[str, Array]:
+        return {name: table[prefix + name] for name in names}
+
     horizon = np.array([s.horizon_months for s in scenarios], dtype=np.int64)
     months = int(horizon.max()) + 1
-    box = build[BUILD_INPUTS.index("gpu_count")] * build[BUILD_INPUTS.index("gpu_throughput")]
+    box = table["build.gpu_count"] * table["build.gpu_throughput"]  # [reference GPUs]
     return Columns(
         horizon_months=horizon,
-        discount_rate_per_year=discount_rate,
+        discount_rate_per_year=table["discount_rate_per_year"],
         demand=demand_matrix([s.workload for s in scenarios], horizon, months, box),
         build=BuildColumns(
-            **dict(zip(BUILD_INPUTS, build, strict=True)),
-            financing=FinancingColumns(**dict(zip(FINANCING_INPUTS, loan, strict=True))),
+            **section("build.", BUILD_INPUTS),
+            financing=FinancingColumns(**section("build.financing.", FINANCING_INPUTS)),
         ),
-        rent=RentColumns(**dict(zip(RENT_INPUTS, rent, strict=True))),
+        rent=RentColumns(**section("rent.", RENT_INPUTS)),
     )
 
 

@@ -2,10 +2,19 @@
 
 Every edge (CLI, API, form, CSV import) turns pydantic's errors into this one
 shape so that a user reads the same message wherever the input came from.
+
+Each error also carries a stable ``code`` and its ``params`` (the figures the
+message quotes), so that an edge can word it in the user's language without
+reading the English message. For pydantic's own checks the code is
+pydantic's error ``type`` (``greater_than_equal``, ``missing``,
+``extra_forbidden``, …, https://docs.pydantic.dev/latest/errors/validation_errors/)
+and the params its ``ctx`` (``{"ge": 0.0}``); the engine's own rules have the
+codes of :data:`ENGINE_CODES`.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -25,12 +34,40 @@ _TAGS = {
 }
 
 
+ENGINE_CODES: dict[str, str] = {
+    "invalid": "a problem without a more precise code (the message says what)",
+    "idle_above_load": "idle power above load power; params: none",
+    "jobs_month_above_limit": "a month of jobs above 8 boxes' work; params: month, "
+    "utilization, limit",
+    "low_above_high": "a range's low above its high",
+    "mode_outside_range": "a triangular mode outside low..high",
+    "workload_not_shareable": "a fleet of a workload that cannot be shared among boxes",
+    "not_a_numeric_field": "a path that names no numeric field of the scenario",
+    "whole_number_required": "a fractional value for a whole-number field",
+    "not_drawable": "a whole-number field in an uncertainty request",
+    "idle_drawn_above_load": "idle and load power ranges that could cross",
+    "committed_rate_required": "a commitment analysis without a committed hourly rate",
+    "overflow": "inputs so large that a result is not a finite number",
+    "not_an_object": "a document that is not a JSON object",
+    "unreadable": "input that cannot be read, decoded or written; params: reason",
+    "given_twice": "the same range given twice",
+    "not_an_uncertain_input": "a range over an input the planner does not range over",
+}
+"""The engine's own error codes (pydantic's checks use pydantic's error types)."""
+
+
 @dataclass(frozen=True)
 class FieldError:
-    """One problem with the input: a dotted field path and a message."""
+    """One problem with the input: a dotted field path, a message, and its code and params.
+
+    ``code`` and ``params`` say the same as ``message`` as data (see the
+    module's docstring); they take no part in comparing errors.
+    """
 
     field: str
     message: str
+    code: str = dataclasses.field(default="invalid", compare=False)
+    params: dict[str, Any] = dataclasses.field(default_factory=dict, compare=False, hash=False)
 
     def __str__(self) -> str:
         return f"{self.field}: {self.message}"
@@ -66,12 +103,23 @@ def _path(loc: tuple[int | str, ...]) -> list[str]:
     ]
 
 
+def _json_safe(value: Any) -> Any:
+    if isinstance(value, bool | int | float | str) or value is None:
+        return value
+    return str(value)
+
+
+def _params(ctx: Mapping[str, Any]) -> dict[str, Any]:
+    """An error's ``ctx`` as JSON-safe params (without the ``path`` our own rules add)."""
+    return {k: _json_safe(v) for k, v in ctx.items() if k not in {"path", "error"}}
+
+
 def _message(error: Any) -> tuple[list[str], str]:
     kind = error["type"]
     parts = _path(error["loc"])
     msg: str = error["msg"]
     ctx = error.get("ctx") or {}
-    if "path" in ctx:  # a rule of the whole scenario that names the field it is about
+    if "path" in ctx:  # a rule of the whole model that names the field it is about
         return [*parts, *str(ctx["path"]).split(".")], msg
     if kind == "missing":
         return parts, "is required"
@@ -112,14 +160,15 @@ def field_errors(exc: ValidationError, prefix: tuple[str, ...] = ()) -> list[Fie
     for error in exc.errors(include_url=False):
         parts, message = _message(error)
         path = ".".join([*prefix, *parts]) or "(scenario)"
-        out.append(FieldError(path, message))
+        params = _params(error.get("ctx") or {})
+        out.append(FieldError(path, message, code=error["type"], params=params))
     return out
 
 
 def parse_scenario(data: object) -> Scenario:
     """Validate already-decoded JSON data as a :class:`Scenario` or raise :class:`ScenarioError`."""
     if not isinstance(data, dict):
-        raise ScenarioError([FieldError("(scenario)", "must be a JSON object")])
+        raise ScenarioError([FieldError("(scenario)", "must be a JSON object", "not_an_object")])
     try:
         return Scenario.model_validate(data)
     except ValidationError as exc:
@@ -143,19 +192,26 @@ def with_fields(scenario: Scenario, values: Mapping[str, Any]) -> Scenario:
 
 def load_json(text: str | bytes) -> object:
     """Decode JSON text, turning every decoding failure into :class:`UnreadableInput`."""
+
+    def unreadable(message: str, reason: str, **params: Any) -> UnreadableInput:
+        error = FieldError("(input)", message, "unreadable", {"reason": reason, **params})
+        return UnreadableInput([error])
+
     try:
         return json.loads(text)
     except UnicodeDecodeError:
-        raise UnreadableInput([FieldError("(input)", "is not UTF-8 text")]) from None
+        raise unreadable("is not UTF-8 text", "not_utf8") from None
     except json.JSONDecodeError as exc:
         detail = f"{exc.msg} at line {exc.lineno} column {exc.colno}"
-        raise UnreadableInput([FieldError("(input)", f"is not valid JSON: {detail}")]) from None
+        raise unreadable(
+            f"is not valid JSON: {detail}", "not_json", line=exc.lineno, column=exc.colno
+        ) from None
     except RecursionError:
-        raise UnreadableInput([FieldError("(input)", "is nested too deeply")]) from None
+        raise unreadable("is nested too deeply", "too_deep") from None
     except ValueError:
         # json raises a plain ValueError for an integer beyond Python's 4300-digit limit.
-        raise UnreadableInput(
-            [FieldError("(input)", "holds a number too long to read (over 4300 digits)")]
+        raise unreadable(
+            "holds a number too long to read (over 4300 digits)", "number_too_long"
         ) from None
 
 

@@ -19,11 +19,18 @@ from typing import Annotated, Any, Literal, Self
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic_core import PydanticCustomError
 
 from costmodel.columns import Array, ProjectionOverflowError, columns_from, variants
 from costmodel.errors import FieldError, ScenarioError, field_errors
 from costmodel.projection import chunks, project_columns, rent_hours_per_box_hour
-from costmodel.scenario import HOURS_PER_MONTH, ProfileWorkload, Scenario, SteadyWorkload
+from costmodel.scenario import (
+    HOURS_PER_MONTH,
+    ProfileWorkload,
+    Scenario,
+    SteadyWorkload,
+    TidalWorkload,
+)
 
 MAX_DRAWS = 100_000
 """Most draws an uncertainty request may ask for."""
@@ -42,6 +49,12 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False, frozen=True)
 
 
+def _low_above_high() -> PydanticCustomError:
+    return PydanticCustomError(
+        "low_above_high", "must be less than or equal to high", {"path": "low"}
+    )
+
+
 class Range(_Strict):
     low: float
     high: float
@@ -49,7 +62,7 @@ class Range(_Strict):
     @model_validator(mode="after")
     def _ordered(self) -> Self:
         if self.low > self.high:
-            raise ValueError("low: must be less than or equal to high")
+            raise _low_above_high()
         return self
 
 
@@ -62,9 +75,11 @@ class Triangular(_Strict):
     @model_validator(mode="after")
     def _ordered(self) -> Self:
         if self.low > self.high:
-            raise ValueError("low: must be less than or equal to high")
+            raise _low_above_high()
         if not self.low <= self.mode <= self.high:
-            raise ValueError("mode: must lie between low and high")
+            raise PydanticCustomError(
+                "mode_outside_range", "must lie between low and high", {"path": "mode"}
+            )
         return self
 
 
@@ -76,7 +91,7 @@ class Uniform(_Strict):
     @model_validator(mode="after")
     def _ordered(self) -> Self:
         if self.low > self.high:
-            raise ValueError("low: must be less than or equal to high")
+            raise _low_above_high()
         return self
 
 
@@ -100,16 +115,18 @@ class UncertaintyRequest(_Strict):
 
 
 class FleetRequest(_Strict):
-    """``{scenario, max_boxes}``; the workload must be steady or a profile."""
+    """``{scenario, max_boxes}``; the workload must be steady, a profile or jobs."""
 
     scenario: Scenario
     max_boxes: Annotated[int, Field(ge=1, le=MAX_BOXES)]
 
     @model_validator(mode="after")
     def _divisible_workload(self) -> Self:
-        if not isinstance(self.scenario.workload, SteadyWorkload | ProfileWorkload):
-            raise ValueError(
-                "scenario: the workload must be steady or a profile to share it among boxes"
+        if isinstance(self.scenario.workload, TidalWorkload):
+            raise PydanticCustomError(
+                "workload_not_shareable",
+                "the workload must be steady, a profile or jobs to share it among boxes",
+                {"path": "scenario"},
             )
         return self
 
@@ -270,7 +287,14 @@ def _value_errors(
     for name, value in values.items():
         field = f"{where}.{path}.{name}"
         if kind is int and not float(value).is_integer():
-            errors.append(FieldError(field, f"must be a whole number ({path} counts)"))
+            errors.append(
+                FieldError(
+                    field,
+                    f"must be a whole number ({path} counts)",
+                    "whole_number_required",
+                    {"path": path},
+                )
+            )
             continue
         typed = int(value) if kind is int else float(value)
         try:
@@ -278,7 +302,7 @@ def _value_errors(
         except ValidationError as exc:
             for error in field_errors(exc):
                 detail = error.message if error.field == path else str(error)
-                errors.append(FieldError(field, detail))
+                errors.append(FieldError(field, detail, error.code, error.params))
     return errors
 
 
@@ -298,6 +322,7 @@ def _check_paths(
                     f"{where}.{path}",
                     "must name a numeric field of the scenario (e.g. rent.hourly_rate, "
                     "workload.utilization)",
+                    "not_a_numeric_field",
                 )
             )
             continue
@@ -306,6 +331,7 @@ def _check_paths(
                 FieldError(
                     f"{where}.{path}",
                     "counts whole units; draws need a field that takes any number",
+                    "not_drawable",
                 )
             )
             continue
@@ -315,7 +341,7 @@ def _check_paths(
 
 def _parse(model: type[BaseModel], data: object) -> Any:
     if not isinstance(data, dict):
-        raise ScenarioError([FieldError("(request)", "must be a JSON object")])
+        raise ScenarioError([FieldError("(request)", "must be a JSON object", "not_an_object")])
     try:
         return model.model_validate(data)
     except ValidationError as exc:
@@ -359,6 +385,7 @@ def parse_uncertainty(data: object) -> UncertaintyRequest:
                     f"distributions.{idle if idle in ranges else load}",
                     "idle power could be drawn above load power: keep idle's high at or "
                     "below load's low",
+                    "idle_drawn_above_load",
                 )
             )
     if errors:
@@ -382,6 +409,7 @@ def _commitment_errors(scenario: Scenario, where: str) -> list[FieldError]:
         FieldError(
             f"{where}{COMMITTED_RATE}",
             "must be greater than 0 to weigh a commitment (the price of a committed instance-hour)",
+            "committed_rate_required",
         )
     ]
 
@@ -408,7 +436,9 @@ def _refused(error: ProjectionOverflowError, fields: list[str]) -> ScenarioError
     named = sorted({fields[i] for i in error.indices})
     return ScenarioError(
         [
-            FieldError(f, "gives results that are not finite numbers (inputs too large)")
+            FieldError(
+                f, "gives results that are not finite numbers (inputs too large)", "overflow"
+            )
             for f in named
         ]
     )
@@ -537,6 +567,7 @@ def uncertainty(request: UncertaintyRequest) -> dict[str, Any]:
                     FieldError(
                         "distributions",
                         "some draws give results that are not finite numbers (inputs too large)",
+                        "overflow",
                     )
                 ]
             ) from None
@@ -586,7 +617,8 @@ def fleet(request: FleetRequest) -> dict[str, Any]:
     """Own k = 1..max_boxes identical boxes and burst the rest to the cloud: which k is cheapest?
 
     Each row is the scenario with k boxes (the fields of :data:`FLEET_SCALED`
-    times k) sharing the demand (divided by k). ``best_boxes`` is the k with
+    times k) sharing the demand (divided by k; a jobs workload's work is
+    divided by the fleet's GPUs, k times the box's). ``best_boxes`` is the k with
     the lowest build present value, or 0 when renting everything (the rent
     side's present value, the same for every k) is lower still.
 
@@ -601,17 +633,23 @@ def fleet(request: FleetRequest) -> dict[str, Any]:
     workload = scenario.workload
     if isinstance(workload, SteadyWorkload):
         values["workload.utilization"] = workload.utilization / boxes
-    else:
-        assert isinstance(workload, ProfileWorkload)
+    elif isinstance(workload, ProfileWorkload):
         for i, u in enumerate(workload.monthly_utilization):
             values[f"workload.monthly_utilization.{i}"] = u / boxes
+    # Jobs need nothing more: their box-hours are work ÷ the GPUs of the fleet.
     try:
         p = project_columns(
             variants(scenario, len(boxes), values), with_break_even_utilization=False
         )
     except ProjectionOverflowError:
         raise ScenarioError(
-            [FieldError("max_boxes", "so many boxes give results that are not finite numbers")]
+            [
+                FieldError(
+                    "max_boxes",
+                    "so many boxes give results that are not finite numbers",
+                    "overflow",
+                )
+            ]
         ) from None
     rows = [
         {
@@ -692,7 +730,12 @@ def commitment_table(scenario: Scenario, max_instances: int | None = None) -> di
     errors = _commitment_errors(scenario, "")
     if max_instances is not None and not 0 <= max_instances <= MAX_COMMITTED_INSTANCES:
         errors.append(
-            FieldError("max_instances", f"must be between 0 and {MAX_COMMITTED_INSTANCES}")
+            FieldError(
+                "max_instances",
+                f"must be between 0 and {MAX_COMMITTED_INSTANCES}",
+                "less_than_equal" if max_instances > 0 else "greater_than_equal",
+                {"le": MAX_COMMITTED_INSTANCES} if max_instances > 0 else {"ge": 0},
+            )
         )
     if errors:
         raise ScenarioError(errors)
@@ -705,7 +748,13 @@ def commitment_table(scenario: Scenario, max_instances: int | None = None) -> di
         )
     except ProjectionOverflowError:
         raise ScenarioError(
-            [FieldError("max_instances", "so many instances give results that are not finite")]
+            [
+                FieldError(
+                    "max_instances",
+                    "so many instances give results that are not finite",
+                    "overflow",
+                )
+            ]
         ) from None
     rows = [
         {

@@ -18,7 +18,14 @@ Rules (named constants below):
 - **Resale** (``build.residual_value_retention_per_year``): 15 points lower to
   10 points higher than planned: used-GPU prices swing with each generation.
 - **Cloud hourly rate** and **capex** (tornado only): ±20 % and ±15 %, the
-  spread between providers and between quotes for the same box.
+  spread between providers and between quotes for the same box; with a
+  commitment, the **committed hourly rate** ±20 % too (the price the
+  commitment locks in is as much a quote as the on-demand one).
+
+Every range is centred on the scenario's own value (its mode) and spread in
+proportion to it or in points of a fraction, so it is in the scenario's
+currency and follows its utilization and offering: nothing here is a fixed
+amount of money.
 
 :func:`drivers` merges the ranges a user chose with these defaults for the
 tornado, and :func:`fleet_size` proposes how many boxes the fleet analysis
@@ -34,7 +41,9 @@ from dataclasses import dataclass
 from costmodel.errors import FieldError, ScenarioError
 from costmodel.operations import MAX_BOXES, parse_uncertainty
 from costmodel.scenario import (
+    HOURS_PER_MONTH,
     MAX_DEMAND_MULTIPLE,
+    JobsWorkload,
     ProfileWorkload,
     Scenario,
     SteadyWorkload,
@@ -147,8 +156,21 @@ def default_ranges(scenario: Scenario) -> list[Range]:
 
 
 def default_drivers(scenario: Scenario) -> list[Range]:
-    """The tornado's drivers: the Monte Carlo's inputs plus the cloud rate and the capex."""
+    """The tornado's drivers: the Monte Carlo's inputs plus the cloud rate and the capex
+    (and the committed rate, when the scenario commits to instances)."""
     b, r = scenario.build, scenario.rent
+    committed = []
+    if r.committed_instances > 0 and r.committed_hourly_rate > 0:
+        committed.append(
+            _around(
+                "rent.committed_hourly_rate",
+                r.committed_hourly_rate,
+                r.committed_hourly_rate * (1 - HOURLY_RATE_FACTOR),
+                r.committed_hourly_rate * (1 + HOURLY_RATE_FACTOR),
+                0.0,
+                float("inf"),
+            )
+        )
     return [
         *default_ranges(scenario),
         _around(
@@ -167,6 +189,7 @@ def default_drivers(scenario: Scenario) -> list[Range]:
             0.0,
             float("inf"),
         ),
+        *committed,
     ]
 
 
@@ -189,7 +212,8 @@ def fleet_size(scenario: Scenario) -> int | None:
 
     At least :data:`FLEET_MIN_BOXES`, and :data:`FLEET_SPARE_BOXES` more than
     the busiest month needs (``⌈u_max⌉``, u_max the largest steady or monthly
-    utilization), at most :data:`costmodel.operations.MAX_BOXES`. A tidal
+    utilization, or a jobs workload's busiest month in box-hours ÷ 730), at
+    most :data:`costmodel.operations.MAX_BOXES`. A tidal
     workload is bursts of whole days: it has no share per box (None).
     """
     w = scenario.workload
@@ -197,6 +221,10 @@ def fleet_size(scenario: Scenario) -> int | None:
         peak = w.utilization
     elif isinstance(w, ProfileWorkload):
         peak = max(w.monthly_utilization)
+    elif isinstance(w, JobsWorkload):
+        box = scenario.build.gpu_count * scenario.build.gpu_throughput  # [reference GPUs]
+        work = w.reference_gpu_hours(scenario.horizon_months + 1)  # [reference GPU-h]
+        peak = float(work.max()) / box / HOURS_PER_MONTH
     else:
         return None
     return min(MAX_BOXES, max(FLEET_MIN_BOXES, math.ceil(peak) + FLEET_SPARE_BOXES))
@@ -266,10 +294,12 @@ def check_ranges(scenario: Scenario, ranges: Sequence[Range]) -> None:
                     "is not an uncertain input of this scenario (one of "
                     + ", ".join(allowed)
                     + ")",
+                    "not_an_uncertain_input",
+                    {"allowed": ", ".join(allowed)},
                 )
             )
         elif r.path in seen:
-            errors.append(FieldError(f"ranges.{r.path}", "is given twice"))
+            errors.append(FieldError(f"ranges.{r.path}", "is given twice", "given_twice"))
         seen.add(r.path)
     if errors:
         raise ScenarioError(errors)

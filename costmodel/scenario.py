@@ -196,7 +196,11 @@ class Build(_Strict):
     @model_validator(mode="after")
     def _idle_not_above_load(self) -> Self:
         if self.power_idle_watts > self.power_load_watts:
-            raise ValueError("power_idle_watts: must be less than or equal to power_load_watts")
+            raise PydanticCustomError(
+                "idle_above_load",
+                "must be less than or equal to power_load_watts",
+                {"path": "power_idle_watts", "power_load_watts": self.power_load_watts},
+            )
         return self
 
 

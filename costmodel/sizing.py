@@ -434,6 +434,24 @@ def pick_preset(tier: Tier, memory_gb: float, presets: Sequence[PresetSpec]) -> 
     return candidates[-1] if candidates else None
 
 
+def smallest_preset_that_fits(
+    memory_gb: float, presets: Sequence[PresetSpec] = DEFAULT_PRESETS
+) -> PresetSpec | None:
+    """The preset of least GPU memory, of any tier, that holds ``memory_gb``; None if none does.
+
+    What to offer when a run does not fit the chosen box: capacity as
+    :attr:`PresetSpec.capacity_gb` (states sharded across the GPUs), ties
+    broken by tier (the smaller first), then slug.
+
+    >>> smallest_preset_that_fits(159.5).slug
+    'multi-8x-rtx4090'
+    """
+    fitting = [p for p in presets if p.capacity_gb >= memory_gb]
+    if not fitting:
+        return None
+    return min(fitting, key=lambda p: (p.capacity_gb, TIERS.index(p.tier), p.slug))
+
+
 # --- what the advisor says ------------------------------------------------------------------
 
 

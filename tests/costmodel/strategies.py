@@ -186,3 +186,18 @@ def v2_scenarios(
             "rent": v2_rents(),
         }
     )
+
+
+def jobs_workloads() -> st.SearchStrategy[dict[str, Any]]:
+    """Jobs workloads: 1..5 jobs, runs as one number or a repeating monthly list."""
+    runs = often([0.0], st.floats(0, 20, allow_subnormal=False), one_in=5)
+    job = st.fixed_dictionaries(
+        {
+            "name": st.text(min_size=1, max_size=20),
+            "reference_gpu_hours": st.floats(0.01, 3000, allow_subnormal=False),
+            "runs_per_month": runs | st.lists(runs, min_size=1, max_size=14),
+        }
+    )
+    return st.builds(
+        lambda jobs: {"kind": "jobs", "jobs": jobs}, st.lists(job, min_size=1, max_size=5)
+    )

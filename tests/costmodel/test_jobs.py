@@ -8,12 +8,18 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from closeness import assert_break_even_month_close, assert_money_close, money_scale
+from hypothesis import event, given, settings
+from hypothesis import strategies as st
 from numpy.testing import assert_allclose
+from strategies import jobs_workloads, v2_scenarios
 
 from costmodel import ScenarioError, compare, parse_scenario, parse_scenario_json
 from costmodel.operations import (
     commitment,
+    fleet,
     parse_commitment,
+    parse_fleet,
     parse_tornado,
     parse_uncertainty,
     tornado,
@@ -53,6 +59,10 @@ def assert_same(actual, expected) -> None:
             assert_same(actual[key], value)
     elif isinstance(expected, list) and expected and isinstance(expected[0], float | int):
         assert_allclose(actual, expected, rtol=RTOL, atol=1e-6)
+    elif isinstance(expected, list):
+        assert len(actual) == len(expected)
+        for got, want in zip(actual, expected, strict=True):
+            assert_same(got, want)
     elif isinstance(expected, float):
         assert actual == pytest.approx(expected, rel=RTOL, abs=1e-6)
     else:
@@ -307,3 +317,52 @@ def test_a_run_that_never_ends_on_a_vanishing_box_is_refused_as_an_overflow():
 
     with pytest.raises(ProjectionOverflowError):
         compare(parse_scenario(data))
+
+
+def test_a_fleet_shares_jobs_among_its_boxes():
+    data = example(LORA)
+
+    answer = fleet(parse_fleet({"scenario": data, "max_boxes": 2}))
+
+    two = copy.deepcopy(data)
+    for name in ("gpu_count", "capex", "power_load_watts", "power_idle_watts", "hosting_monthly"):
+        two["build"][name] *= 2
+    result = compare(parse_scenario(two))
+    assert answer["rows"][1]["savings"] == pytest.approx(result["savings"], rel=1e-12)
+    assert answer["rows"][0]["savings"] == pytest.approx(
+        compare(parse_scenario(data))["savings"], rel=1e-12
+    )
+
+
+@given(v2_scenarios(workload=jobs_workloads(), horizon=st.integers(1, 120)))
+@settings(max_examples=80, deadline=None)
+def test_any_jobs_scenario_computes_what_the_profile_it_implies_computes(data):
+    try:
+        scenario = parse_scenario(data)
+    except ScenarioError as exc:
+        assert [e.code for e in exc.errors] == ["jobs_month_above_limit"]
+        event("refused: a month above 8 boxes")
+        return
+    try:
+        jobs = compare(scenario)
+    except ProjectionOverflowError:
+        event("overflow")
+        return
+    event("compared")
+    implied = compare(parse_scenario(implied_profile(data)))
+    scale = money_scale(implied)
+    for side in ("build", "rent"):
+        for name, values in implied[side].items():
+            if isinstance(values, list):
+                assert_allclose(jobs[side][name], values, rtol=1e-9, atol=1e-9 * scale)
+    assert_money_close(jobs["savings"], implied["savings"], scale, 1e-9)
+    assert jobs["work_reference_gpu_hours"] == pytest.approx(
+        implied["work_reference_gpu_hours"], rel=1e-9
+    )
+    diff = np.subtract(implied["build"]["cumulative"], implied["rent"]["cumulative"]).tolist()
+    assert_break_even_month_close(
+        jobs["break_even_month"], implied["break_even_month"], diff, scale, 1e-9
+    )
+    assert [job["name"] for job in jobs["jobs"]] == [
+        job["name"] for job in data["workload"]["jobs"]
+    ]

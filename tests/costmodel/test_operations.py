@@ -447,7 +447,7 @@ class TestFleet:
             "max_boxes: must be less than or equal to 16"
         ]
         assert errors_of(parse_fleet, {"scenario": tidal, "max_boxes": 2}) == [
-            "scenario: the workload must be steady or a profile to share it among boxes"
+            "scenario: the workload must be steady, a profile or jobs to share it among boxes"
         ]
 
 

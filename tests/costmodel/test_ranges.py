@@ -223,3 +223,51 @@ def test_check_ranges_accepts_the_defaults_and_every_default_driver():
     for name in ("steady-4090-vs-a100", "tidal-4060ti", "v2/commitment-with-overflow"):
         scenario = parse_scenario(example(name))
         check_ranges(scenario, default_drivers(scenario))
+
+
+def test_a_commitment_adds_its_committed_rate_to_the_tornado_around_its_own_value():
+    data = example("v2/commitment-unused-3y")  # one A100 committed at 8 CNY/h
+    scenario = parse_scenario(data)
+
+    drivers = {r.path: (r.low, r.mode, r.high) for r in default_drivers(scenario)}
+
+    assert drivers["rent.committed_hourly_rate"] == (
+        pytest.approx(6.4),
+        8.0,
+        pytest.approx(9.6),
+    )
+    data["rent"]["committed_instances"] = 0
+    assert "rent.committed_hourly_rate" not in {
+        r.path for r in default_drivers(parse_scenario(data))
+    }
+
+
+def test_ranges_follow_the_scenarios_own_values_not_fixed_amounts():
+    # The same box priced in USD: every money range scales with the scenario's own figures.
+    cny = parse_scenario(example("steady-4090-vs-a100"))
+    data = example("steady-4090-vs-a100")
+    data.update(currency="USD")
+    data["build"]["electricity_price_per_kwh"] = 0.11
+    data["rent"]["hourly_rate"] = 3.9
+    data["build"]["capex"] = 3500
+    data["workload"]["utilization"] = 0.3
+    usd = {r.path: r for r in default_drivers(parse_scenario(data))}
+
+    assert usd["build.electricity_price_per_kwh"].mode == 0.11
+    assert usd["build.electricity_price_per_kwh"].high == pytest.approx(0.11 * 1.3)
+    assert usd["rent.hourly_rate"].low == pytest.approx(3.9 * 0.8)
+    assert usd["build.capex"].high == pytest.approx(3500 * 1.15)
+    assert usd["workload.utilization"].mode == 0.3
+    assert usd["workload.utilization"].high == pytest.approx(0.375)
+    assert {r.path for r in default_drivers(cny)} == set(usd)
+
+
+def test_a_jobs_workload_gets_a_fleet_up_to_its_busiest_month_and_two_spare():
+    # The seasonal example: its busiest month asks for 2.89 boxes' work.
+    from costmodel.ranges import fleet_size
+
+    data = example("v3/jobs-seasonal-burst-commitment")
+
+    assert fleet_size(parse_scenario(data)) == 3 + 2
+    data["workload"]["jobs"] = [{"name": "small", "reference_gpu_hours": 10, "runs_per_month": 1}]
+    assert fleet_size(parse_scenario(data)) == 4  # at least four

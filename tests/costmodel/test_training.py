@@ -10,7 +10,7 @@ import pytest
 from numpy.testing import assert_allclose
 
 from costmodel import compare, parse_scenario
-from costmodel.sizing import DEFAULT_PRESETS, training_memory_gb
+from costmodel.sizing import DEFAULT_PRESETS, smallest_preset_that_fits, training_memory_gb
 from costmodel.training import (
     dataset_reference_gpu_hours,
     memory_fit,
@@ -153,3 +153,16 @@ def test_a_run_converted_to_jobs_gives_a_scenario_the_engine_accepts():
     result = compare(parse_scenario(data))
 
     assert result["jobs"][0]["rent_instance_hours_per_run"] == pytest.approx(124.6438746)
+
+
+def test_the_next_preset_that_fits_is_the_one_of_least_memory_that_holds_the_run():
+    full = memory_fit(7.0, "bf16", "full", BUDGET.gpu_count, BUDGET.vram_gb)
+
+    offered = smallest_preset_that_fits(full.needed_gb)
+
+    assert offered is not None and offered.slug == "multi-8x-rtx4090"  # 8 × 24 = 192 GB
+    assert memory_fit(7.0, "bf16", "full", offered.gpu_count, offered.vram_gb).fits
+    smaller = [p for p in DEFAULT_PRESETS if p.capacity_gb < offered.capacity_gb]
+    assert smaller and not any(p.capacity_gb >= full.needed_gb for p in smaller)
+    assert smallest_preset_that_fits(12.0).slug == "budget-rtx4060ti"
+    assert smallest_preset_that_fits(1e6) is None

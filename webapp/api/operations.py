@@ -82,8 +82,8 @@ def uncertainty_view(request: HttpRequest) -> HttpResponse:
     openapi_extra=_body("FleetRequest"),
 )
 def fleet_view(request: HttpRequest) -> HttpResponse:
-    """The scenario with 1 to `max_boxes` (at most 16) identical boxes sharing a steady or
-    profile workload; `best_boxes` has the lowest build present value, 0 when renting
+    """The scenario with 1 to `max_boxes` (at most 16) identical boxes sharing a steady,
+    profile or jobs workload; `best_boxes` has the lowest build present value, 0 when renting
     everything is cheaper still."""
     return _run(request, parse_fleet, fleet)
 
