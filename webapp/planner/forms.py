@@ -50,35 +50,31 @@ ENGINE_MESSAGES: dict[str, tuple[Any, str]] = {
     "greater_than": (_("must be greater than %(limit)s"), "gt"),
     "less_than_equal": (_("must be less than or equal to %(limit)s"), "le"),
     "less_than": (_("must be less than %(limit)s"), "lt"),
+    "idle_above_load": (_("Keep the power draw while idle at or below the one while busy."), ""),
+    "low_above_high": (_("Keep the low value at or below the high one."), ""),
+    "mode_outside_range": (_("Keep the most likely value between the low and the high one."), ""),
+    "overflow": (_("The scenario's numbers are too large to compute."), ""),
 }
-"""The engine's error codes (pydantic's error types) in the active language, and the error
-parameter (pydantic's ``ctx`` key) that is the limit."""
+"""The engine's error codes (its own, and pydantic's error types) in the active language, and
+the error parameter (pydantic's ``ctx`` key) that is the limit, if the message quotes one."""
 
 BOUND_CODES = frozenset({"greater_than_equal", "greater_than", "less_than_equal", "less_than"})
 """The codes of a value outside its field's bounds: the field's "what to type" message says
 more."""
 
 
-def error_code(error: FieldError) -> tuple[str, dict[str, Any]]:
-    """An engine error's code and parameters (``("", {})`` for an error that has none)."""
-    code = getattr(error, "code", None)
-    params = getattr(error, "params", None)
-    return (code if isinstance(code, str) else ""), (params if isinstance(params, dict) else {})
-
-
 def engine_message(error: FieldError) -> str:
     """The engine's message for a field, in the active language when its code is a known one
     (the engine's own words otherwise)."""
-    code, params = error_code(error)
-    known = ENGINE_MESSAGES.get(code)
+    known = ENGINE_MESSAGES.get(error.code)
     if known is None:
         return error.message
     text, limit = known
     if not limit:
         return str(text)
-    if limit not in params:
+    if limit not in error.params:
         return error.message
-    return str(text) % {"limit": params[limit]}
+    return str(text) % {"limit": error.params[limit]}
 
 
 class ErrorTextMixin:
@@ -542,8 +538,6 @@ class PlannerForm(ErrorTextMixin, forms.Form):
                 for name in f.form_names():
                     if data.get(name) is None:
                         self.add_error(name, _("Enter a value for this workload."))
-        for row in RANGE_ROWS:
-            self._check_order(row, data)
         loan = [f.name for f in FINANCING_FIELDS]
         if any(data.get(name) is not None for name in loan):
             for name in loan[1:]:  # the down payment may stay empty: 0 %
@@ -566,29 +560,13 @@ class PlannerForm(ErrorTextMixin, forms.Form):
                 self.add_error("preset", _("Choose a preset."))
         return data
 
-    def _check_order(self, row: RangeRow, data: dict[str, Any]) -> None:
-        """Low, most likely and high of one uncertain input, in that order."""
-        low, likely, high = (data.get(range_name(row, suffix)) for suffix, _a in RANGE_ENDS)
-        if low is not None and high is not None and low > high:
-            self.add_error(
-                range_name(row, "low"), _("Keep the low value at or below the high one.")
-            )
-        elif likely is not None and (
-            (low is not None and likely < low) or (high is not None and likely > high)
-        ):
-            self.add_error(
-                range_name(row, "likely"),
-                _("Keep the most likely value between the low and the high one."),
-            )
-
     def add_engine_errors(self, exc: ScenarioError) -> None:
         """Put each error of the resolver or the engine beside the field it names, in the
         active language by its code, saying what to type when it is a bound the field has a
         message for (never "must be less than or equal to 1")."""
         for error in exc.errors:
             target = form_field_for(error)
-            code, _params = error_code(error)
-            if target in self.hints and code in BOUND_CODES:
+            if target in self.hints and error.code in BOUND_CODES:
                 message = self.hints[target]
             else:
                 message = engine_message(error)

@@ -141,7 +141,7 @@ def form_data_from(form) -> dict:
         ("utilization_percent", "many", "Enter a percentage between 0 and 800"),
         ("horizon_months", "0", "Enter a whole number of months between 1 and 240."),
         ("horizon_months", "twelve", "Enter a whole number"),
-        ("build__power_idle_watts", "99999", "less than or equal to power_load_watts"),
+        ("build__power_idle_watts", "99999", "Keep the power draw while idle at or below the one"),
         ("rent__hourly_rate", "-1", "greater than or equal to 0"),
         ("cloud_offering", "no-such-offering", "Select a valid choice"),
     ],

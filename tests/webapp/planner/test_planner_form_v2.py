@@ -420,3 +420,35 @@ def test_the_discount_rate_starts_at_a_stated_cost_of_capital(client, shipped_ca
     assert result["build"]["present_value"] < result["build"]["total_net"]
     zero = link_of(client.post(HOME, form_data(client, discount_rate_percent="0"))["Location"])
     assert zero.scenario.discount_rate_per_year == 0
+
+
+# --- the engine's errors, worded by their code -----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("changes", "field", "chinese"),
+    [
+        ({"build__power_idle_watts": "99999"}, "build__power_idle_watts", "空闲时的功耗不能高于"),
+        ({"range_utilization_low": "110"}, "range_utilization_low", "低值不能高于高值"),
+    ],
+)
+def test_the_engines_errors_are_worded_by_their_code_in_chinese(
+    client, shipped_catalog, changes, field, chinese
+):
+    english = errors_of(post(client, **changes))[field]
+    data = form_data(client, **changes)
+    response = client.post(HOME, data, HTTP_ACCEPT_LANGUAGE="zh-CN")
+    message = " ".join(response.context["form"].errors[field])
+    assert chinese in message and message not in " ".join(english)
+
+
+def test_without_the_catalog_a_missing_figure_is_named_in_chinese(client, db):
+    data = {
+        "currency": "CNY",
+        "horizon_months": "36",
+        "workload_kind": "steady",
+        "utilization_percent": "80",
+        "build__capex": "25000",
+    }
+    response = client.post(HOME, data, HTTP_ACCEPT_LANGUAGE="zh-CN")
+    assert "为必填项" in " ".join(response.context["form"].errors["rent__hourly_rate"])
