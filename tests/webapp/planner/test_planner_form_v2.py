@@ -448,3 +448,34 @@ def test_without_the_catalog_a_missing_figure_is_named_in_chinese(client, db):
     }
     response = client.post(HOME, data, HTTP_ACCEPT_LANGUAGE="zh-CN")
     assert "为必填项" in " ".join(response.context["form"].errors["rent__hourly_rate"])
+
+
+# --- choices left to the catalog -------------------------------------------------------------
+
+
+def test_hosting_and_tariff_are_left_to_the_catalog_and_the_form_says_what_it_picked(
+    client, shipped_catalog
+):
+    response = client.get(HOME + "?preset=cluster-4x-hgx-h100", HTTP_ACCEPT_LANGUAGE="en")
+    form = response.context["form"]
+    assert form.initial.get("hosting", form.fields["hosting"].initial) == ""
+    html = response.content.decode()
+    row = html.split('data-field="hosting"', 1)[1].split('data-field="', 1)[0]
+    assert "Default for this box and currency" in row
+    note = row.split("data-defaulted>", 1)[1].split("</div>", 1)[0]
+    assert note.startswith("Default: ") and "colocation" in note
+    link = link_of(client.post(HOME, form_data(client, preset="cluster-4x-hgx-h100"))["Location"])
+    assert link.selection.get("hosting") is None  # left to the resolver, which fits the box
+    assert link.scenario.build.hosting_monthly > 0 and link.scenario.build.pue > 1
+
+
+def test_a_hosting_the_user_picks_is_kept_and_not_marked_as_defaulted(client, shipped_catalog):
+    from webapp.catalog.models import HostingOption
+
+    office = HostingOption.objects.filter(kind="office").values_list("slug", flat=True).first()
+    data = form_data(client, preset="cluster-4x-hgx-h100", hosting=office)
+    link = link_of(client.post(HOME, data)["Location"])
+    assert link.selection["hosting"] == office
+    reopened = client.get(HOME + "?from=" + client.post(HOME, data)["Location"][3:])
+    assert reopened.context["form"].initial["hosting"] == office
+    assert "hosting" not in reopened.context["form"].defaulted
