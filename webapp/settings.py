@@ -260,6 +260,12 @@ SESSION_COOKIE_HTTPONLY = True
 LANGUAGE_COOKIE_SECURE = HTTPS
 LANGUAGE_COOKIE_SAMESITE = "Lax"
 
+# The longest request line the server accepts [bytes]: gunicorn's limit_request_line as
+# gunicorn.conf.py sets it (its maximum; runserver accepts 65 536). A results permalink
+# carries the whole scenario in its URL: the planner makes no link longer than this and
+# saves a larger scenario instead.
+MAX_REQUEST_LINE_BYTES = 8190
+
 # Request bodies: the batch API takes up to 10 000 scenarios (see README).
 DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("DJANGO_MAX_BODY_BYTES", 16 * 1024 * 1024)
 # Heavy analyses (uncertainty, tornado, fleet, batches) one worker process runs at once;

@@ -20,6 +20,19 @@
     if (status) { status.textContent = text; status.hidden = false; }
   }
 
+  // The verdict with the Monte Carlo's answer, worded by the server: it may turn out too
+  // uncertain to call, and it says the median of the draws beside the point figure.
+  function setVerdict(v) {
+    var box = document.getElementById("verdict");
+    if (!box || !v) { return; }
+    box.setAttribute("data-verdict", v.code);
+    TONES.forEach(function (tone) { box.classList.remove("verdict-" + tone); });
+    box.classList.add("verdict-" + v.tone);
+    document.getElementById("headline-sentence").textContent = v.headline;
+    var median = document.getElementById("verdict-median");
+    if (median && v.median) { median.textContent = v.median; median.hidden = false; }
+  }
+
   function setConfidence(part) {
     var badge = document.getElementById("confidence-badge");
     var text = document.getElementById("confidence-text");
@@ -32,6 +45,7 @@
     badge.classList.add("badge-" + part.confidence.tone);
     badge.textContent = part.confidence.label;
     badge.setAttribute("data-code", part.confidence.code);
+    badge.setAttribute("data-confidence", part.confidence.code);
     text.textContent = part.confidence.sentence;
   }
 
@@ -249,6 +263,7 @@
       });
     })
     .then(function (data) {
+      setVerdict(data.verdict);
       setConfidence(data.uncertainty);
       drawAll(data);
     })

@@ -1,6 +1,13 @@
 """The shared cache's key prefix follows the release: code and translations, by content."""
 
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
 from django.conf import settings
+from django.core.cache import caches
 
 from webapp.release import release_digest
 
@@ -38,5 +45,38 @@ def test_static_files_are_not_part_of_it(tmp_path):
     assert release_digest(tmp_path) == before
 
 
-def test_the_shared_cache_keys_start_with_this_release():
-    assert settings.CACHES["shared"]["KEY_PREFIX"] == release_digest(settings.BASE_DIR)
+def _shared_key(root: Path) -> str:
+    """The shared cache's key for "k" in a fresh process running the code under ``root``."""
+    program = (
+        "import django; django.setup(); from django.core.cache import caches; "
+        "print(caches['shared'].make_key('k'))"
+    )
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_"))}
+    env = {
+        **clean,
+        "PYTHONPATH": str(root),
+        "DJANGO_SETTINGS_MODULE": "webapp.settings",
+        "DJANGO_SECRET_KEY": "release-test",
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", program], cwd=root, env=env, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip()
+
+
+def _copy_of_this_release(root: Path) -> Path:
+    for part in ("costmodel", "webapp", "locale"):
+        shutil.copytree(settings.BASE_DIR / part, root / part)
+    return root
+
+
+def test_the_shared_cache_keys_change_with_the_release_and_only_with_it(tmp_path):
+    here = caches["shared"].make_key("k")
+    copy = _copy_of_this_release(tmp_path)
+    assert _shared_key(copy) == here  # the same files elsewhere: the same release, same keys
+    with (copy / "costmodel" / "projection.py").open("a") as source:
+        source.write("\n# a new formula\n")
+    changed = _shared_key(copy)
+    assert changed != here
+    assert changed.endswith(":k") and here.endswith(":k")

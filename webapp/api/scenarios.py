@@ -12,6 +12,7 @@ the caller may not see answers 404, as an unknown id.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import uuid
 from typing import Any
@@ -129,7 +130,8 @@ def create_scenario(request: HttpRequest) -> HttpResponse:
         try:
             scenario = parse_scenario(data["scenario"])
         except ScenarioError as exc:
-            errors.extend(FieldError(f"scenario.{e.field}", e.message) for e in exc.errors)
+            # the same error under the request's path, its code and parameters kept
+            errors.extend(dataclasses.replace(e, field=f"scenario.{e.field}") for e in exc.errors)
     caller: Any = request.auth  # type: ignore[attr-defined]
     owner = caller if caller.is_authenticated else None  # a token's user; else no owner
     team = _team(data.get("team"), owner, errors)

@@ -388,7 +388,7 @@ def not_yet_in_effect(model: type[M], slug: str) -> M | None:
     """The first live row of a dated ``model`` with ``slug`` when it exists but is not in a
     snapshot's day (to say from when it is); ``None`` when there is no such row."""
     if model in DATED_ITEMS:
-        first: M | None = dated_item_versions(model, slug).first()  # type: ignore[arg-type]
+        first: M | None = dated_item_versions(model, slug).first()  # type: ignore[type-var]
         return first
     return by_slug(model, slug)
 

@@ -45,7 +45,7 @@ from costmodel.sensitivity import (
 from webapp.planner import formatting
 from webapp.planner.fields import BY_PATH, labels
 from webapp.planner.permalink import Permalink
-from webapp.planner.verdict import how_sure
+from webapp.planner.verdict import how_sure, verdict
 
 DRAW_MONTHS = 610_000
 """Draws × months the Monte Carlo evaluates at most: 10 000 draws of a 60-month scenario
@@ -396,6 +396,7 @@ def build_document(link: Permalink, a: Analyses) -> dict[str, Any]:
             "scenario_horizon": scenario.horizon_months,
             "scenario_utilization": scenario_utilization,
         },
+        "verdict": verdict(a.decision, scenario).as_json(),
         "uncertainty": _uncertainty_part(a, scenario),
         "tornado": _tornado_part(a, scenario),
         "fleet": _fleet_part(a),

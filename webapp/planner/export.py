@@ -38,6 +38,7 @@ from costmodel.accounting import Accounts
 from costmodel.decision import CLOSE_CALL_SHARE
 from costmodel.paths import get_path
 from costmodel.tables import MONTHLY_COLUMNS, monthly_table
+from webapp.planner import verdict
 from webapp.planner.analysis import SEED, Analyses, field_label
 from webapp.planner.fields import ALL_FIELDS, BY_PATH, items_by_field
 from webapp.planner.figures import FIGURES, Figure
@@ -229,6 +230,9 @@ def decision_rows(a: Analyses, currency: str) -> list[list[Cell]]:
     """The decision behind the verdict (:class:`costmodel.decision.Decision`), key by key."""
     d = a.decision
     rows: list[tuple[str, Any, Cell]] = [
+        ("verdict", _("Verdict"), d.verdict),
+        ("verdict_sentence", _("Verdict in words"), verdict.headline(d, currency)),
+        ("warning", _("Warning"), verdict.warning(d)),
         ("recommendation", _("Recommendation (build or rent)"), d.recommendation),
         (
             "close_call",

@@ -1,13 +1,26 @@
-"""Labels and units of the explicit scenario's fields, for forms, tables and exports.
+"""The planner's field registry: one declaration per input.
 
 The engine names fields (``build.capex``); people read labels ("Purchase price
-of the box"). One table here serves the planner form, the inputs table under
-the charts, the compare page and the CSV assumptions block.
+of the box") and type percentages where the engine reads fractions. Each
+:class:`ScenarioField` below says, once, everything the web app needs about one
+input: its dotted path in the explicit scenario, its label, unit and help
+text, the name of its form field and the section of the form that shows it,
+the workload kind it belongs to, and whether the catalog selection carries it
+(its key there). The bounds are not written here: they are read from the
+engine's own pydantic schema (:class:`costmodel.Scenario`, and the resolver's
+:class:`~webapp.catalog.resolver.Selection` for what a selection carries).
+
+From this one table come the planner form's fields and their "what to type"
+messages, the form ↔ scenario mapping (:func:`scenario_values`,
+:func:`selection_values`, :func:`form_values`), the permalink's initial
+values, the field an engine error belongs beside (:func:`form_field_of`), the
+results page's inputs table, the compare page and the CSV. Adding a numeric
+input is: the engine's field, one entry here, and its translation.
 
 Fractions (unit ``fraction`` or ``signed_fraction``) are what the engine reads
 (0.03) and what the form shows as percentages (3): :func:`to_form` and
 :func:`from_form` convert, and ``low``/``high`` are the field's bounds in the
-form's unit, the engine's bounds × 100 (a test checks them against the engine).
+form's unit (the engine's bounds × 100).
 """
 
 from __future__ import annotations
@@ -22,31 +35,175 @@ from django.utils.functional import Promise
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
+from costmodel.paths import get_path, with_path
+from costmodel.scenario import Scenario
+
 PERCENT_UNITS = frozenset({"fraction", "signed_fraction"})
-"""Units the engine reads as a fraction and people type as a percentage."""
+"""Units the engine reads as a fraction and people type as a percentage (and ``profile``, a
+list of fractions typed as one percentage a month)."""
+
+NUMERIC_UNITS = frozenset(
+    {"money", "money/kWh", "money/h", "money/month", "W", "ratio", "fraction", "signed_fraction"}
+    | {"int", "months", "days", "h", "profile"}
+)
+"""Units of inputs typed as numbers (the form makes an Integer- or FloatField for them)."""
+
+PROFILE_MONTHS = 12
+"""Months of the planner's utilization profile (the engine repeats it over the horizon)."""
+
+DEFAULT_COST_OF_CAPITAL = 0.08
+"""The planner's discount rate until the user types another [1/year]: a round cost of capital
+for a company of average risk, as Aswath Damodaran's yearly "Cost of Capital by Sector" data
+(NYU Stern, updated each January) puts it. The engine's own default stays 0 (plain totals)."""
+
+
+@dataclass(frozen=True)
+class Bounds:
+    """An input's bounds in the engine's unit, as its pydantic schema declares them."""
+
+    low: float | None = None
+    high: float | None = None
+    low_open: bool = False
+    """``gt`` rather than ``ge``: the low bound itself is refused."""
 
 
 @dataclass(frozen=True)
 class ScenarioField:
-    path: str  # dotted path in the explicit scenario, e.g. "build.capex"
+    """One input: where the scenario holds it, how people read and type it, how it travels."""
+
+    path: str
+    """Dotted path in the explicit scenario, e.g. ``build.capex`` ("" for an input only the
+    catalog selection holds, such as the custom box's scaling efficiency)."""
     label: Promise
     unit: str  # "money", "money/kWh", "money/h", "W", "fraction", "int", "months", "", ...
     help: Promise | str = ""
-    low: float | None = None
-    """Smallest value in the form's unit (percent for fractions); None: the engine checks."""
-    high: float | None = None
     example: Promise | str = ""
     """What to type, for the error message: "3 for 3 %"."""
+    form: str = ""
+    """Name of its planner form field; ``""``: the dotted path with ``__`` (``build__capex``)
+    for a field in a form section, none otherwise."""
+    section: str = ""
+    """The part of the form that shows it: ``general``, ``workload``, ``box``, ``offering``,
+    ``build``, ``rent``, ``life``, ``financing``; ``""``: the form does not ask for it."""
+    workload: str = ""
+    """The workload kind it belongs to (``steady`` …; ``""`` for every kind)."""
+    selection: str = ""
+    """Its key in the catalog selection (and so in a permalink's and a saved scenario's
+    selection) when the selection carries it; otherwise it travels in the scenario."""
+    initial: Any = None
+    """What the form shows before anything is chosen (in the form's unit)."""
+    hint: Promise | str = ""
+    """The "what to type" message, when the one made from the bounds does not fit."""
+    catalog: bool = False
+    """The catalog prefills it: a value typed over the catalog's is an override."""
+    required: bool = False
+    """The form refuses to go on without it (whatever the workload or the box)."""
 
     @property
     def percent(self) -> bool:
         """Typed as a percentage (3), read by the engine as a fraction (0.03)."""
-        return self.unit in PERCENT_UNITS
+        return self.unit in PERCENT_UNITS or self.unit == "profile"
 
     @property
     def whole(self) -> bool:
         """A count or a number of months: whole numbers only."""
         return self.unit in ("int", "months")
+
+    @property
+    def name(self) -> str:
+        """The form field's name (``""``: not in the form)."""
+        if self.form or not self.section:
+            return self.form
+        return self.path.replace(".", "__")
+
+    @property
+    def bounds(self) -> Bounds:
+        """The engine's bounds (the selection's too, when the selection carries the input)."""
+        return engine_bounds(self.path, self.selection)
+
+    @property
+    def low(self) -> float | None:
+        """Smallest value in the form's unit (percent for fractions); None: no lower bound."""
+        low = self.bounds.low
+        return None if low is None else _scaled(self, low)
+
+    @property
+    def high(self) -> float | None:
+        """Largest value in the form's unit; None: no upper bound."""
+        high = self.bounds.high
+        return None if high is None else _scaled(self, high)
+
+    def form_names(self) -> list[str]:
+        """Its form fields' names: one, or one per month of a profile (``profile_percent_1``…)."""
+        if self.unit == "profile":
+            return [f"{self.name}_{i}" for i in range(1, PROFILE_MONTHS + 1)]
+        return [self.name] if self.name else []
+
+
+def _scaled(field: ScenarioField, value: float) -> float:
+    return tidy(value * 100) if field.percent else value
+
+
+def _schema_node(root: dict[str, Any], node: dict[str, Any], key: str) -> dict[str, Any] | None:
+    """The schema of property ``key`` of ``node`` (following ``$ref``, unions and arrays)."""
+    ref = node.get("$ref")
+    if ref:
+        node = root["$defs"][ref.rsplit("/", 1)[-1]]
+    if node.get("type") == "array" and "items" in node:
+        return dict(node["items"]) if key.isdigit() else _schema_node(root, node["items"], key)
+    properties = node.get("properties", {})
+    if key in properties:
+        return dict(properties[key])
+    for member in node.get("anyOf", []) + node.get("oneOf", []):
+        found = _schema_node(root, member, key)
+        if found is not None:
+            return found
+    return None
+
+
+def _leaf_bounds(root: dict[str, Any], node: dict[str, Any]) -> Bounds:
+    """The numeric bounds of a leaf schema (of its items, for a list; of its non-null member)."""
+    ref = node.get("$ref")
+    if ref:
+        node = root["$defs"][ref.rsplit("/", 1)[-1]]
+    if node.get("type") == "array" and "items" in node:
+        return _leaf_bounds(root, node["items"])
+    for member in node.get("anyOf", []):
+        if member.get("type") != "null":
+            return _leaf_bounds(root, member)
+    low, low_open = node.get("minimum"), False
+    if "exclusiveMinimum" in node:
+        low, low_open = node["exclusiveMinimum"], True
+    high = node.get("maximum", node.get("exclusiveMaximum"))
+    return Bounds(low, high, low_open)
+
+
+def schema_bounds(schema: dict[str, Any], path: str) -> Bounds:
+    """The bounds a JSON schema declares for the dotted ``path`` (no bounds if it has none)."""
+    node: dict[str, Any] | None = schema
+    for key in path.split("."):
+        node = _schema_node(schema, node, key) if node is not None else None
+    return Bounds() if node is None else _leaf_bounds(schema, node)
+
+
+def _tighter(a: Bounds, b: Bounds) -> Bounds:
+    lows = [x for x in (a.low, b.low) if x is not None]
+    highs = [x for x in (a.high, b.high) if x is not None]
+    low = max(lows) if lows else None
+    open_ = (a.low_open and a.low == low) or (b.low_open and b.low == low)
+    return Bounds(low, min(highs) if highs else None, open_)
+
+
+@functools.cache
+def engine_bounds(path: str, selection: str = "") -> Bounds:
+    """An input's bounds from the engine's schema (scenario ``path``) and, for an input the
+    catalog selection carries, the selection's schema (key ``selection``): the tighter."""
+    from webapp.catalog.resolver import Selection  # the catalog app imports this module's users
+
+    bounds = schema_bounds(Scenario.model_json_schema(), path) if path else Bounds()
+    if selection:
+        bounds = _tighter(bounds, schema_bounds(Selection.model_json_schema(), selection))
+    return bounds
 
 
 SHOWN_DIGITS = 12
@@ -76,58 +233,60 @@ def from_form(field: ScenarioField | None, value: Any) -> Any:
     return float(Decimal(repr(float(value))) / 100)
 
 
+def _build(path: str, label: Promise, unit: str, **kw: Any) -> ScenarioField:
+    """An input of the box, typed under Advanced and prefilled from the catalog."""
+    return ScenarioField(path, label, unit, section="build", catalog=True, **kw)
+
+
+def _rent(path: str, label: Promise, unit: str, **kw: Any) -> ScenarioField:
+    """An input of the cloud offering, typed under Advanced and prefilled from the catalog."""
+    return ScenarioField(path, label, unit, section="rent", catalog=True, **kw)
+
+
 BUILD_FIELDS: tuple[ScenarioField, ...] = (
-    ScenarioField("build.gpu_count", _("GPUs in the box"), "int"),
-    ScenarioField(
+    _build("build.gpu_count", _("GPUs in the box"), "int"),
+    _build(
         "build.gpu_throughput",
         _("Throughput of one build GPU"),
         "ratio",
-        _("Relative to the reference GPU (1.0)."),
+        help=_("Relative to the reference GPU (1.0)."),
     ),
-    ScenarioField("build.capex", _("Purchase price of the box"), "money"),
-    ScenarioField("build.power_load_watts", _("Power draw while busy"), "W"),
-    ScenarioField("build.power_idle_watts", _("Power draw while idle"), "W"),
-    ScenarioField("build.pue", _("PUE (cooling overhead)"), "ratio"),
-    ScenarioField("build.electricity_price_per_kwh", _("Electricity price"), "money/kWh"),
-    ScenarioField("build.hosting_monthly", _("Hosting per month"), "money/month"),
-    ScenarioField(
+    _build("build.capex", _("Purchase price of the box"), "money"),
+    _build("build.power_load_watts", _("Power draw while busy"), "W"),
+    _build("build.power_idle_watts", _("Power draw while idle"), "W"),
+    _build("build.pue", _("PUE (cooling overhead)"), "ratio"),
+    _build("build.electricity_price_per_kwh", _("Electricity price"), "money/kWh"),
+    _build("build.hosting_monthly", _("Hosting per month"), "money/month"),
+    _build(
         "build.maintenance_rate_per_year",
         _("Maintenance per year"),
         "fraction",
-        _("Spares and repairs each year, as a percentage of the purchase price."),
-        low=0,
-        high=100,
+        help=_("Spares and repairs each year, as a percentage of the purchase price."),
         # xgettext:no-python-format (the % is literal, never formatted)
         example=_("3 for 3 %"),
     ),
-    ScenarioField("build.ops_monthly", _("Administration per month"), "money/month"),
-    ScenarioField(
+    _build("build.ops_monthly", _("Administration per month"), "money/month"),
+    _build(
         "build.residual_value_retention_per_year",
         _("Value kept per year"),
         "fraction",
-        _("Share of its value the box keeps each year, for the resale."),
-        low=0,
-        high=100,
+        help=_("Share of its value the box keeps each year, for the resale."),
         # xgettext:no-python-format (the % is literal, never formatted)
         example=_("65 for 65 %"),
     ),
-    ScenarioField(
+    _build(
         "build.capex_annual_price_change",
         _("Yearly price change of a replacement box"),
         "signed_fraction",
-        _("Only with a useful life shorter than the horizon: what the next box costs."),
-        low=-90,
-        high=100,
+        help=_("Only with a useful life shorter than the horizon: what the next box costs."),
         # xgettext:no-python-format (the % is literal, never formatted)
         example=_("−10 for 10 % cheaper each year"),
     ),
-    ScenarioField(
+    _build(
         "build.running_cost_annual_change",
         _("Yearly change of running costs"),
         "signed_fraction",
-        _("Electricity, hosting and administration."),
-        low=-50,
-        high=100,
+        help=_("Electricity, hosting and administration."),
         # xgettext:no-python-format (the % is literal, never formatted)
         example=_("3 for 3 % more each year"),
     ),
@@ -142,8 +301,8 @@ LIFE_FIELDS: tuple[ScenarioField, ...] = (
             "After this many months the box is sold and a new one bought. Prefilled with the "
             "preset's figure."
         ),
-        low=1,
-        high=240,
+        section="life",
+        catalog=True,
     ),
 )
 
@@ -153,99 +312,197 @@ FINANCING_FIELDS: tuple[ScenarioField, ...] = (
         _("Down payment"),
         "fraction",
         _("Paid on the day of purchase; the rest is the loan."),
-        low=0,
-        high=100,
         # xgettext:no-python-format (the % is literal, never formatted)
         example=_("20 for 20 %"),
+        section="financing",
     ),
     ScenarioField(
         "build.financing.annual_interest_rate",
         _("Interest rate per year"),
         "fraction",
-        low=0,
-        high=100,
         # xgettext:no-python-format (the % is literal, never formatted)
         example=_("6 for 6 % a year"),
+        section="financing",
     ),
     ScenarioField(
         "build.financing.term_months",
         _("Loan term"),
         "months",
         _("Equal monthly payments over this many months."),
-        low=1,
-        high=120,
+        section="financing",
     ),
 )
 
 RENT_FIELDS: tuple[ScenarioField, ...] = (
-    ScenarioField("rent.gpu_count", _("GPUs per cloud instance"), "int"),
-    ScenarioField(
+    _rent("rent.gpu_count", _("GPUs per cloud instance"), "int"),
+    _rent(
         "rent.gpu_throughput",
         _("Throughput of one cloud GPU"),
         "ratio",
-        _("Relative to the reference GPU (1.0)."),
+        help=_("Relative to the reference GPU (1.0)."),
     ),
-    ScenarioField("rent.hourly_rate", _("Cloud price per instance-hour"), "money/h"),
-    ScenarioField("rent.fixed_monthly", _("Cloud fixed fees per month"), "money/month"),
-    ScenarioField(
+    _rent("rent.hourly_rate", _("Cloud price per instance-hour"), "money/h"),
+    _rent("rent.fixed_monthly", _("Cloud fixed fees per month"), "money/month"),
+    _rent(
         "rent.annual_price_change",
         _("Yearly cloud price change"),
         "signed_fraction",
         # xgettext:no-python-format (the % is literal, never formatted)
-        _("−15 means 15 % cheaper each year."),
-        low=-90,
-        high=100,
+        help=_("−15 means 15 % cheaper each year."),
         # xgettext:no-python-format (the % is literal, never formatted)
         example=_("−15 for 15 % cheaper each year"),
     ),
-    ScenarioField(
+    _rent(
         "rent.rework_fraction",
         _("Work redone after spot interruptions"),
         "fraction",
-        _("Extra instance-hours, as a percentage of the work; from the catalog for spot."),
-        low=0,
-        high=100,
+        help=_("Extra instance-hours, as a percentage of the work; from the catalog for spot."),
         # xgettext:no-python-format (the % is literal, never formatted)
         example=_("15 for 15 % more hours"),
     ),
-    ScenarioField(
+    _rent(
         "rent.committed_hourly_rate",
         _("Committed price per instance-hour"),
         "money/h",
-        _("1- or 3-year commitments: paid for every hour of the term, used or not."),
+        help=_("1- or 3-year commitments: paid for every hour of the term, used or not."),
     ),
-    ScenarioField(
-        "rent.commitment_term_months",
-        _("Commitment term"),
-        "months",
-        low=1,
-        high=120,
-    ),
-    ScenarioField(
+    _rent("rent.commitment_term_months", _("Commitment term"), "months"),
+    _rent(
         "rent.commitment_upfront_per_instance",
         _("Upfront per committed instance"),
         "money",
-        _("Paid when each term starts."),
+        help=_("Paid when each term starts."),
     ),
 )
 
 COMMITMENT_FIELDS: tuple[ScenarioField, ...] = (
-    ScenarioField("rent.committed_instances", _("Committed instances"), "int"),
+    ScenarioField(
+        "rent.committed_instances",
+        _("Committed instances"),
+        "int",
+        _(
+            "Only for a 1- or 3-year commitment: how many instances you reserve, paid for every "
+            "hour of the term. Leave empty for the fewest whose hours cover the work."
+        ),
+        form="committed_instances",
+        section="offering",
+        selection="committed_instances",
+        hint=_(
+            "Enter a whole number of instances, 0 or more (leave it empty for the fewest "
+            "that cover the work)."
+        ),
+    ),
 )
 
 GENERAL_FIELDS: tuple[ScenarioField, ...] = (
-    ScenarioField("currency", _("Currency"), "text"),
-    ScenarioField("horizon_months", _("Horizon"), "months"),
-    ScenarioField("discount_rate_per_year", _("Discount rate per year"), "fraction"),
+    ScenarioField("currency", _("Currency"), "text", form="currency", section="general"),
+    ScenarioField(
+        "horizon_months",
+        _("Horizon"),
+        "months",
+        form="horizon_months",
+        section="general",
+        initial=36,
+        required=True,
+    ),
+    ScenarioField(
+        "discount_rate_per_year",
+        _("Discount rate per year"),
+        "fraction",
+        _(
+            # xgettext:no-python-format (the % is literal, never formatted)
+            "Your cost of capital, for the present values: what the money would earn elsewhere. "
+            "Prefilled with 8 % a year, a round figure for a company of average risk (Aswath "
+            "Damodaran's yearly “Cost of Capital by Sector” data, NYU Stern); type 0 to compare "
+            "plain totals."
+        ),
+        # xgettext:no-python-format (the % is literal, never formatted)
+        example=_("8 for 8 % a year"),
+        form="discount_rate_percent",
+        section="general",
+        initial=tidy(DEFAULT_COST_OF_CAPITAL * 100),
+    ),
+)
+
+WORKLOAD_EXAMPLE = _(
+    # xgettext:no-python-format (the % is literal, never formatted)
+    "80 for a box busy 80 % of the time, 150 for one box busy all the time and half a box "
+    "more rented"
 )
 
 WORKLOAD_FIELDS: tuple[ScenarioField, ...] = (
-    ScenarioField("workload.kind", _("Workload"), "text"),
-    ScenarioField("workload.utilization", _("Utilization"), "fraction"),
-    ScenarioField("workload.active_days_per_month", _("Active days per month"), "days"),
-    ScenarioField("workload.hours_per_active_day", _("Hours per active day"), "h"),
-    ScenarioField("workload.monthly_utilization", _("Monthly utilization profile"), "profile"),
+    ScenarioField("workload.kind", _("Workload"), "text", form="workload_kind"),
+    ScenarioField(
+        "workload.utilization",
+        _("Utilization"),
+        "fraction",
+        _(
+            "Share of the month the box is busy. Above 100 % the work is more than one box "
+            "does: the box runs all month and the rest is rented by the hour (a hybrid plan); "
+            "200 % is twice one box's work."
+        ),
+        example=WORKLOAD_EXAMPLE,
+        form="utilization_percent",
+        section="workload",
+        workload="steady",
+        initial=80,
+    ),
+    ScenarioField(
+        "workload.active_days_per_month",
+        _("Active days per month"),
+        "days",
+        example=_("8 for eight days"),
+        form="active_days_per_month",
+        section="workload",
+        workload="tidal",
+        initial=8,
+    ),
+    ScenarioField(
+        "workload.hours_per_active_day",
+        _("Busy hours per active day"),
+        "h",
+        example=_("10 for ten hours"),
+        form="hours_per_active_day",
+        section="workload",
+        workload="tidal",
+        initial=24,
+    ),
+    ScenarioField(
+        "workload.monthly_utilization",
+        _("Monthly utilization profile"),
+        "profile",
+        example=WORKLOAD_EXAMPLE,
+        form="profile_percent",
+        section="workload",
+        workload="profile",
+        initial=80,
+    ),
 )
+
+SELECTION_FIELDS: tuple[ScenarioField, ...] = (
+    ScenarioField("", _("Preset"), "choice", form="preset", selection="preset"),
+    ScenarioField(
+        "", _("Cloud offering"), "choice", form="cloud_offering", selection="cloud_offering"
+    ),
+    ScenarioField("", _("Electricity tariff"), "choice", form="tariff", selection="tariff"),
+    ScenarioField("", _("Hosting"), "choice", form="hosting", selection="hosting"),
+    ScenarioField(
+        "", _("Benchmark for throughput"), "choice", form="benchmark", selection="benchmark"
+    ),
+    ScenarioField(
+        "",
+        _("Multi-GPU scaling efficiency"),
+        "fraction",
+        _("Speed-up of all GPUs ÷ number of GPUs, in percent; needed for two or more GPUs."),
+        # xgettext:no-python-format (the % is literal, never formatted)
+        example=_("90 for 90 %"),
+        form="scaling_efficiency",
+        section="box",
+        selection="scaling_efficiency",
+    ),
+)
+"""Inputs only the catalog selection holds (the resolver turns them into scenario fields); the
+catalog's rows are the choices of the first five."""
 
 ALL_FIELDS: tuple[ScenarioField, ...] = (
     GENERAL_FIELDS
@@ -256,7 +513,19 @@ ALL_FIELDS: tuple[ScenarioField, ...] = (
     + RENT_FIELDS
     + COMMITMENT_FIELDS
 )
+"""Every field of the explicit scenario people read: the inputs table, the compare page, the
+CSV."""
 BY_PATH: dict[str, ScenarioField] = {f.path: f for f in ALL_FIELDS}
+
+REGISTRY: tuple[ScenarioField, ...] = ALL_FIELDS + SELECTION_FIELDS
+"""Every input of the planner."""
+
+TYPED_FIELDS: tuple[ScenarioField, ...] = tuple(
+    f for f in REGISTRY if f.name and f.unit in NUMERIC_UNITS
+)
+"""The inputs typed as numbers into a form field the registry makes."""
+
+BY_FORM_NAME: dict[str, ScenarioField] = {f.name: f for f in REGISTRY if f.name}
 
 
 def labels() -> Mapping[str, str]:
@@ -273,31 +542,121 @@ def _labels(language: str | None) -> Mapping[str, str]:
     return {f.path: str(f.label) for f in ALL_FIELDS}  # translated in `language`, the active one
 
 
-EXPLICIT_FIELDS: tuple[ScenarioField, ...] = (
-    BUILD_FIELDS + RENT_FIELDS + LIFE_FIELDS + FINANCING_FIELDS
+EXPLICIT_FIELDS: tuple[ScenarioField, ...] = tuple(
+    f for f in REGISTRY if f.section in ("build", "rent", "life", "financing")
 )
-"""The scenario fields the planner form has a field of its own for (``build__capex``)."""
+"""The scenario fields typed under Advanced and "Owning the box" (``build__capex``)."""
 
-CATALOG_FIELDS: tuple[ScenarioField, ...] = BUILD_FIELDS + RENT_FIELDS + LIFE_FIELDS
+CATALOG_FIELDS: tuple[ScenarioField, ...] = tuple(f for f in REGISTRY if f.catalog)
 """Those the catalog prefills: a value typed over the catalog's is an override."""
+
+
+def _applies(field: ScenarioField, kind: str | None) -> bool:
+    return not field.workload or field.workload == kind
+
+
+def typed_value(field: ScenarioField, data: Mapping[str, Any]) -> Any:
+    """The value a form's cleaned ``data`` holds for ``field``, in the scenario's unit (a
+    profile: the list of months; ``None`` when left empty)."""
+    if field.unit == "profile":
+        months = [data.get(name) for name in field.form_names()]
+        return None if None in months else [from_form(field, v) for v in months]
+    return from_form(field, data.get(field.name))
+
+
+def scenario_values(data: Mapping[str, Any], *, selection: bool) -> dict[str, Any]:
+    """``path → value`` (scenario units) of every input of the form's cleaned ``data`` that
+    travels in the scenario: the general ones, the chosen workload's, the Advanced ones the user
+    filled in, and (``selection=False``: typed without the catalog) those the catalog selection
+    would carry otherwise."""
+    kind = data.get("workload_kind")
+    values: dict[str, Any] = {}
+    for f in REGISTRY:
+        if not f.path or not f.name or not _applies(f, kind) or (selection and f.selection):
+            continue
+        value = data.get(f.name) if f.unit == "text" else typed_value(f, data)
+        if value is not None:
+            values[f.path] = value
+    return values
+
+
+def selection_values(data: Mapping[str, Any]) -> dict[str, Any]:
+    """``key → value`` of the inputs of the form's cleaned ``data`` that the catalog selection
+    carries (the catalog choices, the scaling efficiency, the committed count), when filled in
+    (a choice left empty is left to the resolver)."""
+    values = {f.selection: typed_value(f, data) for f in REGISTRY if f.selection}
+    return {key: value for key, value in values.items() if value not in (None, "")}
+
+
+def nested(values: Mapping[str, Any]) -> dict[str, Any]:
+    """``path → value`` as the nested JSON the engine reads."""
+    data: dict[str, Any] = {}
+    for path, value in values.items():
+        data = with_path(data, path, value)
+    return data
+
+
+def form_values(scenario: Mapping[str, Any], selection: Mapping[str, Any] | None) -> dict[str, Any]:
+    """The form's values (form units) of every input a scenario (as JSON) and its catalog
+    selection hold: what reopens the planner on a permalink's or a saved scenario's inputs."""
+    values: dict[str, Any] = {}
+    kind = get_path(scenario, "workload.kind")
+    for f in REGISTRY:
+        if not f.name or not _applies(f, kind):
+            continue
+        value = None
+        if selection is not None and f.selection:
+            value = selection.get(f.selection)
+        elif f.path:
+            value = get_path(scenario, f.path)
+        if value is None:
+            continue
+        if f.unit == "profile":
+            months = f.form_names()
+            values.update({n: to_form(f, value[i % len(value)]) for i, n in enumerate(months)})
+        else:
+            values[f.name] = to_form(f, value)
+    return values
+
+
+def form_field_of(path: str) -> str | None:
+    """The form field of an input named by its scenario path or selection key (an error's
+    field): ``build.capex`` → ``build__capex``, ``workload.monthly_utilization.2`` →
+    ``profile_percent_3``; ``None`` when no one input is named."""
+    for f in REGISTRY:
+        if not f.name:
+            continue
+        if path in (f.path, f.selection):
+            return f.form_names()[0]
+        if f.unit == "profile" and f.path and path.startswith(f.path + "."):
+            index = path.rsplit(".", 1)[-1]
+            if index.isdigit() and int(index) < PROFILE_MONTHS:
+                return f.form_names()[int(index)]
+    return None
 
 
 @dataclass(frozen=True)
 class RangeRow:
-    """One uncertain input of the planner form: low, most likely and high values."""
+    """One uncertain input of the planner form: low, most likely and high values, bounded as
+    its scenario field is."""
 
     key: str  # form names range_<key>_low, range_<key>_likely, range_<key>_high
     path: str  # the scenario field, as costmodel.ranges names it
     label: Promise
-    unit: str  # as ScenarioField.unit
-    low: float | None
-    high: float | None
     example: Promise | str
     workload: str = ""  # the workload kind it belongs to ("" for every kind)
 
     @property
     def field(self) -> ScenarioField:
-        return ScenarioField(self.path, self.label, self.unit, low=self.low, high=self.high)
+        return BY_PATH[self.path]
+
+    @property
+    def low(self) -> float | None:
+        return self.field.low
+
+    @property
+    def high(self) -> float | None:
+        return self.field.high
 
 
 RANGE_ROWS: tuple[RangeRow, ...] = (
@@ -305,9 +664,6 @@ RANGE_ROWS: tuple[RangeRow, ...] = (
         "utilization",
         "workload.utilization",
         _("Steady use: share of the time [%]"),
-        "fraction",
-        0,
-        800,
         # xgettext:no-python-format (the % is literal, never formatted)
         _("80 for a box busy 80 % of the time"),
         workload="steady",
@@ -316,9 +672,6 @@ RANGE_ROWS: tuple[RangeRow, ...] = (
         "active_days",
         "workload.active_days_per_month",
         _("Tidal: active days a month"),
-        "days",
-        0,
-        31,
         _("8 for eight days"),
         workload="tidal",
     ),
@@ -326,9 +679,6 @@ RANGE_ROWS: tuple[RangeRow, ...] = (
         "price_trend",
         "rent.annual_price_change",
         _("Cloud price trend per year [%]"),
-        "signed_fraction",
-        -90,
-        100,
         # xgettext:no-python-format (the % is literal, never formatted)
         _("−15 for 15 % cheaper each year"),
     ),
@@ -336,18 +686,12 @@ RANGE_ROWS: tuple[RangeRow, ...] = (
         "electricity",
         "build.electricity_price_per_kwh",
         _("Electricity price per kWh"),
-        "money/kWh",
-        0,
-        None,
         _("0.8 for 0.80 per kWh"),
     ),
     RangeRow(
         "retention",
         "build.residual_value_retention_per_year",
         _("Resale: value kept per year [%]"),
-        "fraction",
-        0,
-        100,
         # xgettext:no-python-format (the % is literal, never formatted)
         _("65 for 65 %"),
     ),

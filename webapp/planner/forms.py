@@ -9,10 +9,10 @@ puts any error that names a field back beside that field.
 from __future__ import annotations
 
 import json
-import re
 from typing import Any, cast
 
 from django import forms
+from django.core.validators import BaseValidator
 from django.forms.renderers import DjangoTemplates as TemplateRenderer
 from django.http import QueryDict
 from django.utils.translation import gettext_lazy as _
@@ -20,25 +20,23 @@ from django.utils.translation import ngettext
 
 from costmodel import FieldError, ScenarioError, UnreadableInput, ranges
 from costmodel.errors import load_json
-from costmodel.paths import get_path
 from costmodel.ranges import Range
-from costmodel.scenario import MAX_DEMAND_MULTIPLE
 from webapp.catalog.pricing_modes import COMMITMENT_MODES, data_attributes
 from webapp.planner import formatting
 from webapp.planner.choices import CatalogChoices
 from webapp.planner.comparison import MAX_COMPARED, MIN_COMPARED
 from webapp.planner.fields import (
-    BUILD_FIELDS,
     BY_PATH,
     CATALOG_FIELDS,
-    EXPLICIT_FIELDS,
     FINANCING_FIELDS,
-    LIFE_FIELDS,
     RANGE_ENDS,
     RANGE_ROWS,
-    RENT_FIELDS,
+    REGISTRY,
+    TYPED_FIELDS,
     RangeRow,
     ScenarioField,
+    form_field_of,
+    form_values,
     tidy,
     to_form,
 )
@@ -46,46 +44,38 @@ from webapp.planner.permalink import Permalink, PermalinkError, decode
 from webapp.scenarios.models import SavedScenario
 from webapp.scenarios.selectors import all_saved
 
-ADVANCED_PATHS: tuple[str, ...] = tuple(f.path for f in EXPLICIT_FIELDS)
-"""Every scenario field the form has a field of its own for (Advanced, life, loan)."""
-PROFILE_MONTHS = 12
-MAX_DEMAND_PERCENT = MAX_DEMAND_MULTIPLE * 100
-"""Largest utilization the form takes [%]: 800 %, eight boxes' work (hybrid burst)."""
-
-EFFICIENCY = ScenarioField("scaling_efficiency", _("Multi-GPU scaling efficiency"), "fraction")
-"""The custom box's scaling efficiency: a fraction in the selection, a percentage in the form."""
-
-
-def form_name(path: str) -> str:
-    """Form field name of an explicit scenario field: ``build.capex`` → ``build__capex``."""
-    return path.replace(".", "__")
-
-
-_ENGINE_BOUNDS = [
-    (
-        re.compile(r"must be greater than or equal to (\S+)"),
-        _("must be greater than or equal to %(limit)s"),
-    ),
-    (re.compile(r"must be greater than (\S+)"), _("must be greater than %(limit)s")),
-    (
-        re.compile(r"must be less than or equal to (\S+)"),
-        _("must be less than or equal to %(limit)s"),
-    ),
-    (re.compile(r"must be less than (\S+)"), _("must be less than %(limit)s")),
-]
-_ENGINE_TEXTS = {
-    "is required": _("is required"),
-    "must be a finite number": _("must be a finite number"),
+ENGINE_MESSAGES: dict[str, tuple[Any, str]] = {
+    "missing": (_("is required"), ""),
+    "finite_number": (_("must be a finite number"), ""),
+    "greater_than_equal": (_("must be greater than or equal to %(limit)s"), "ge"),
+    "greater_than": (_("must be greater than %(limit)s"), "gt"),
+    "less_than_equal": (_("must be less than or equal to %(limit)s"), "le"),
+    "less_than": (_("must be less than %(limit)s"), "lt"),
+    "idle_above_load": (_("Keep the power draw while idle at or below the one while busy."), ""),
+    "low_above_high": (_("Keep the low value at or below the high one."), ""),
+    "mode_outside_range": (_("Keep the most likely value between the low and the high one."), ""),
+    "overflow": (_("The scenario's numbers are too large to compute."), ""),
 }
+"""The engine's error codes (its own, and pydantic's error types) in the active language, and
+the error parameter (pydantic's ``ctx`` key) that is the limit, if the message quotes one."""
+
+BOUND_CODES = frozenset({"greater_than_equal", "greater_than", "less_than_equal", "less_than"})
+"""The codes of a value outside its field's bounds: the field's "what to type" message says
+more."""
 
 
-def _engine_message(message: str) -> str:
-    """The engine's English message for a field, in the active language when it is a known one."""
-    for pattern, text in _ENGINE_BOUNDS:
-        match = pattern.fullmatch(message)
-        if match:
-            return str(text) % {"limit": match.group(1)}
-    return str(_ENGINE_TEXTS.get(message, message))
+def engine_message(error: FieldError) -> str:
+    """The engine's message for a field, in the active language when its code is a known one
+    (the engine's own words otherwise)."""
+    known = ENGINE_MESSAGES.get(error.code)
+    if known is None:
+        return error.message
+    text, limit = known
+    if not limit:
+        return str(text)
+    if limit not in error.params:
+        return error.message
+    return str(text) % {"limit": error.params[limit]}
 
 
 class ErrorTextMixin:
@@ -159,9 +149,6 @@ MAX_COUNT = 2**53
 """Largest GPU or instance count the form takes: float64, the engine's number, holds every
 integer up to here exactly; a larger one (``2**1100``) is not even a finite float."""
 
-MAX_COMMITTED = 100_000
-"""Most committed instances a selection may ask for (the resolver's bound)."""
-
 
 def _bound(value: float) -> str:
     return formatting.number(value, 0 if float(value).is_integer() else 2)
@@ -196,15 +183,65 @@ def months_hint(low: float, high: float) -> str:
     }
 
 
+def above_hint(low: float, high: float | None, example: object, percent: bool) -> str:
+    """What to type into a field whose low bound itself is refused (a speed-up of 0 %)."""
+    if high is None:
+        return _("Enter a number above %(low)s.") % {"low": _bound(low)}
+    text = (
+        _("Enter a percentage above %(low)s and up to %(high)s, e.g. %(example)s.")
+        if percent
+        else _("Enter a number above %(low)s and up to %(high)s, e.g. %(example)s.")
+    )
+    return text % {"low": _bound(low), "high": _bound(high), "example": example}
+
+
 def field_hint(field: ScenarioField) -> str | None:
-    """The "what to type" message of an explicit field with known bounds (None: the engine's)."""
-    if field.low is None or field.high is None:
+    """The "what to type" message of an input, from its bounds (None: Django's messages)."""
+    if field.hint:
+        return str(field.hint)
+    low, high = field.low, field.high
+    if low is None:
         return None
-    if field.percent:
-        return percent_hint(field.low, field.high, field.example)
+    if field.bounds.low_open:
+        return above_hint(low, high, field.example, field.percent)
+    if high is None:
+        return number_hint(low, None, field.example) if field.example else None
     if field.unit == "months":
-        return months_hint(field.low, field.high)
-    return None
+        return months_hint(low, high)
+    if field.percent:
+        return percent_hint(low, high, field.example)
+    return number_hint(low, high, field.example) if field.example else None
+
+
+def _number_field(f: ScenarioField, label: str, help_text: str) -> forms.Field:
+    """A form field typed as a number, bounded as the engine bounds ``f`` (in the form's unit)."""
+    bounds = f.bounds
+    low = None if bounds.low_open else f.low
+    validators = [AboveValidator(f.low)] if bounds.low_open and f.low is not None else []
+    options: dict[str, Any] = {
+        "label": label,
+        "help_text": help_text,
+        "required": f.required,
+        "initial": f.initial,
+        "validators": validators,
+    }
+    if f.whole:
+        return forms.IntegerField(
+            min_value=None if low is None else int(low),
+            max_value=MAX_COUNT if f.high is None else int(f.high),
+            **options,
+        )
+    return forms.FloatField(min_value=low, max_value=f.high, **options)
+
+
+class AboveValidator(BaseValidator):
+    """The value must be greater than the limit (an engine bound declared with ``gt``)."""
+
+    message = _("Enter a number above %(limit_value)s.")
+    code = "min_value"  # the field's own "what to type" message replaces it
+
+    def compare(self, a: Any, b: Any) -> bool:
+        return bool(a <= b)
 
 
 def _messages(hint: str) -> dict[str, str]:
@@ -238,6 +275,11 @@ class PlannerBoundField(forms.BoundField):
     def overridden(self) -> bool:
         return self.form.is_overridden(self.name)
 
+    @property
+    def defaulted(self) -> str:
+        """What the catalog chose for this field because it was left to it, and why ("")."""
+        return self.form.defaulted.get(self.name, "")
+
 
 class OfferingSelect(forms.Select):
     """The cloud offerings, each ``<option>`` marked with its pricing mode (``data-pricing-mode``)
@@ -255,13 +297,6 @@ class OfferingSelect(forms.Select):
         return option
 
 
-WORKLOAD_EXAMPLE = _(
-    # xgettext:no-python-format (the % is literal, never formatted)
-    "80 for a box busy 80 % of the time, 150 for one box busy all the time and half a box "
-    "more rented"
-)
-
-
 class PlannerForm(ErrorTextMixin, forms.Form):
     """The planner: a catalog selection, the workload, and every explicit field under Advanced.
 
@@ -275,17 +310,6 @@ class PlannerForm(ErrorTextMixin, forms.Form):
     currency = forms.ChoiceField(
         label=_("Currency"), choices=[("CNY", _("CNY (¥)")), ("USD", _("USD ($)"))], initial="CNY"
     )
-    horizon_months = forms.IntegerField(
-        label=_("Horizon [months]"), min_value=1, max_value=240, initial=36
-    )
-    discount_rate_percent = forms.FloatField(
-        label=_("Discount rate per year [%]"),
-        min_value=0,
-        max_value=100,
-        initial=0,
-        required=False,
-        help_text=_("Only for the present values."),
-    )
     workload_kind = forms.ChoiceField(
         label=_("How busy will the box be?"),
         choices=[
@@ -296,28 +320,6 @@ class PlannerForm(ErrorTextMixin, forms.Form):
         widget=forms.RadioSelect,
         initial="steady",
     )
-    utilization_percent = forms.FloatField(
-        label=_("Utilization [%]"),
-        min_value=0,
-        max_value=MAX_DEMAND_PERCENT,
-        initial=80,
-        required=False,
-        help_text=_(
-            "Share of the month the box is busy. Above 100 % the work is more than one box "
-            "does: the box runs all month and the rest is rented by the hour (a hybrid plan); "
-            "200 % is twice one box's work."
-        ),
-    )
-    active_days_per_month = forms.FloatField(
-        label=_("Active days per month"), min_value=0, max_value=31, initial=8, required=False
-    )
-    hours_per_active_day = forms.FloatField(
-        label=_("Busy hours per active day"),
-        min_value=0.1,
-        max_value=24,
-        initial=24,
-        required=False,
-    )
     use_catalog = forms.BooleanField(label=_("Use catalog prices"), required=False, initial=True)
     box = forms.ChoiceField(
         label=_("The box to build"),
@@ -327,27 +329,8 @@ class PlannerForm(ErrorTextMixin, forms.Form):
         required=False,
     )
     preset = forms.ChoiceField(label=_("Preset"), required=False)
-    scaling_efficiency = forms.FloatField(
-        label=_("Multi-GPU scaling efficiency [%]"),
-        min_value=1,
-        max_value=100,
-        required=False,
-        help_text=_(
-            "Speed-up of all GPUs ÷ number of GPUs, in percent; needed for two or more GPUs."
-        ),
-    )
     cloud_offering = forms.ChoiceField(
         label=_("Cloud offering"), required=False, widget=OfferingSelect
-    )
-    committed_instances = forms.IntegerField(
-        label=_("Committed instances"),
-        min_value=0,
-        max_value=MAX_COMMITTED,
-        required=False,
-        help_text=_(
-            "Only for a 1- or 3-year commitment: how many instances you reserve, paid for every "
-            "hour of the term. Leave empty for the fewest whose hours cover the work."
-        ),
     )
     tariff = forms.ChoiceField(label=_("Electricity tariff"), required=False)
     hosting = forms.ChoiceField(label=_("Hosting"), required=False)
@@ -365,32 +348,9 @@ class PlannerForm(ErrorTextMixin, forms.Form):
         super().__init__(*args, **kwargs)
         self.catalog = catalog
         self.committed_default: int | None = None
-        workload_hint = percent_hint(0, MAX_DEMAND_PERCENT, WORKLOAD_EXAMPLE)
-        for i in range(1, PROFILE_MONTHS + 1):
-            self.fields[f"profile_percent_{i}"] = forms.FloatField(
-                label=_("Month %(n)d [%%]") % {"n": i},
-                min_value=0,
-                max_value=MAX_DEMAND_PERCENT,
-                initial=80,
-                required=False,
-                error_messages=_messages(workload_hint),
-            )
-        self.hints: dict[str, str] = {
-            "utilization_percent": workload_hint,
-            # xgettext:no-python-format (the % is literal, never formatted)
-            "discount_rate_percent": percent_hint(0, 100, _("8 for 8 % a year")),
-            # xgettext:no-python-format (the % is literal, never formatted)
-            "scaling_efficiency": percent_hint(1, 100, _("90 for 90 %")),
-            "horizon_months": months_hint(1, 240),
-            "active_days_per_month": number_hint(0, 31, _("8 for eight days")),
-            "hours_per_active_day": number_hint(0.1, 24, _("10 for ten hours")),
-            "committed_instances": str(
-                _(
-                    "Enter a whole number of instances, 0 or more (leave it empty for the fewest "
-                    "that cover the work)."
-                )
-            ),
-        }
+        self.defaulted: dict[str, str] = {}
+        """Form field → what the resolver picked for it, and why (see :meth:`show_defaults`)."""
+        self.hints: dict[str, str] = {}
         self.part_names: list[tuple[str, list[str]]] = []
         if catalog is not None:
             for name, listed in (
@@ -408,12 +368,13 @@ class PlannerForm(ErrorTextMixin, forms.Form):
             self.fields["cloud_offering"].initial = (
                 catalog.default_offering or catalog.offerings[0][1][0][0]
             )
-            for name, choices, default in (
-                ("tariff", catalog.tariffs, None),
-                ("hosting", catalog.hostings, catalog.default_hosting),
-                ("benchmark", catalog.benchmarks, catalog.default_benchmark),
-            ):
-                self.fields[name].initial = default or (choices[0][0] if choices else None)
+            for name in DEFAULTED_CHOICES:  # left to the resolver: it fits box and currency
+                field = cast(forms.ChoiceField, self.fields[name])
+                field.choices = [("", str(DEFAULT_CHOICE)), *_listed(field)]
+                field.initial = ""
+            self.fields["benchmark"].initial = catalog.default_benchmark or (
+                catalog.benchmarks[0][0] if catalog.benchmarks else None
+            )
             for kind, parts in catalog.parts:
                 names = []
                 for slug, label in parts:
@@ -426,41 +387,30 @@ class PlannerForm(ErrorTextMixin, forms.Form):
         else:
             self.fields["use_catalog"].initial = False
             self.fields["use_catalog"].disabled = True
-        for f in EXPLICIT_FIELDS:
-            self._add_explicit(f)
+        for f in TYPED_FIELDS:
+            self._add_input(f)
         for row in RANGE_ROWS:
             self._add_range(row)
         for name, hint in self.hints.items():
             self.fields[name].error_messages.update(_messages(hint))
         self.overrides: list[str] = []
 
-    def _add_explicit(self, f: ScenarioField) -> None:
-        name = form_name(f.path)
+    def _add_input(self, f: ScenarioField) -> None:
+        """The form field(s) of one registry input: bounds from the engine, its unit in the
+        label, its help text and its "what to type" message."""
         label = str(f.label)
         if f.percent:
             label += " [%]"
         elif f.unit == "months":
             label += " " + str(_("[months]"))
         help_text = str(f.help or ADVANCED_UNITS.get(f.unit, ""))
-        if f.whole:
-            self.fields[name] = forms.IntegerField(
-                label=label,
-                required=False,
-                help_text=help_text,
-                min_value=None if f.low is None else int(f.low),
-                max_value=MAX_COUNT if f.high is None else int(f.high),
-            )
-        else:
-            self.fields[name] = forms.FloatField(
-                label=label,
-                required=False,
-                help_text=help_text,
-                min_value=f.low,
-                max_value=f.high,
-            )
         hint = field_hint(f)
-        if hint:
-            self.hints[name] = hint
+        for i, name in enumerate(f.form_names(), start=1):
+            if f.unit == "profile":
+                label, help_text = _("Month %(n)d [%%]") % {"n": i}, ""
+            self.fields[name] = _number_field(f, label, help_text)
+            if hint:
+                self.hints[name] = hint
 
     def _add_range(self, row: RangeRow) -> None:
         hint = (
@@ -480,8 +430,21 @@ class PlannerForm(ErrorTextMixin, forms.Form):
             self.hints[name] = hint
 
     # -- layout helpers for the template ----------------------------------------------------
-    def profile_fields(self) -> list[forms.BoundField]:
-        return [self[f"profile_percent_{i}"] for i in range(1, PROFILE_MONTHS + 1)]
+    def section(self, name: str) -> list[forms.BoundField]:
+        """The form fields of the registry's typed inputs in one section of the form, in order."""
+        return [self[n] for f in TYPED_FIELDS if f.section == name for n in f.form_names()]
+
+    def general_fields(self) -> list[forms.BoundField]:
+        """The typed inputs of "Money and time" (the horizon, the discount rate …)."""
+        return self.section("general")
+
+    def workload_fields(self) -> dict[str, list[forms.BoundField]]:
+        """The typed inputs of each workload kind: ``{"steady": [utilization], …}``."""
+        grouped: dict[str, list[forms.BoundField]] = {}
+        for f in TYPED_FIELDS:
+            if f.section == "workload":
+                grouped.setdefault(f.workload, []).extend(self[n] for n in f.form_names())
+        return grouped
 
     def part_groups(self) -> list[tuple[str, list[forms.BoundField]]]:
         return [(kind, [self[n] for n in names]) for kind, names in self.part_names]
@@ -489,18 +452,18 @@ class PlannerForm(ErrorTextMixin, forms.Form):
     def advanced_groups(self) -> list[tuple[str, list[forms.BoundField]]]:
         """Build and rent fields; without a catalog the rent group holds the committed count."""
         groups = [
-            (str(title), [self[form_name(f.path)] for f in fields])
-            for title, fields in ((_("Build"), BUILD_FIELDS), (_("Rent"), RENT_FIELDS))
+            (str(title), self.section(name))
+            for title, name in ((_("Build"), "build"), (_("Rent"), "rent"))
         ]
         if self.catalog is None:
             groups[1][1].append(self["committed_instances"])
         return groups
 
     def life_fields(self) -> list[forms.BoundField]:
-        return [self[form_name(f.path)] for f in LIFE_FIELDS]
+        return self.section("life")
 
     def financing_fields(self) -> list[forms.BoundField]:
-        return [self[form_name(f.path)] for f in FINANCING_FIELDS]
+        return self.section("financing")
 
     def range_groups(self) -> list[dict[str, Any]]:
         """One entry per uncertain input: its label, the workload it belongs to, three fields."""
@@ -539,7 +502,7 @@ class PlannerForm(ErrorTextMixin, forms.Form):
 
     def is_overridden(self, name: str) -> bool:
         """Whether the field ``name`` holds a value the user typed over the catalog's."""
-        return name in {form_name(path) for path in self.overrides if path in CATALOG_PATHS}
+        return name in {BY_PATH[path].name for path in self.overrides if path in CATALOG_PATHS}
 
     def is_commitment(self, offering: str | None) -> bool:
         """Whether the catalog offering ``offering`` is a 1- or 3-year commitment."""
@@ -579,15 +542,12 @@ class PlannerForm(ErrorTextMixin, forms.Form):
         if self.errors:
             return data
         kind = data.get("workload_kind")
-        required = {
-            "steady": ["utilization_percent"],
-            "tidal": ["active_days_per_month"],
-            "profile": [f"profile_percent_{i}" for i in range(1, PROFILE_MONTHS + 1)],
-        }.get(kind or "", [])
-        for name in required:
-            if data.get(name) is None:
-                self.add_error(name, _("Enter a value for this workload."))
-        loan = [form_name(f.path) for f in FINANCING_FIELDS]
+        for f in REGISTRY:
+            if kind and f.workload == kind and f.path != "workload.hours_per_active_day":
+                for name in f.form_names():
+                    if data.get(name) is None:
+                        self.add_error(name, _("Enter a value for this workload."))
+        loan = [f.name for f in FINANCING_FIELDS]
         if any(data.get(name) is not None for name in loan):
             for name in loan[1:]:  # the down payment may stay empty: 0 %
                 if data.get(name) is None:
@@ -596,7 +556,7 @@ class PlannerForm(ErrorTextMixin, forms.Form):
                         _("Enter this too to pay for the box with a loan, or empty the loan."),
                     )
         if bool(data.get("use_catalog")) and self.catalog is not None:
-            for name in ("cloud_offering", "tariff", "hosting", "benchmark"):
+            for name in ("cloud_offering", "benchmark"):
                 if not data.get(name):
                     self.add_error(name, _("Choose one."))
             if not self.is_commitment(data.get("cloud_offering")):
@@ -610,16 +570,15 @@ class PlannerForm(ErrorTextMixin, forms.Form):
         return data
 
     def add_engine_errors(self, exc: ScenarioError) -> None:
-        """Put each error of the resolver or the engine beside the field it names, saying what
-        to type when the field has a known range (never "must be less than or equal to 1")."""
+        """Put each error of the resolver or the engine beside the field it names, in the
+        active language by its code, saying what to type when it is a bound the field has a
+        message for (never "must be less than or equal to 1")."""
         for error in exc.errors:
             target = form_field_for(error)
-            if target is not None and target.startswith("range_"):
-                message = _range_message(error, self.hints.get(target))
-            elif target in self.hints and _BOUND_MESSAGE.search(error.message):
+            if target in self.hints and error.code in BOUND_CODES:
                 message = self.hints[target]
             else:
-                message = _engine_message(error.message)
+                message = engine_message(error)
             if not target or target not in self.fields:
                 message = f"{error.field}: {message}"
             self.add_error(target if target in self.fields else None, message)
@@ -642,7 +601,18 @@ class PlannerForm(ErrorTextMixin, forms.Form):
         overridden = set(self.overrides)
         for path, value in values.items():
             if path not in overridden:
-                self.initial[form_name(path)] = to_form(BY_PATH.get(path), value)
+                self.initial[BY_PATH[path].name] = to_form(BY_PATH[path], value)
+
+    def show_defaults(self, defaulted: list[tuple[str, Any, str]]) -> None:
+        """Say beside each choice left to the catalog what it picked and why
+        (``(field, value, reason)`` of the resolver's defaulted fields)."""
+        for name, value, reason in defaulted:
+            if name in DEFAULTED_CHOICES and name in self.fields:
+                shown = _choice_label(cast(forms.ChoiceField, self.fields[name]), value)
+                self.defaulted[name] = _("Default: %(choice)s — %(reason)s") % {
+                    "choice": shown,
+                    "reason": reason,
+                }
 
     def prefill_ranges(self, ranges: list[Range]) -> None:
         """Show ``ranges`` in the uncertainty fields (in the form's units)."""
@@ -664,20 +634,30 @@ def committed_text(count: int | None) -> str:
     ) % {"count": formatting.number(count)}
 
 
+DEFAULTED_CHOICES = ("tariff", "hosting")
+"""Choices the form leaves to the resolver unless the user picks one: it chooses the ones that
+fit the box and the currency (a colocation for a cluster, a tariff of the currency's region)."""
+DEFAULT_CHOICE = _("Default for this box and currency")
+
+
+def _listed(field: forms.ChoiceField) -> list[tuple[Any, Any]]:
+    """A choice field's choices, as the list the form set."""
+    return cast(list[tuple[Any, Any]], list(cast(Any, field.choices)))
+
+
+def _choice_label(field: forms.ChoiceField, value: Any) -> str:
+    """The label of ``value`` among a choice field's (possibly grouped) choices."""
+    for key, label in _listed(field):
+        if isinstance(label, list | tuple):
+            for inner_key, inner_label in label:
+                if inner_key == value:
+                    return str(inner_label)
+        elif key == value:
+            return str(label)
+    return str(value)
+
+
 CATALOG_PATHS = frozenset(f.path for f in CATALOG_FIELDS)
-
-_BOUND_MESSAGE = re.compile(r"^must be (greater|less) than")
-
-
-def _range_message(error: FieldError, hint: str | None) -> str:
-    """The message beside one end of an uncertainty range."""
-    if "must be less than or equal to high" in error.message:
-        return str(_("Keep the low value at or below the high one."))
-    if "must lie between low and high" in error.message:
-        return str(_("Keep the most likely value between the low and the high one."))
-    if hint and _BOUND_MESSAGE.search(error.message):
-        return hint
-    return _engine_message(error.message)
 
 
 def range_initial(ranges: list[Range]) -> dict[str, Any]:
@@ -702,41 +682,18 @@ def range_basis(ranges: list[Range]) -> dict[str, float]:
     }
 
 
-_SAME_NAME = {
-    "preset",
-    "cloud_offering",
-    "tariff",
-    "hosting",
-    "benchmark",
-    "horizon_months",
-    "currency",
-    "scaling_efficiency",
-    "committed_instances",
-    "workload.active_days_per_month",
-    "workload.hours_per_active_day",
-}
-
-
 def form_field_for(error: FieldError) -> str | None:
-    """The planner form field an engine or resolver error belongs beside (``None``: the form)."""
+    """The planner form field an engine or resolver error belongs beside (``None``: the form):
+    the registry's input it names, one end of an uncertainty range, or the part of the form
+    (the workload, the box, the loan) a whole-object error is about."""
     path = error.field
-    if path.startswith(("build.", "rent.")) and path in ADVANCED_PATHS:
-        return form_name(path)
-    if path.startswith("build.financing"):
-        return form_name(FINANCING_FIELDS[-1].path)
     if path.startswith(("distributions.", "ranges.")):
         return _range_field_for(path.split(".", 1)[1])
-    if path in _SAME_NAME:
-        return path.removeprefix("workload.")
-    if path == "discount_rate_per_year":
-        return "discount_rate_percent"
-    if path == "workload.utilization":
-        return "utilization_percent"
-    if path.startswith("workload.monthly_utilization."):
-        index = path.rsplit(".", 1)[-1]
-        if index.isdigit() and int(index) < PROFILE_MONTHS:
-            return f"profile_percent_{int(index) + 1}"
-        return "workload_kind"
+    named = form_field_of(path)
+    if named is not None:
+        return named
+    if path.startswith("build.financing"):
+        return FINANCING_FIELDS[-1].name
     if path.startswith("workload"):
         return "workload_kind"
     if path.startswith(("parts", "gpu_model", "gpu_count")):
@@ -755,42 +712,19 @@ def _range_field_for(rest: str) -> str | None:
 
 
 def initial_from_link(link: Permalink) -> dict[str, Any]:
-    """The planner form's initial values that reproduce a permalink's inputs."""
+    """The planner form's initial values that reproduce a permalink's inputs (the registry's
+    :func:`~webapp.planner.fields.form_values`, with the box and the uncertainty ranges)."""
     s = link.scenario
-    initial: dict[str, Any] = {
-        "name": s.name or "",
-        "currency": s.currency,
-        "horizon_months": s.horizon_months,
-        "discount_rate_percent": s.discount_rate_per_year * 100,
-        "workload_kind": s.workload.kind,
-        "use_catalog": link.selection is not None,
-    }
-    w = s.workload.model_dump()
-    if w["kind"] == "steady":
-        initial["utilization_percent"] = w["utilization"] * 100
-    elif w["kind"] == "tidal":
-        initial["active_days_per_month"] = w["active_days_per_month"]
-        initial["hours_per_active_day"] = w["hours_per_active_day"]
-    else:
-        values = w["monthly_utilization"]
-        for i in range(PROFILE_MONTHS):
-            initial[f"profile_percent_{i + 1}"] = values[i % len(values)] * 100
     sel = link.selection or {}
-    for name in ("cloud_offering", "tariff", "hosting", "benchmark", "committed_instances"):
-        if sel.get(name) is not None:
-            initial[name] = sel[name]
-    if sel.get("scaling_efficiency") is not None:
-        initial["scaling_efficiency"] = to_form(EFFICIENCY, sel["scaling_efficiency"])
+    initial = form_values(s.model_dump(mode="json"), link.selection)
+    initial["name"] = s.name or ""
+    initial["use_catalog"] = link.selection is not None
     if sel.get("parts"):
         initial["box"] = "custom"
         for line in sel["parts"]:
             initial[f"part__{line['part']}"] = line["quantity"]
     elif sel.get("preset"):
         initial["box"] = "preset"
-        initial["preset"] = sel["preset"]
-    data = s.model_dump(mode="json")
-    for path in ADVANCED_PATHS:
-        initial[form_name(path)] = to_form(BY_PATH[path], get_path(data, path))
     if link.ranges:
         initial.update(range_initial(link.ranges))
     return initial

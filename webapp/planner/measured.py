@@ -34,7 +34,8 @@ from webapp.catalog import selectors
 from webapp.catalog.models import GpuModel, GpuThroughput
 from webapp.planner import formatting
 from webapp.planner.choices import CatalogChoices
-from webapp.planner.forms import PROFILE_MONTHS, FieldRenderer
+from webapp.planner.fields import PROFILE_MONTHS
+from webapp.planner.forms import FieldRenderer
 from webapp.planner.permalink import encode
 from webapp.planner.services import make_plan
 

@@ -27,6 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.conf import settings
 from django.core import signing
 from django.urls import get_script_prefix, reverse
 from django.utils.translation import gettext as _
@@ -35,8 +36,14 @@ from costmodel import Scenario, ScenarioError, parse_scenario
 from costmodel.ranges import Range, check_ranges, customized, with_defaults
 
 SALT = "planner.permalink.v1"
-MAX_LENGTH = 12_000
-"""Longest accepted code [characters]; real codes are a few hundred to ~3 000."""
+
+CODE_ROUTES = (
+    "planner:results",
+    "planner:results-csv",
+    "planner:results-analysis",
+    "planner:results-scenario",
+)
+"""The routes whose URL holds a code (and the planner's ``?from=``, see :func:`link_urls`)."""
 
 
 class PermalinkError(ValueError):
@@ -112,7 +119,7 @@ def _ranges(scenario: Scenario, entries: Any) -> list[Range] | None:
 
 def decode(code: str) -> Permalink:
     """Read a code made by :func:`encode`; :class:`PermalinkError` for anything else."""
-    if not code or len(code) > MAX_LENGTH:
+    if not code or len(code) > settings.MAX_REQUEST_LINE_BYTES:  # no link could hold it
         raise PermalinkError(_("The link is too long or empty."))
     try:
         payload = signing.loads(code, salt=SALT)
@@ -176,3 +183,23 @@ def _around_code(script_prefix: str, name: str) -> tuple[str, str]:
     if not found or _PLACEHOLDER in before.removeprefix(script_prefix):
         raise ValueError(f"route {name!r} cannot hold a code between fixed text")
     return before, after
+
+
+def link_urls(code: str) -> list[str]:
+    """Every URL the app makes with ``code`` in it: the results page, its CSV and analysis,
+    and the planner reopened on its inputs."""
+    return [code_url(name, code) for name in CODE_ROUTES] + [
+        f"{reverse('planner:home')}?from={code}"
+    ]
+
+
+def request_line_bytes(code: str) -> int:
+    """Length of the longest request line a browser sends for a URL holding ``code`` [bytes]:
+    ``GET <url> HTTP/1.1``."""
+    return max(len(f"GET {url} HTTP/1.1".encode()) for url in link_urls(code))
+
+
+def fits_in_link(code: str) -> bool:
+    """Whether every URL holding ``code`` is one the server accepts
+    (``settings.MAX_REQUEST_LINE_BYTES``): a code that does not fit is never given out."""
+    return request_line_bytes(code) <= settings.MAX_REQUEST_LINE_BYTES

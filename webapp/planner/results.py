@@ -20,8 +20,11 @@ from django.template import engines
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString
 from django.utils.translation import get_language, ngettext
+from django.utils.translation import gettext as _
 
+from costmodel import ScenarioError
 from costmodel.decision import decide
+from costmodel.operations import MAX_COMMITTED_INSTANCES, commitment_table, peak_committed_need
 from costmodel.paths import get_path
 from costmodel.ranges import fleet_size
 from costmodel.scenario import Scenario
@@ -31,7 +34,7 @@ from webapp.planner.analysis import ranges_of, ranges_table
 from webapp.planner.compared import compared
 from webapp.planner.fields import ALL_FIELDS, labels
 from webapp.planner.finance import finance_context
-from webapp.planner.permalink import Permalink, encode
+from webapp.planner.permalink import Permalink, encode, fits_in_link
 from webapp.planner.sources import Sources, catalog_sources
 from webapp.planner.verdict import verdict, what_is_compared
 from webapp.templating import ENGINE, translations
@@ -113,6 +116,70 @@ def _input_row_html(
     return str(template.module.input_row(row, from_catalog))
 
 
+def commitment_part(link: Permalink) -> dict[str, Any] | None:
+    """The commitment table of a scenario with a commitment (None without one): the rent
+    side with 0…K committed instances from the engine's commitment operation, the count this
+    scenario uses and the cheapest marked, and which count was used and why."""
+    scenario = link.scenario
+    rent = scenario.rent
+    if rent.committed_hourly_rate <= 0:
+        return None
+    chosen = rent.committed_instances
+    top = min(MAX_COMMITTED_INSTANCES, max(peak_committed_need(scenario), chosen))
+    try:
+        table = commitment_table(scenario, top)
+    except ScenarioError:  # a count whose results overflow: no table rather than no page
+        return None
+    best = table["best_committed_instances"]
+    cur = scenario.currency
+    rows = [
+        {
+            "count": row["committed_instances"],
+            "rent_total": formatting.money(row["rent_total"], cur),
+            "rent_present_value": formatting.money(row["rent_present_value"], cur),
+            "savings": formatting.money(row["savings"], cur),
+            "break_even": formatting.months(row["break_even_month"]),
+            "chosen": row["committed_instances"] == chosen,
+            "cheapest": row["committed_instances"] == best,
+        }
+        for row in table["rows"]
+    ]
+    return {"rows": rows, "note": _commitment_note(link, chosen, best)}
+
+
+def _commitment_note(link: Permalink, chosen: int, best: int) -> str:
+    """Which count the scenario uses, why, and whether it is the cheapest."""
+    values = {"count": formatting.number(chosen), "best": formatting.number(best)}
+    if link.selection is None:
+        why = ngettext(
+            "This scenario commits to %(count)s instance, as it was typed in.",
+            "This scenario commits to %(count)s instances, as they were typed in.",
+            chosen,
+        )
+    elif link.selection.get("committed_instances") is not None:
+        why = ngettext(
+            "This scenario commits to %(count)s instance: the count you chose.",
+            "This scenario commits to %(count)s instances: the count you chose.",
+            chosen,
+        )
+    else:
+        why = ngettext(
+            "This scenario commits to %(count)s instance: the catalog's default for these choices.",
+            "This scenario commits to %(count)s instances: the catalog's default for these "
+            "choices.",
+            chosen,
+        )
+    cheapest = (
+        _("That is the cheapest count in present value.")
+        if chosen == best
+        else _("The cheapest count in present value is %(best)s.")
+    )
+    held = _(
+        "The uncertainty analysis keeps the count fixed: it is bought before the future is known."
+    )
+    return " ".join([why % values, cheapest % values, held])
+
+
 def results_context(link: Permalink, code: str | None = None) -> dict[str, Any]:
     """Template context of the results page for a decoded permalink (and its code, if known)."""
     scenario = link.scenario
@@ -134,6 +201,7 @@ def results_context(link: Permalink, code: str | None = None) -> dict[str, Any]:
         % {"months": scenario.horizon_months},
         "compared": what_is_compared(scenario, decision, compared(link.provenance)),
         "fleet_chart": fleet_size(scenario) is not None,
+        "commitment": commitment_part(link),
         "ranges": ranges_table(ranges_of(link), scenario.currency),
         "ranges_chosen": bool(link.ranges),
         "inputs_html": inputs_html(
@@ -179,6 +247,7 @@ def results_page(request: HttpRequest, link: Permalink, code: str) -> dict[str, 
         "title": fragments["title"],
         "scenario": link.scenario,
         "permalink": code,
+        "linkable": fits_in_link(code),
         "saved": None,
         "can_modify": False,
         "finance": finance_context(link.scenario, request.GET),

@@ -24,28 +24,38 @@ from __future__ import annotations
 
 import datetime
 import math
+import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from costmodel import Scenario, ScenarioError, parse_scenario
 from costmodel.errors import with_fields
-from costmodel.paths import get_path, with_path
+from costmodel.paths import get_path
 from costmodel.ranges import Range, check_ranges, customized, default_ranges, with_defaults
-from webapp.catalog.resolver import Selection, parse_selection, resolve
+from webapp.catalog.resolver import Resolution, Selection, parse_selection, resolve
 from webapp.planner.choices import CatalogChoices
-from webapp.planner.fields import CATALOG_FIELDS, EXPLICIT_FIELDS, RANGE_ENDS, from_form
+from webapp.planner.fields import (
+    CATALOG_FIELDS,
+    EXPLICIT_FIELDS,
+    RANGE_ENDS,
+    from_form,
+    nested,
+    scenario_values,
+    selection_values,
+    typed_value,
+)
 from webapp.planner.forms import (
-    EFFICIENCY,
-    PROFILE_MONTHS,
     RANGE_BY_PATH,
     PlannerForm,
-    form_name,
     initial_from_link,
     range_basis,
     range_name,
 )
 from webapp.planner.permalink import Permalink, PermalinkError, decode
+from webapp.scenarios import selectors as saved_selectors
+from webapp.scenarios import services as saved_services
+from webapp.scenarios.models import SavedScenario
 from webapp.scenarios.services import ensure_computable
 
 
@@ -59,24 +69,13 @@ class Plan:
     """The uncertainty ranges; ``None``: the scenario's defaults."""
 
 
-def workload_from(data: Mapping[str, Any]) -> dict[str, Any]:
-    """The engine's workload JSON from the form's cleaned data (percentages → fractions)."""
-    kind = data["workload_kind"]
-    if kind == "steady":
-        return {"kind": "steady", "utilization": data["utilization_percent"] / 100}
-    if kind == "tidal":
-        hours = data.get("hours_per_active_day")
-        return {
-            "kind": "tidal",
-            "active_days_per_month": data["active_days_per_month"],
-            "hours_per_active_day": 24.0 if hours is None else hours,
-        }
-    return {
-        "kind": "profile",
-        "monthly_utilization": [
-            data[f"profile_percent_{i}"] / 100 for i in range(1, PROFILE_MONTHS + 1)
-        ],
-    }
+def general_values(data: Mapping[str, Any]) -> dict[str, Any]:
+    """The scenario's currency, horizon, discount rate and workload (nested JSON, scenario
+    units) from the form's cleaned data: what the scenario and the catalog selection share."""
+    values = scenario_values(data, selection=True)
+    general = nested({p: v for p, v in values.items() if not p.startswith(("build.", "rent."))})
+    general.setdefault("discount_rate_per_year", 0.0)
+    return general
 
 
 def selection_from(data: Mapping[str, Any], as_of: datetime.date | None) -> Selection:
@@ -84,25 +83,12 @@ def selection_from(data: Mapping[str, Any], as_of: datetime.date | None) -> Sele
 
     Raises :class:`costmodel.ScenarioError` naming the selection field.
     """
-    selection: dict[str, Any] = {
-        "cloud_offering": data["cloud_offering"],
-        "tariff": data["tariff"],
-        "hosting": data["hosting"],
-        "benchmark": data["benchmark"],
-        "workload": workload_from(data),
-        "horizon_months": data["horizon_months"],
-        "currency": data["currency"],
-        "discount_rate_per_year": (data.get("discount_rate_percent") or 0.0) / 100,
-        "as_of": as_of,
-    }
+    selection: dict[str, Any] = {**general_values(data), **selection_values(data), "as_of": as_of}
     if data.get("box") == "custom":
         selection["parts"] = data["parts"]
-        if data.get("scaling_efficiency") is not None:
-            selection["scaling_efficiency"] = from_form(EFFICIENCY, data["scaling_efficiency"])
+        selection.pop("preset", None)
     else:
-        selection["preset"] = data["preset"]
-    if data.get("committed_instances") is not None:
-        selection["committed_instances"] = data["committed_instances"]
+        selection.pop("scaling_efficiency", None)
     return parse_selection(selection)
 
 
@@ -128,7 +114,7 @@ def _same(a: Any, b: Any) -> bool:
 def _typed_values(data: Mapping[str, Any]) -> dict[str, Any]:
     """``path → value`` (scenario units: percentages ÷ 100) of every explicit field the user
     left filled in."""
-    typed = {f.path: from_form(f, data.get(form_name(f.path))) for f in EXPLICIT_FIELDS}
+    typed = {f.path: typed_value(f, data) for f in EXPLICIT_FIELDS}
     return {path: value for path, value in typed.items() if value is not None}
 
 
@@ -150,21 +136,11 @@ def _overrides(
     return changed
 
 
-def _explicit_scenario(data: Mapping[str, Any], typed: Mapping[str, Any]) -> Scenario:
+def _explicit_scenario(data: Mapping[str, Any]) -> Scenario:
     """The scenario of a form filled in without the catalog: every figure typed."""
-    scenario: dict[str, Any] = {
-        "name": data.get("name") or None,
-        "currency": data["currency"],
-        "horizon_months": data["horizon_months"],
-        "discount_rate_per_year": (data.get("discount_rate_percent") or 0.0) / 100,
-        "workload": workload_from(data),
-        "build": {},
-        "rent": {},
-    }
-    if data.get("committed_instances") is not None:
-        scenario["rent"]["committed_instances"] = data["committed_instances"]
-    for path, value in typed.items():
-        scenario = with_path(scenario, path, value)
+    scenario: dict[str, Any] = {"name": data.get("name") or None, "build": {}, "rent": {}}
+    scenario.update(nested(scenario_values(data, selection=False)))
+    scenario.setdefault("discount_rate_per_year", 0.0)
     return parse_scenario(scenario)
 
 
@@ -225,7 +201,7 @@ def make_plan(
     """
     typed = _typed_values(data)
     if not use_catalog:
-        scenario = _explicit_scenario(data, typed)
+        scenario = _explicit_scenario(data)
         plan = Plan(scenario=scenario, ranges=ranges_from(data, scenario, basis or {}))
     else:
         selection = selection_from(data, today or datetime.date.today())
@@ -266,26 +242,48 @@ def catalog_values(scenario: Scenario) -> dict[str, Any]:
     return {f.path: get_path(data, f.path) for f in CATALOG_FIELDS}
 
 
+def saved_link(item: SavedScenario) -> Permalink:
+    """A saved scenario as the permalink it would be: its scenario, provenance, overrides,
+    selection and ranges."""
+    scenario = saved_services.stored_scenario(item)
+    return Permalink(
+        scenario=scenario,
+        provenance=item.provenance,
+        overrides=item.overrides,
+        selection=item.selection,
+        ranges=saved_services.stored_ranges(item, scenario),
+    )
+
+
 def _link(params: Mapping[str, Any]) -> Permalink | None:
+    """The inputs to reopen the planner on: a permalink code (``?from=``) or a saved
+    scenario's id (``?saved=``, for a scenario too large for a link)."""
+    if params.get("saved"):
+        try:
+            item = saved_selectors.saved_scenario(uuid.UUID(str(params["saved"])))
+        except ValueError:
+            return None
+        return None if item is None else saved_link(item)
     try:
         return decode(params["from"]) if params.get("from") else None
     except PermalinkError:
         return None
 
 
-def _resolved(form: PlannerForm) -> Scenario | None:
-    """The scenario of the form's initial catalog selection at today's prices, if it has one."""
+def _resolution(form: PlannerForm) -> Resolution | None:
+    """The form's initial catalog selection resolved at today's prices, if it has one."""
     values = form.initial_selection()
     if values is None:
         return None
     try:
-        return resolve(selection_from(values, None)).scenario
+        return resolve(selection_from(values, None))
     except (ScenarioError, KeyError, TypeError):
         return None  # the catalog can no longer resolve this selection: keep the link's values
 
 
 def planner_form(params: Mapping[str, Any], catalog: CatalogChoices | None) -> PlannerForm:
-    """An unbound planner form for ``?preset=<slug>`` or ``?from=<permalink code>``.
+    """An unbound planner form for ``?preset=<slug>``, ``?from=<permalink code>`` or
+    ``?saved=<saved scenario id>``.
 
     Advanced fields are prefilled with the catalog's values for the initial
     selection (at today's prices); values the link's user overrode stay theirs.
@@ -302,8 +300,10 @@ def planner_form(params: Mapping[str, Any], catalog: CatalogChoices | None) -> P
     if link is not None:
         form.overrides = list(link.overrides)
     basis: dict[str, Any] = {}
-    resolved = _resolved(form)
-    if resolved is not None:
+    resolution = _resolution(form)
+    resolved = None if resolution is None else resolution.scenario
+    if resolution is not None and resolved is not None:
+        form.show_defaults([(d.field, d.value, d.reason) for d in resolution.defaulted])
         from_catalog = catalog_values(resolved)
         form.prefill(from_catalog)
         basis.update(from_catalog)

@@ -13,6 +13,7 @@ urlpatterns = [
     path("r/<str:code>/projection.csv", views.results_csv, name="results-csv"),
     path("r/<str:code>/analysis.json", views.results_analysis, name="results-analysis"),
     path("r/<str:code>/workbook.xlsx", workbook_views.results_workbook, name="results-workbook"),
+    path("r/<str:code>/scenario.json", views.results_scenario, name="results-scenario"),
     path("saved/", views.saved_list, name="saved-list"),
     path("saved/new", views.save, name="save"),
     path("saved/compare", views.saved_compare, name="saved-compare"),
@@ -24,6 +25,7 @@ urlpatterns = [
     path("saved/<uuid:pk>/projection.csv", views.saved_csv, name="saved-csv"),
     path("saved/<uuid:pk>/analysis.json", views.saved_analysis, name="saved-analysis"),
     path("saved/<uuid:pk>/workbook.xlsx", workbook_views.saved_workbook, name="saved-workbook"),
+    path("saved/<uuid:pk>/scenario.json", views.saved_scenario, name="saved-scenario"),
     path("saved/<uuid:pk>/rerun", views.saved_rerun, name="saved-rerun"),
     path("language", language.set_language, name="set-language"),
 ]

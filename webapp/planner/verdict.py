@@ -9,8 +9,13 @@ negative saving, without its sign).
 
 Sentences, in the order the page shows them:
 
-- **headline**: build or rent, and what it saves over the horizon (or that it
-  is a close call, when the savings are within about 1 % of either total);
+- **headline**: the decision's one verdict code (:attr:`costmodel.decision.Decision.verdict`)
+  in words: build or rent and what it saves over the horizon; a close call
+  (savings within about 1 % of either total); too uncertain to call (the
+  recommended side holds in fewer than half of the Monte Carlo's draws: both
+  the point figure and that share are named, neither side recommended); or
+  building only through the resale value. With the Monte Carlo, the median of
+  the draws' savings is said beside the point figure (**median**);
 - **conditions**: the break-even utilization (and this plan's), how long to
   keep the box (the cash break-even month), and the savings at 80 % busy;
 - **cash and resale**: cash alone against the total with the box sold at the
@@ -62,6 +67,9 @@ def confidence_label(code: str) -> str:
 class Verdict:
     """The sentences at the top of a results page, and how to colour them."""
 
+    code: str
+    """The decision's verdict code: ``close_call``, ``uncertain``, ``resale_decides``,
+    ``late_payback``, ``build`` or ``rent``."""
     recommendation: str
     label: str
     tone: Tone
@@ -69,18 +77,35 @@ class Verdict:
     conditions: list[str]
     cash_and_resale: str | None
     warning: str | None
+    median: str | None = None
+    """The median of the Monte Carlo's draws beside the point figure (None: not run)."""
+
+    def as_json(self) -> dict[str, Any]:
+        """What the results page's script puts in place once the Monte Carlo has run."""
+        return {
+            "code": self.code,
+            "label": self.label,
+            "tone": self.tone,
+            "headline": self.headline,
+            "median": self.median,
+            "warning": self.warning,
+        }
 
 
 def _horizon(scenario: Scenario) -> str:
     return formatting.months(scenario.horizon_months, 0)
 
 
-def _headline(d: Decision, scenario: Scenario) -> str:
-    cur = scenario.currency
+def headline(d: Decision, currency: str) -> str:
+    """The verdict in one sentence: build or rent and what it saves over the horizon, or a
+    close call. The one wording of it: the results page, the saved list and the compare page
+    all show this sentence."""
+    cur = currency
+    horizon = formatting.months(d.horizon_months, 0)
     if d.close_call:
         values = {
             "amount": formatting.amount(abs(d.savings), cur),
-            "horizon": _horizon(scenario),
+            "horizon": horizon,
             "share": formatting.percent(CLOSE_CALL_SHARE),
         }
         if d.recommendation == "build":
@@ -98,15 +123,78 @@ def _headline(d: Decision, scenario: Scenario) -> str:
             )
             % values
         )
+    if d.verdict == "uncertain":
+        values = {
+            "amount": formatting.amount(abs(d.savings), cur),
+            "horizon": horizon,
+            "share": formatting.share(d.probability_recommendation_holds),
+        }
+        if d.recommendation == "build":
+            return (
+                _(
+                    "Too uncertain to call: on these figures building saves %(amount)s over "
+                    "%(horizon)s, but it comes out cheaper in only %(share)s of the draws of the "
+                    "uncertain inputs."
+                )
+                % values
+            )
+        return (
+            _(
+                "Too uncertain to call: on these figures renting is cheaper by %(amount)s over "
+                "%(horizon)s, but it comes out cheaper in only %(share)s of the draws of the "
+                "uncertain inputs."
+            )
+            % values
+        )
+    if d.verdict == "resale_decides":
+        return _(
+            "Build only if you will sell the box: it saves %(amount)s over %(horizon)s "
+            "through its resale value of %(resale)s; in cash building never catches up."
+        ) % {
+            "amount": formatting.amount(d.savings, cur),
+            "horizon": horizon,
+            "resale": formatting.amount(d.resale_value, cur),
+        }
     if d.recommendation == "build":
         return _("Build: it saves %(amount)s over %(horizon)s.") % {
             "amount": formatting.amount(d.savings, cur),
-            "horizon": _horizon(scenario),
+            "horizon": horizon,
         }
     return _("Rent: building would cost %(amount)s more over %(horizon)s.") % {
         "amount": formatting.amount(abs(d.savings), cur),
-        "horizon": _horizon(scenario),
+        "horizon": horizon,
     }
+
+
+def median(d: Decision, currency: str) -> str | None:
+    """The median (P50) of the Monte Carlo's savings, said beside the point figure."""
+    if d.savings_p50 is None:
+        return None
+    amount = formatting.amount(abs(d.savings_p50), currency)
+    if d.savings_p50 >= 0:
+        return _("Median of the draws: building saves %(amount)s.") % {"amount": amount}
+    return _("Median of the draws: renting is cheaper by %(amount)s.") % {"amount": amount}
+
+
+VERDICT_LABELS: dict[str, Promise] = {
+    "close_call": gettext_lazy("A close call"),
+    "uncertain": gettext_lazy("Too uncertain to call"),
+    "resale_decides": gettext_lazy("Build, if you sell the box"),
+    "late_payback": gettext_lazy("Build, with a late pay-back"),
+    "build": gettext_lazy("Build"),
+    "rent": gettext_lazy("Rent"),
+}
+"""The short label of each verdict code."""
+
+VERDICT_TONES: dict[str, Tone] = {
+    "close_call": "warn",
+    "uncertain": "warn",
+    "resale_decides": "warn",
+    "late_payback": "warn",
+    "build": "good",
+    "rent": "neutral",
+}
+"""The colour of each verdict code (always shown with its words)."""
 
 
 def _keep_months(d: Decision) -> float | None:
@@ -247,7 +335,8 @@ def _cash_and_resale(d: Decision, scenario: Scenario) -> str | None:
     )
 
 
-def _warning(d: Decision) -> str | None:
+def warning(d: Decision) -> str | None:
+    """The late pay-back warning (None when the cash break-even comes in time)."""
     if not d.late_payback or d.break_even_month is None:
         return None
     values = {
@@ -274,25 +363,23 @@ def _warning(d: Decision) -> str | None:
 
 
 def verdict(decision: Decision, scenario: Scenario) -> Verdict:
-    """The verdict's sentences for a scenario's decision (:func:`costmodel.decision.decide`)."""
-    build = decision.recommendation == "build"
-    tone: Tone = "neutral"
-    if decision.close_call:
-        tone = "warn"
-    elif build:
-        tone = "warn" if decision.late_payback else "good"
+    """The verdict's sentences for a scenario's decision (:func:`costmodel.decision.decide`;
+    with the Monte Carlo's answer, the verdict may be ``uncertain`` and says the median)."""
+    code = decision.verdict
     conditions = [_utilization_condition(decision)]
     reference = _reference_sentence(decision, scenario)
     if reference is not None:
         conditions.append(reference)
     return Verdict(
+        code=code,
         recommendation=decision.recommendation,
-        label=_("Build") if build else _("Rent"),
-        tone=tone,
-        headline=_headline(decision, scenario),
+        label=str(VERDICT_LABELS[code]),
+        tone=VERDICT_TONES[code],
+        headline=headline(decision, scenario.currency),
         conditions=conditions,
         cash_and_resale=_cash_and_resale(decision, scenario),
-        warning=_warning(decision),
+        warning=warning(decision),
+        median=median(decision, scenario.currency),
     )
 
 

@@ -13,7 +13,7 @@ from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from costmodel import ScenarioError
+from costmodel import Scenario, ScenarioError
 from costmodel.accounting import accounting
 from costmodel.projection import ProjectionOverflowError
 from webapp.planner import export, services
@@ -22,7 +22,14 @@ from webapp.planner.choices import catalog_choices
 from webapp.planner.comparison import comparison_context, evaluate, saved_verdicts
 from webapp.planner.finance import accounting_form, options_of
 from webapp.planner.forms import CompareForm, PlannerForm, RenameForm, SaveForm, committed_text
-from webapp.planner.permalink import Permalink, PermalinkError, decode, encode, encode_link
+from webapp.planner.permalink import (
+    Permalink,
+    PermalinkError,
+    decode,
+    encode,
+    encode_link,
+    fits_in_link,
+)
 from webapp.planner.results import results_page
 from webapp.scenarios import selectors as saved_selectors
 from webapp.scenarios import services as saved_services
@@ -93,10 +100,39 @@ def home(request: HttpRequest) -> HttpResponse:
             code = encode(
                 plan.scenario, plan.provenance, plan.overrides, plan.selection, plan.ranges
             )
-            return redirect("planner:results", code=code)
+            if fits_in_link(code):
+                return redirect("planner:results", code=code)
+            return _saved_instead(request, plan)
     else:
         form = services.planner_form(request.GET, catalog)
     return render(request, "planner/home.html", {"form": form})
+
+
+def _saved_instead(request: HttpRequest, plan: services.Plan) -> HttpResponse:
+    """A plan too large for a link the server accepts, saved: its page's address is its link."""
+    try:
+        item = saved_services.create_saved_scenario(
+            name=plan.scenario.name or _("Scenario too large for a link"),
+            scenario=plan.scenario,
+            provenance=plan.provenance,
+            overrides=plan.overrides,
+            selection=plan.selection,
+            ranges=plan.ranges,
+            user=request.user,
+            session_key=_owner_key(request),
+        )
+    except ScenarioError:
+        return too_large(request)
+    messages.info(
+        request,
+        _(
+            "This scenario holds too much for a link the server accepts, so it was saved "
+            "instead as “%(name)s”: the address of this page is its link. Rename or delete it "
+            "below."
+        )
+        % {"name": item.name},
+    )
+    return redirect("planner:saved-detail", pk=item.pk)
 
 
 @require_GET
@@ -154,6 +190,30 @@ def _monthly_csv_response(request: HttpRequest, link: Permalink, url: str) -> Ht
         accounts=accounting(link.scenario, analyses.result, options),
     )
     return _csv_response(text, "projection.csv")
+
+
+def _scenario_response(scenario: Scenario) -> HttpResponse:
+    """The explicit scenario as JSON, as ``manage.py compare`` and ``POST /api/v1/compare``
+    read it: every input, defaults filled in."""
+    response = JsonResponse(scenario.model_dump(mode="json"), json_dumps_params={"indent": 2})
+    response["Content-Disposition"] = 'inline; filename="scenario.json"'
+    return response
+
+
+@require_GET
+def results_scenario(request: HttpRequest, code: str) -> HttpResponse:
+    """The explicit scenario behind a permalink's results page, to rerun it elsewhere."""
+    try:
+        link = decode(code)
+    except PermalinkError as exc:
+        return JsonResponse({"errors": [{"field": "code", "message": str(exc)}]}, status=400)
+    return _scenario_response(link.scenario)
+
+
+@require_GET
+def saved_scenario(request: HttpRequest, pk: uuid.UUID) -> HttpResponse:
+    """The explicit scenario behind a saved scenario's page, to rerun it elsewhere."""
+    return _scenario_response(saved_services.stored_scenario(_saved_or_404(request, pk)))
 
 
 ANALYSIS_MAX_AGE = 24 * 3600
@@ -229,22 +289,11 @@ def saved_list(request: HttpRequest) -> HttpResponse:
     return _saved_list_page(request, CompareForm())
 
 
-def _saved_link(item: SavedScenario) -> Permalink:
-    scenario = saved_services.stored_scenario(item)
-    return Permalink(
-        scenario=scenario,
-        provenance=item.provenance,
-        overrides=item.overrides,
-        selection=item.selection,
-        ranges=saved_services.stored_ranges(item, scenario),
-    )
-
-
 @require_GET
 def saved_detail(request: HttpRequest, pk: uuid.UUID) -> HttpResponse:
     """A saved scenario's results, for those who may see it (webapp.scenarios.selectors)."""
     item = _saved_or_404(request, pk)
-    link = _saved_link(item)
+    link = services.saved_link(item)
     try:
         context = results_page(request, link, encode_link(link))
     except ProjectionOverflowError:  # a row saved before saves were checked
@@ -266,7 +315,7 @@ def _modifiable(request: HttpRequest, pk: uuid.UUID) -> SavedScenario:
 @require_GET
 def saved_analysis(request: HttpRequest, pk: uuid.UUID) -> HttpResponse:
     """The charts' data and the "how sure" sentence of a saved scenario's results page."""
-    return _analysis_response(_saved_link(_saved_or_404(request, pk)))
+    return _analysis_response(services.saved_link(_saved_or_404(request, pk)))
 
 
 @require_POST
@@ -294,7 +343,7 @@ def saved_csv(request: HttpRequest, pk: uuid.UUID) -> HttpResponse:
     item = _saved_or_404(request, pk)
     return _monthly_csv_response(
         request,
-        _saved_link(item),  # a row saved before saves were checked may overflow: a 400
+        services.saved_link(item),  # a row saved before saves were checked may overflow: a 400
         request.build_absolute_uri(reverse("planner:saved-detail", args=[item.pk])),
     )
 

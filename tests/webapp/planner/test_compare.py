@@ -155,9 +155,11 @@ def test_the_page_says_which_option_wins_from_the_engines_figures(client, db, sc
     verdicts = html.split('id="compare-verdict"')[1].split("</section>")[0]
     build_line = text(verdicts.split(f'data-saved="{items[0].pk}"')[1].split("</li>")[0])
     rent_line = text(verdicts.split(f'data-saved="{items[1].pk}"')[1].split("</li>")[0])
-    assert "Build Building is cheaper: it saves" in build_line
+    # the results page's own headline, worded once
+    assert f"Build Build: it saves {formatting.amount(results[0]['savings'], 'CNY')}" in build_line
     assert (
-        "Rent Renting is cheaper by " + formatting.money(-results[1]["savings"], "CNY") in rent_line
+        f"Rent Rent: building would cost {formatting.amount(-results[1]['savings'], 'CNY')} more"
+        in rent_line
     )
     assert "By present value renting wins" in rent_line
 
@@ -238,14 +240,14 @@ def test_the_saved_list_shows_each_verdict_and_savings_from_the_engine(
         recommendations.add(decision.recommendation)
         row = text(html.split(f'<tr data-saved="{item.pk}">')[1].split("</tr>")[0])
         with translation.override("en"):
-            money = formatting.money(result["savings"], "CNY")
+            money = formatting.amount(abs(result["savings"]), "CNY")
             sentence = formatting.break_even_headline(
                 result["break_even_month"], scenario.horizon_months
             )
         assert money in row
         assert sentence in row
-        assert ("Build Building is cheaper" in row) == (decision.recommendation == "build")
-        assert ("Rent Renting is cheaper" in row) == (decision.recommendation == "rent")
+        assert ("Build Build: it saves" in row) == (decision.recommendation == "build")
+        assert ("Rent Rent: building would cost" in row) == (decision.recommendation == "rent")
         assert ("Pays back only after 36 months" in row) == decision.late_payback
         if item.pk == late.pk:
             assert decision.late_payback and decision.break_even_month > 36

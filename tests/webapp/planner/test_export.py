@@ -360,6 +360,9 @@ def test_the_monthly_csv_carries_the_decision_uncertainty_tornado_and_fleet(clie
 
     decided = {r[0]: r[2] for r in section(rows, "Decision")[1:]}
     assert decided["recommendation"] == decision.recommendation == "build"
+    assert decided["verdict"] == decision.verdict == "build"
+    assert decided["verdict_sentence"].startswith("Build: it saves ¥")
+    assert decided["warning"] == ""
     assert Decimal(decided["cash_savings"]) == money_cell(decision.cash_savings)
     assert decided["late_payback"] == "false" and decided["resale_decides"] == "false"
     assert decided["close_call"] == "false" and decided["close_call_share"] == "0.01"
@@ -417,3 +420,20 @@ def test_a_tidal_scenarios_csv_has_no_fleet_block(scenario_data):
     rows = parse(monthly_csv(scenario, analyses.result, analyses=analyses).encode("utf-8"))
     assert ["Fleet: boxes owned, the rest rented"] not in rows
     assert ["Tornado: each input at its low and high value"] in rows
+
+
+def test_a_late_pay_back_warns_in_the_csv_as_on_the_page(client, scenario_data):
+    # The worked example against a cheap cloud, over ten years: a pay-back after 51 months.
+    scenario_data["rent"]["hourly_rate"] = 2.7
+    scenario_data["horizon_months"] = 120
+    code = encode(parse_scenario(scenario_data))
+    rows = parse(
+        client.get(reverse("planner:results-csv", args=[code]), HTTP_ACCEPT_LANGUAGE="en").content
+    )
+    decided = {r[0]: r[2] for r in section(rows, "Decision")[1:]}
+    assert decided["verdict"] == "late_payback"
+    assert decided["warning"].startswith("Late pay-back: building pays for itself in cash only")
+    page = client.get(reverse("planner:results", args=[code]), HTTP_ACCEPT_LANGUAGE="en")
+    html = page.content.decode()
+    assert 'data-verdict="late_payback"' in html
+    assert decided["warning"].replace("'", "&#x27;") in html

@@ -1,13 +1,31 @@
-"""The form's bounds and units of the explicit fields agree with the engine's own schema."""
+"""The registry: bounds read from the engine's schema, and every input's way through the form."""
 
 import pytest
 
-from costmodel import ScenarioError, parse_scenario
+from costmodel import FieldError, ScenarioError, parse_scenario
 from costmodel.errors import with_fields
-from webapp.planner.fields import ALL_FIELDS, RANGE_ROWS, from_form, to_form
+from webapp.planner.fields import (
+    ALL_FIELDS,
+    RANGE_ROWS,
+    REGISTRY,
+    TYPED_FIELDS,
+    form_values,
+    from_form,
+    to_form,
+)
+from webapp.planner.forms import PlannerForm
 
-BOUNDED = [f for f in ALL_FIELDS if f.low is not None and f.high is not None]
+BOUNDED = [
+    f
+    for f in ALL_FIELDS
+    if f.low is not None and f.high is not None and not f.selection and f.unit != "profile"
+]
 LOAN = {"down_payment_fraction": 0.1, "annual_interest_rate": 0.05, "term_months": 24}
+WORKLOADS = {
+    "steady": {"kind": "steady", "utilization": 0.5},
+    "tidal": {"kind": "tidal", "active_days_per_month": 8},
+    "profile": {"kind": "profile", "monthly_utilization": [0.5]},
+}
 
 
 def _with(scenario, path, value):
@@ -18,14 +36,54 @@ def _with(scenario, path, value):
 
 @pytest.mark.parametrize("field", BOUNDED, ids=lambda f: f.path)
 def test_the_forms_bounds_are_the_engines(scenario, field):
+    if field.workload:
+        scenario = with_fields(scenario, {"workload": WORKLOADS[field.workload]})
     step = 1 if field.whole else 0.01
-    for inside in (field.low, field.high):
+    low = field.low + step if field.bounds.low_open else field.low
+    for inside in (low, field.high):
         value = from_form(field, inside)
         _with(scenario, field.path, int(value) if field.whole else value)
-    for outside in (field.low - step, field.high + step):
+    for outside in (field.low if field.bounds.low_open else field.low - step, field.high + step):
         value = from_form(field, outside)
         with pytest.raises(ScenarioError):
             _with(scenario, field.path, int(value) if field.whole else value)
+
+
+@pytest.mark.parametrize("field", TYPED_FIELDS, ids=lambda f: f.name)
+def test_the_form_refuses_a_value_below_the_engines_bound_beside_its_field(field):
+    assert field.low is not None  # every typed input has one in the engine's schema
+    outside = field.low if field.bounds.low_open else field.low - 1
+    name = field.form_names()[0]
+    form = PlannerForm({"currency": "CNY", "horizon_months": "36", name: str(outside)})
+    assert not form.is_valid()
+    assert name in form.errors, form.errors
+
+
+@pytest.mark.parametrize("field", [f for f in REGISTRY if f.name], ids=lambda f: f.name)
+def test_an_engine_error_naming_an_input_lands_beside_its_form_field(field):
+    form = PlannerForm({"currency": "CNY", "horizon_months": "36"})
+    form.is_valid()
+    path = f"{field.path}.3" if field.unit == "profile" else field.path or field.selection
+    form.add_engine_errors(ScenarioError([FieldError(path, "is not right")]))
+    expected = field.form_names()[3] if field.unit == "profile" else field.name
+    if expected not in form.fields:  # a catalog choice: the form has it only with a catalog
+        assert form.non_field_errors()
+        return
+    assert "is not right" in " ".join(form.errors[expected])
+
+
+def test_a_scenario_and_its_selection_reopen_the_form_in_the_forms_units(scenario_data):
+    scenario_data["discount_rate_per_year"] = 0.08
+    scenario_data["workload"] = {"kind": "profile", "monthly_utilization": [0.5, 1.5]}
+    selection = {"preset": "p", "cloud_offering": "o", "scaling_efficiency": 0.9}
+    values = form_values(scenario_data, selection)
+    assert values["discount_rate_percent"] == 8
+    assert values["workload_kind"] == "profile"
+    assert [values[f"profile_percent_{i}"] for i in (1, 2, 3, 12)] == [50, 150, 50, 150]
+    assert values["scaling_efficiency"] == 90
+    assert (values["preset"], values["cloud_offering"]) == ("p", "o")
+    assert values["build__capex"] == scenario_data["build"]["capex"]
+    assert "utilization_percent" not in values  # another workload's input
 
 
 @pytest.mark.parametrize("row", RANGE_ROWS, ids=lambda r: r.key)

@@ -1,8 +1,9 @@
 import pytest
+from django.conf import settings
 from django.urls import reverse, set_script_prefix
 
 from costmodel import parse_scenario
-from webapp.planner.permalink import MAX_LENGTH, PermalinkError, code_url, decode, encode
+from webapp.planner.permalink import PermalinkError, code_url, decode, encode
 
 PROVENANCE = [{"role": "part", "label": "Card", "fields": ["build.capex"], "amount": "100"}]
 
@@ -51,7 +52,9 @@ def test_a_string_that_is_not_a_code_is_quoted_as_reverse_quotes_it(code):
         assert code not in code_url(name, code)
 
 
-@pytest.mark.parametrize("code", ["", "x", "not-a-link", "a:b:c", "." * 10, "x" * (MAX_LENGTH + 1)])
+@pytest.mark.parametrize(
+    "code", ["", "x", "not-a-link", "a:b:c", "." * 10, "x" * (settings.MAX_REQUEST_LINE_BYTES + 1)]
+)
 def test_garbage_is_refused_with_a_permalink_error(code):
     with pytest.raises(PermalinkError):
         decode(code)

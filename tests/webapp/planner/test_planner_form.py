@@ -27,7 +27,8 @@ def form_data(client, **changes) -> dict:
 
 
 def selection_of(data: dict) -> dict:
-    return {
+    """The catalog selection a submission names (a choice left empty is the resolver's)."""
+    selection = {
         "preset": data["preset"],
         "cloud_offering": data["cloud_offering"],
         "tariff": data["tariff"],
@@ -37,6 +38,7 @@ def selection_of(data: dict) -> dict:
         "horizon_months": int(data["horizon_months"]),
         "currency": data["currency"],
     }
+    return {key: value for key, value in selection.items() if value != ""}
 
 
 def test_the_form_lists_presets_and_offerings_grouped_by_pricing_mode_and_provider(
@@ -141,7 +143,7 @@ def form_data_from(form) -> dict:
         ("utilization_percent", "many", "Enter a percentage between 0 and 800"),
         ("horizon_months", "0", "Enter a whole number of months between 1 and 240."),
         ("horizon_months", "twelve", "Enter a whole number"),
-        ("build__power_idle_watts", "99999", "less than or equal to power_load_watts"),
+        ("build__power_idle_watts", "99999", "Keep the power draw while idle at or below the one"),
         ("rent__hourly_rate", "-1", "greater than or equal to 0"),
         ("cloud_offering", "no-such-offering", "Select a valid choice"),
     ],

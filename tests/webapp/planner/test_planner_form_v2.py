@@ -6,7 +6,7 @@ import pytest
 from django.urls import reverse
 from numpy.testing import assert_allclose
 
-from costmodel import Financing
+from costmodel import Financing, compare
 from costmodel.operations import commitment_table
 from costmodel.ranges import Range, default_ranges
 from webapp.catalog.resolver import parse_selection, resolve
@@ -85,7 +85,7 @@ def test_a_value_left_as_shown_in_percent_follows_the_catalog(client, shipped_ca
         ),
         ("rent__rework_fraction", "abc", "Enter a percentage between 0 and 100, e.g. 15"),
         ("discount_rate_percent", "101", "Enter a percentage between 0 and 100, e.g. 8"),
-        ("scaling_efficiency", "0.5", "Enter a percentage between 1 and 100, e.g. 90 for 90 %."),
+        ("scaling_efficiency", "0", "Enter a percentage above 0 and up to 100, e.g. 90 for 90 %."),
         ("build__useful_life_months", "0", "Enter a whole number of months between 1 and 240."),
         ("build__financing__term_months", "121", "months between 1 and 120"),
         ("profile_percent_3", "801", "Enter a percentage between 0 and 800"),
@@ -400,3 +400,82 @@ def test_the_chinese_form_names_catalog_rows_in_chinese_and_says_what_to_type(
     response = client.post(HOME, data, HTTP_ACCEPT_LANGUAGE="zh-CN")
     message = " ".join(response.context["form"].errors["build__maintenance_rate_per_year"])
     assert message == "请输入 0 到 100 之间的百分数，例如 3 表示 3 %。"
+
+
+# --- the cost of capital ---------------------------------------------------------------------
+
+
+def test_the_discount_rate_starts_at_a_stated_cost_of_capital(client, shipped_catalog):
+    html = client.get(HOME, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    row = html.split('data-field="discount_rate_percent"', 1)[1].split('data-field="', 1)[0]
+    assert 'value="8"' in row
+    assert "Prefilled with 8 % a year" in row and "Cost of Capital by Sector" in row
+    link = link_of(client.post(HOME, form_data(client))["Location"])
+    assert link.scenario.discount_rate_per_year == 0.08
+    result = compare(link.scenario)
+    assert result["build"]["present_value"] < result["build"]["total_net"]
+    zero = link_of(client.post(HOME, form_data(client, discount_rate_percent="0"))["Location"])
+    assert zero.scenario.discount_rate_per_year == 0
+
+
+# --- the engine's errors, worded by their code -----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("changes", "field", "chinese"),
+    [
+        ({"build__power_idle_watts": "99999"}, "build__power_idle_watts", "空闲时的功耗不能高于"),
+        ({"range_utilization_low": "110"}, "range_utilization_low", "低值不能高于高值"),
+    ],
+)
+def test_the_engines_errors_are_worded_by_their_code_in_chinese(
+    client, shipped_catalog, changes, field, chinese
+):
+    english = errors_of(post(client, **changes))[field]
+    data = form_data(client, **changes)
+    response = client.post(HOME, data, HTTP_ACCEPT_LANGUAGE="zh-CN")
+    message = " ".join(response.context["form"].errors[field])
+    assert chinese in message and message not in " ".join(english)
+
+
+def test_without_the_catalog_a_missing_figure_is_named_in_chinese(client, db):
+    data = {
+        "currency": "CNY",
+        "horizon_months": "36",
+        "workload_kind": "steady",
+        "utilization_percent": "80",
+        "build__capex": "25000",
+    }
+    response = client.post(HOME, data, HTTP_ACCEPT_LANGUAGE="zh-CN")
+    assert "为必填项" in " ".join(response.context["form"].errors["rent__hourly_rate"])
+
+
+# --- choices left to the catalog -------------------------------------------------------------
+
+
+def test_hosting_and_tariff_are_left_to_the_catalog_and_the_form_says_what_it_picked(
+    client, shipped_catalog
+):
+    response = client.get(HOME + "?preset=cluster-4x-hgx-h100", HTTP_ACCEPT_LANGUAGE="en")
+    form = response.context["form"]
+    assert form.initial.get("hosting", form.fields["hosting"].initial) == ""
+    html = response.content.decode()
+    row = html.split('data-field="hosting"', 1)[1].split('data-field="', 1)[0]
+    assert "Default for this box and currency" in row
+    note = row.split("data-defaulted>", 1)[1].split("</div>", 1)[0]
+    assert note.startswith("Default: ") and "colocation" in note
+    link = link_of(client.post(HOME, form_data(client, preset="cluster-4x-hgx-h100"))["Location"])
+    assert link.selection.get("hosting") is None  # left to the resolver, which fits the box
+    assert link.scenario.build.hosting_monthly > 0 and link.scenario.build.pue > 1
+
+
+def test_a_hosting_the_user_picks_is_kept_and_not_marked_as_defaulted(client, shipped_catalog):
+    from webapp.catalog.models import HostingOption
+
+    office = HostingOption.objects.filter(kind="office").values_list("slug", flat=True).first()
+    data = form_data(client, preset="cluster-4x-hgx-h100", hosting=office)
+    link = link_of(client.post(HOME, data)["Location"])
+    assert link.selection["hosting"] == office
+    reopened = client.get(HOME + "?from=" + client.post(HOME, data)["Location"][3:])
+    assert reopened.context["form"].initial["hosting"] == office
+    assert "hosting" not in reopened.context["form"].defaulted

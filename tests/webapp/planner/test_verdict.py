@@ -67,8 +67,10 @@ def test_cash_and_resale_are_reconciled_in_one_sentence_where_they_disagree():
     assert decision.resale_decides
     cash_gap = result["build"]["total"] - result["rent"]["total"]
     with translation.override("en"):
-        assert (
-            said.headline == f"Build: it saves {amount(result['savings'], 'CNY')} over 24 months."
+        assert said.headline == (  # it depends on selling the box
+            f"Build only if you will sell the box: it saves {amount(result['savings'], 'CNY')} "
+            f"over 24 months through its resale value of "
+            f"{amount(result['build']['resale_value'], 'CNY')}; in cash building never catches up."
         )
         assert said.cash_and_resale == (
             "In cash alone building never catches up: after 24 months it has cost "
@@ -76,7 +78,8 @@ def test_cash_and_resale_are_reconciled_in_one_sentence_where_they_disagree():
             f"resale value of {amount(result['build']['resale_value'], 'CNY')} makes building "
             f"{amount(result['savings'], 'CNY')} cheaper overall."
         )
-    assert said.warning is None and said.tone == "good"
+    assert said.code == "resale_decides"
+    assert said.warning is None and said.tone == "warn"
     # no "keep it at least": there is no cash break-even to keep it for
     assert "keep" not in said.conditions[0]
 
@@ -86,7 +89,7 @@ def test_the_reconciliation_reads_in_chinese():
     with translation.override("zh-hans"):
         savings = amount(result["savings"], "CNY")
         resale = amount(result["build"]["resale_value"], "CNY")
-    assert said.headline == f"建议自建：24 个月内可节省 {savings}。"
+    assert said.headline.startswith(f"只有卖掉机器才值得自建：靠 {resale} 的残值，24 个月内可节省")
     assert said.cash_and_resale.startswith("只看现金，自建始终追不上租用：24 个月后比租用多花 ")
     assert f"按残值 {resale} 卖掉机器，自建总体反而便宜 {savings}。" in said.cash_and_resale
 
@@ -285,3 +288,54 @@ def test_what_is_compared_follows_a_catalog_change_despite_its_cache(shipped_cat
         preset.name = "Renamed desk-side box"
         preset.save()
         assert compared(provenance).build.name == "Renamed desk-side box" != before.build.name
+
+
+def uncertain_decision():
+    """The worked example with a cloud price drawn between 0.50 and 3.00 an hour: building wins
+    at the point figures but in few of the draws."""
+    from costmodel.operations import parse_uncertainty, uncertainty
+
+    data = example("steady-4090-vs-a100")
+    scenario = parse_scenario(data)
+    request = {
+        "scenario": data,
+        "distributions": {"rent.hourly_rate": {"kind": "uniform", "low": 0.5, "high": 3.0}},
+        "draws": 2000,
+        "seed": 1,
+    }
+    answer = uncertainty(parse_uncertainty(request))
+    result = compare(scenario)
+    return scenario, decide(scenario, result, utilization_sweep(scenario, 6), answer), answer
+
+
+def test_an_uncertain_verdict_names_the_point_figure_and_the_share_and_recommends_neither():
+    scenario, decision, answer = uncertain_decision()
+    assert decision.recommendation == "build" and decision.verdict == "uncertain"
+    with translation.override("en"):
+        said = verdict(decision, scenario)
+        point = amount(decision.savings, "CNY")
+        share = formatting.share(answer["probability_build_cheaper"])
+        median = amount(abs(answer["savings"]["p50"]), "CNY")
+    assert said.code == "uncertain" and said.tone == "warn"
+    assert said.headline == (
+        f"Too uncertain to call: on these figures building saves {point} over 36 months, but it "
+        f"comes out cheaper in only {share} of the draws of the uncertain inputs."
+    )
+    assert not said.headline.startswith(("Build", "Rent"))
+    assert answer["savings"]["p50"] < 0
+    assert said.median == f"Median of the draws: renting is cheaper by {median}."
+    with translation.override("zh-hans"):
+        chinese = verdict(decision, scenario)
+    assert chinese.headline.startswith("难以判断：") and chinese.median.startswith("抽样中位数：")
+
+
+def test_without_the_monte_carlo_the_verdict_has_no_median():
+    said, decision, _result = decided(example("steady-4090-vs-a100"))
+    assert decision.savings_p50 is None and said.median is None
+    assert said.code == "build"
+
+
+def test_a_late_pay_back_is_its_own_verdict_code_with_its_warning():
+    said, decision, _result = decided(LATE)
+    assert decision.verdict == "late_payback" and said.code == "late_payback"
+    assert said.headline.startswith("Build: it saves") and said.warning.startswith("Late pay-back")

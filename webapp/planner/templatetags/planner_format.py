@@ -5,7 +5,7 @@ from __future__ import annotations
 from django import template
 
 from costmodel.decision import Decision
-from webapp.planner import formatting
+from webapp.planner import formatting, verdict
 
 register = template.Library()
 
@@ -47,3 +47,9 @@ def magnitude(value: float | None) -> float | None:
 def break_even(decision: Decision) -> str:
     """A decision's cash break-even month in words."""
     return formatting.break_even_headline(decision.break_even_month, decision.horizon_months)
+
+
+@register.filter
+def headline(decision: Decision, currency: str) -> str:
+    """A decision's verdict in one sentence (:func:`webapp.planner.verdict.headline`)."""
+    return verdict.headline(decision, currency)
