@@ -260,8 +260,9 @@ SESSION_COOKIE_HTTPONLY = True
 LANGUAGE_COOKIE_SECURE = HTTPS
 LANGUAGE_COOKIE_SAMESITE = "Lax"
 
-# The longest request line the server accepts [bytes]: gunicorn's limit_request_line as
-# gunicorn.conf.py sets it (its maximum; runserver accepts 65 536). A results permalink
+# The longest request line the deployment accepts [bytes]: what nginx's default
+# large_client_header_buffers (8 KiB, docs/nginx.conf) holds with its line ending; uvicorn
+# alone takes 16 KiB of request line and headers, runserver 65 536. A results permalink
 # carries the whole scenario in its URL: the planner makes no link longer than this and
 # saves a larger scenario instead.
 MAX_REQUEST_LINE_BYTES = 8190

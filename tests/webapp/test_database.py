@@ -5,6 +5,7 @@ matters most (the production database). ``transaction=True`` so that the
 import's own transaction is the real, outermost one, not a savepoint.
 """
 
+import copy
 import json
 import shutil
 
@@ -38,13 +39,17 @@ def broken_copy(tmp_path):
     )
     (tmp_path / "02-parts.json").write_text(json.dumps(parts))
     presets = json.loads((tmp_path / "07-presets.json").read_text())
-    line = next(row for row in presets if row["model"] == "catalog.presetpart")
+    # A new preset (so its lines are new rows: the import adds them) whose one line breaks a
+    # constraint, in the last file: everything before it must be undone.
+    preset = copy.deepcopy(next(row for row in presets if row["model"] == "catalog.buildpreset"))
+    preset["fields"]["slug"] = "preset-from-a-failed-import"
+    presets.append(preset)
     presets.append(
         {
             "model": "catalog.presetpart",
             "fields": {
-                "preset": line["fields"]["preset"],
-                "part": ["case-full-tower"],
+                "preset": ["preset-from-a-failed-import"],
+                "part": ["new-part-from-a-failed-import"],
                 "quantity": 0,
             },
         }

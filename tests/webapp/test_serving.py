@@ -19,6 +19,7 @@ import time
 from pathlib import Path
 
 import pytest
+from django.conf import settings
 
 from tests.webapp.served import ROOT, free_port, real_server, serve
 
@@ -227,6 +228,19 @@ def test_the_documented_nginx_config_serves_the_app_and_refuses_big_bodies_itsel
                     time.sleep(0.2)
             health = connection.getresponse()
             assert (health.status, json.loads(health.read())) == (200, {"status": "ok"})
+
+            # the one permalink limit: the longest request line the planner makes passes
+            # nginx (to the app's "not found"), one byte more is nginx's 414
+            longest = "/" + "x" * (settings.MAX_REQUEST_LINE_BYTES - len("GET / HTTP/1.1"))
+            for path, status in ((longest, 404), (longest + "x", 414)):
+                line = http.client.HTTPSConnection(
+                    "127.0.0.1", https_port, context=context, timeout=10
+                )
+                line.request("GET", path, headers={"Host": "gpu.example.com"})
+                answer = line.getresponse()
+                answer.read()
+                line.close()
+                assert answer.status == status, (len(path), answer.status)
 
             connection.putrequest("POST", "/api/v1/compare", skip_host=True)
             connection.putheader("Host", "gpu.example.com")

@@ -108,8 +108,15 @@ def test_a_json_content_type_with_a_charset_is_accepted(client, scenario_data):
     assert response.status_code == 200
 
 
-@pytest.mark.parametrize("method", ["get", "put", "patch"])
-@pytest.mark.parametrize("url", [*POST_URLS, "/api/v1/scenarios"])
+@pytest.mark.parametrize(
+    ("url", "method"),
+    [
+        *((url, method) for url in POST_URLS for method in ("get", "put", "patch")),
+        # GET lists the caller's saved scenarios (an account's; see test_scenarios_teams)
+        ("/api/v1/scenarios", "put"),
+        ("/api/v1/scenarios", "patch"),
+    ],
+)
 def test_a_wrong_method_is_a_405_in_the_api_error_shape(client, url, method):
     response = getattr(client, method)(url)
 

@@ -332,7 +332,7 @@ def test_the_import_command_says_which_rows_are_held(shipped, tmp_path):
         + "part,gpu-rtx-4090,18500,CNY,2026-12-04,x,,\n"
     )
     out = StringIO()
-    call_command("catalog_import", str(path), stdout=out)
+    call_command("catalog_import", str(path), "--apply", stdout=out)
     lines = out.getvalue().splitlines()
     assert lines[0] == "added cloud_offering aws-p4de-24xlarge 25.00 USD from 2026-12-04"
     assert lines[1] == "added part gpu-rtx-4090 18500 CNY from 2026-12-04"
