@@ -34,15 +34,14 @@ OVERFLOW = """() => ({
 
 
 def expected_default(preset: str, utilization: float) -> int:
-    """The resolver's default count of committed instances for the form's other defaults."""
+    """The resolver's default count of committed instances for the form's other defaults
+    (tariff and hosting left to the resolver, as the form leaves them)."""
     from webapp.planner.choices import catalog_choices
 
     catalog = catalog_choices()
     selection = {
         "preset": preset,
         "cloud_offering": COMMITMENT,
-        "tariff": catalog.tariffs[0][0],
-        "hosting": catalog.default_hosting,
         "benchmark": catalog.default_benchmark,
         "workload": {"kind": "steady", "utilization": utilization},
         "horizon_months": 36,

@@ -1,13 +1,13 @@
 """The guide, checked: run the claims of :mod:`webapp.advisor.claims` against today's catalog.
 
 :func:`check_guide` builds every case of every claim from the catalog (one
-selection per offering found, resolved by :func:`webapp.catalog.resolver.resolve`,
-never by hand), evaluates all of them in ONE :func:`costmodel.project` batch,
-makes each case's :func:`costmodel.decision.decide` codes from the same batch,
-and lets each check's rule judge its cases. The result holds codes, engine
-figures and results permalinks; the templates put them into words. When the
-catalog lacks something a case needs, that case says so and the rest of the
-page still renders.
+selection per offering found, resolved by :func:`webapp.catalog.resolver.resolve`
+from one snapshot of the catalog, never by hand), evaluates all of them in ONE
+:func:`costmodel.project` batch, makes each case's :func:`costmodel.decision.decide`
+codes from the same batch, and lets each check's rule judge its cases. The result
+holds codes, engine figures and results permalinks; the templates put them into
+words. When the catalog lacks something a case needs, that case says so and the
+rest of the page still renders.
 
 :func:`cached_check_guide` keeps the result in the database cache every worker
 reads (``CACHES["shared"]``), under the catalog's version
@@ -44,6 +44,7 @@ from webapp.advisor.verdicts import VERDICTS, Evidence, Verdict, combine
 from webapp.catalog import selectors
 from webapp.catalog.models import Benchmark, CloudOffering
 from webapp.catalog.resolver import Selection, resolve
+from webapp.catalog.selectors import CatalogSnapshot
 from webapp.planner.permalink import encode
 
 CACHE_SECONDS = 24 * 3600
@@ -188,11 +189,12 @@ def _case(check: Check, offering: CloudOffering, as_of: datetime.date | None) ->
 # --- resolving and running them ---------------------------------------------------------------
 
 
-def resolve_cases(cases: Iterable[Case]) -> None:
-    """Resolve each case through the catalog; a case the catalog cannot supply says why."""
+def resolve_cases(cases: Iterable[Case], catalog: CatalogSnapshot) -> None:
+    """Resolve each case from one snapshot of the catalog; a case the catalog cannot supply
+    says why."""
     for case in cases:
         try:
-            resolution = resolve(case.selection)
+            resolution = resolve(case.selection, catalog)
         except ScenarioError as exc:
             case.problem = "; ".join(str(error) for error in exc.errors)
             continue
@@ -305,7 +307,7 @@ def check_guide(
         for spec in claim.checks
     }
     cases = [case for check in checks.values() for case in _with_twins(check.cases)]
-    resolve_cases(cases)
+    resolve_cases(cases, CatalogSnapshot(as_of or datetime.date.today()))
     run_in_one_batch(cases)
     setups = [check.spec.setup for check in checks.values() if check.spec.setup is not None]
     presets = selectors.presets_by_slug(setup.preset for setup in setups)

@@ -6,12 +6,14 @@ is wrong with it. An empty list means the catalog is fit to ship.
 Warnings (:func:`catalog_warnings`) are what an admin should look at without
 the catalog being unusable: prices older than 12 months, commitments without
 an on-demand sibling, spot offerings without a rework fraction, presets
-without a useful life, rows without a Chinese name.
+without a useful life, rows without a Chinese name, region defaults of the
+resolver that name no row.
 """
 
 from __future__ import annotations
 
 import datetime
+from collections.abc import Mapping
 from decimal import Decimal
 
 from django.db.models import Model
@@ -33,7 +35,8 @@ from webapp.catalog.models import (
     PartPrice,
     Tariff,
 )
-from webapp.catalog.resolver import Selection, resolve
+from webapp.catalog.resolver import DEFAULTS, Selection, resolve
+from webapp.catalog.selectors import CatalogSnapshot
 
 STALE_AFTER_MONTHS = 12
 """A price whose newest point is older than this is warned about."""
@@ -179,6 +182,7 @@ def resolution_problems(as_of: datetime.date | None = None) -> list[str]:
         for slug in selectors.slugs(model):
             combos.append(({**first_of, field_name: slug}, "CNY"))
     problems: list[str] = []
+    catalog = CatalogSnapshot(as_of or datetime.date.today())
     for combo, currency in combos:
         selection = Selection.model_validate(
             {
@@ -190,7 +194,7 @@ def resolution_problems(as_of: datetime.date | None = None) -> list[str]:
             }
         )
         try:
-            resolve(selection)
+            resolve(selection, catalog)
         except ScenarioError as exc:
             label = ", ".join(f"{k}={v}" for k, v in combo.items())
             for error in exc.errors:
@@ -264,7 +268,25 @@ def catalog_warnings(as_of: datetime.date | None = None) -> list[str]:
         warnings.append(f"{_key(preset)}: preset without a useful life")
     for row in selectors.rows_without_chinese_name():
         warnings.append(f"{_key(row)}: no Chinese name (the English name is shown)")
-    return warnings
+    return warnings + missing_defaults(as_of)
+
+
+def missing_defaults(as_of: datetime.date | None = None) -> list[str]:
+    """The resolver's region defaults (tariff, hosting, cloud offering of each currency) that
+    name no row in effect: a plan that leaves that choice out cannot be resolved."""
+    catalog = CatalogSnapshot(as_of or datetime.date.today())
+    rows_of: dict[str, Mapping[str, object]] = {
+        "tariff": catalog.tariffs,
+        "hosting office": catalog.hosting_options,
+        "hosting colocation": catalog.hosting_options,
+        "cloud_offering": catalog.offerings,
+    }
+    return [
+        f"resolver default {name} for {currency}: no row '{row.value}' in effect "
+        "(a plan in this currency that leaves it out cannot be resolved)"
+        for (name, currency), row in DEFAULTS.items()
+        if name in rows_of and row.value not in rows_of[name]
+    ]
 
 
 def estimate_price_rows() -> list[str]:

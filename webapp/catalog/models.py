@@ -973,6 +973,17 @@ class BuildPreset(LocalizedNameMixin, SlugModel):
         _("operations currency"), max_length=3, choices=Currency.choices, default=Currency.CNY
     )
     defaults_rationale = models.TextField(_("why these defaults"), blank=True)
+    hosting_kind = models.CharField(
+        _("default hosting"),
+        max_length=20,
+        choices=HostingKind.choices,
+        default=HostingKind.OFFICE,
+        help_text=_(
+            "Where this box runs unless the user says: the resolver picks the hosting option "
+            "of this kind in the region of the plan's currency."
+        ),
+    )
+    hosting_rationale = models.TextField(_("why this hosting"), blank=True)
 
     class Meta(SlugModel.Meta):
         verbose_name = _("build preset")

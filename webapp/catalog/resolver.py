@@ -3,24 +3,35 @@
 A :class:`Selection` names catalog rows by slug (a preset or a custom parts
 list, a cloud offering, a tariff, a hosting option, a benchmark) plus the
 workload, horizon, currency, discount rate and an "as of" date. :func:`resolve`
-looks up every figure in effect on that date (through
-:mod:`webapp.catalog.selectors`), converts money into the selection's currency
-at the FX rate in effect on that date, and returns the explicit
-:class:`costmodel.Scenario` with a provenance record naming every row used.
+reads the catalog in effect on that date once (a
+:class:`webapp.catalog.selectors.CatalogSnapshot`, which one request may share
+between many resolutions), converts money into the selection's currency at the
+FX rate in effect on that date, and returns the explicit
+:class:`costmodel.Scenario` with a provenance record naming every row used and
+the list of choices it made on the user's behalf (:class:`Defaulted`).
 
-No cost is computed here: only inputs are assembled. Each rule of
-``docs/catalog.md`` is one function below:
+No cost is computed here: only inputs are assembled. First :func:`choose`
+looks up the rows the selection names, filling in what it leaves out from
+:data:`DEFAULTS` (the tariff, hosting and cloud offering of the currency's
+region; the preset's own kind of hosting). Then every rule of
+``docs/catalog.md`` is one function of the same shape: it takes the choice and
+the snapshot and returns a :class:`Ruling`, the scenario fields it sets with
+their provenance. No rule reads or changes another's output, and no two rules
+set the same field (:func:`resolve` refuses that):
 
-- :func:`parts_rule` — parts → ``build.capex``, power draw and rack units;
+- :func:`parts_rule` — parts → ``build.gpu_count``, ``capex`` and power draw;
+- :func:`build_throughput_rule` / :func:`rent_throughput_rule` — per-GPU throughput with
+  intra- and multi-node scaling (:func:`per_gpu_throughput`);
+- :func:`running_costs_rule` — maintenance, resale retention, ops, useful life;
 - :func:`electricity_rule` — tariff → ``build.electricity_price_per_kwh``;
 - :func:`hosting_rule` — hosting option → ``build.hosting_monthly`` and ``build.pue``;
-- :func:`preset_defaults_rule` — maintenance, resale retention, ops, useful life;
-- :func:`throughput_rule` / :func:`per_gpu_throughput` — per-GPU throughput with
-  intra- and multi-node scaling, for the box and the instance;
-- :func:`cloud_rate_rule` — the offering's rate and pricing mode (on-demand,
-  spot with its rework fraction, commitments with their on-demand sibling);
-- :func:`default_committed_instances` — how many instances a commitment reserves
-  when the selection does not say.
+- :func:`cloud_rate_rule` — the offering's rate by pricing mode;
+- :func:`overflow_rate_rule` — a commitment's rate for hours beyond it;
+- :func:`rework_rule` — a spot offering's rework fraction.
+
+One rule needs the others' scenario and comes after them:
+:func:`commitment_rule` (how many instances a commitment reserves) reads the
+draft scenario, never changing it.
 
 Converted money keeps full decimal precision (no rounding) and is handed to the
 engine as float; the FX rate used is recorded in the provenance.
@@ -29,18 +40,19 @@ engine as float; the FX rate used is recorded in the provenance.
 from __future__ import annotations
 
 import datetime
-import math
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Annotated, Any, Literal, Self, TypeVar
+from typing import Annotated, Any, Literal, Self
 
-from django.utils.translation import gettext, gettext_noop
+from django.utils.translation import gettext, gettext_noop, ngettext
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, model_validator
 
 from costmodel import FieldError, Scenario, ScenarioError, Workload, field_errors, parse_scenario
-from costmodel.scenario import HOURS_PER_MONTH, MAX_HORIZON_MONTHS
+from costmodel.operations import commitment_table
+from costmodel.paths import with_path
+from costmodel.scenario import MAX_HORIZON_MONTHS
 from webapp.catalog import selectors
 from webapp.catalog.models import (
     GPU_CARRYING_KINDS,
@@ -49,6 +61,7 @@ from webapp.catalog.models import (
     BuildPreset,
     CloudOffering,
     GpuModel,
+    HostingKind,
     HostingOption,
     Part,
     PartKind,
@@ -56,15 +69,110 @@ from webapp.catalog.models import (
     Tariff,
     TariffKind,
 )
+from webapp.catalog.selectors import CatalogSnapshot
 
-CUSTOM_BOX_DEFAULTS = {
-    "maintenance_rate_per_year": Decimal("0.05"),
-    "residual_value_retention_per_year": Decimal("0.70"),
-    "ops_monthly": Decimal(0),
+# --- every default, in one table --------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Default:
+    """A value the resolver fills in when the selection does not say, and why (in English;
+    translated when reported)."""
+
+    value: Any
+    reason: str
+
+
+CUSTOM_BOX = "custom box"
+"""The key of :data:`DEFAULTS` rows that apply to a custom parts list (presets carry their own)."""
+
+DEFAULTS: dict[tuple[str, str], Default] = {
+    # A custom parts list has no preset to carry its running costs.
+    ("build.maintenance_rate_per_year", CUSTOM_BOX): Default(
+        Decimal("0.05"),
+        gettext_noop(
+            "a custom box has no preset: 5 % of the purchase price a year for spares and "
+            "repairs, the presets' most common figure (they range from 3 to 8 %)"
+        ),
+    ),
+    ("build.residual_value_retention_per_year", CUSTOM_BOX): Default(
+        Decimal("0.70"),
+        gettext_noop(
+            "a custom box has no preset: it keeps 70 % of its value each year, within the "
+            "presets' 61–75 %"
+        ),
+    ),
+    ("build.ops_monthly", CUSTOM_BOX): Default(
+        Decimal(0),
+        gettext_noop("a custom box has no preset: no administration cost, the team runs it"),
+    ),
+    ("build.useful_life_months", CUSTOM_BOX): Default(
+        None,
+        gettext_noop(
+            "a custom box has no preset: no useful life is assumed, so it is not replaced "
+            "within the horizon"
+        ),
+    ),
+    # Where a custom box runs: a GPU server sold whole needs a rack; a box of cards does not.
+    ("hosting kind", CUSTOM_BOX + " with a GPU server"): Default(
+        HostingKind.COLOCATION,
+        gettext_noop(
+            "the parts list holds a GPU server, which needs rack power and cooling: colocation"
+        ),
+    ),
+    ("hosting kind", CUSTOM_BOX): Default(
+        HostingKind.OFFICE,
+        gettext_noop("a parts list without a GPU server is a desk-side box: office, no fee"),
+    ),
+    # The currency's region: its tariff, its hosting of each kind, a cloud offering of its market.
+    ("tariff", "CNY"): Default(
+        "cn-business-average",
+        gettext_noop("a CNY plan runs in China: the national average business tariff"),
+    ),
+    ("tariff", "USD"): Default(
+        "us-va-commercial",
+        gettext_noop(
+            "a USD plan runs in the US: Virginia's commercial tariff (EIA), the largest US "
+            "data-centre market"
+        ),
+    ),
+    ("hosting office", "CNY"): Default(
+        "office-deskside", gettext_noop("desk-side in an office: no fee, no cooling overhead")
+    ),
+    ("hosting office", "USD"): Default(
+        "office-deskside", gettext_noop("desk-side in an office: no fee, no cooling overhead")
+    ),
+    ("hosting colocation", "CNY"): Default(
+        "cn-colo-all-in",
+        gettext_noop("colocation in China billed per kW (power included), PUE 1.5"),
+    ),
+    ("hosting colocation", "USD"): Default(
+        "us-colo-wholesale",
+        gettext_noop("US wholesale colocation billed per kW (CBRE), PUE 1.58 (Uptime Institute)"),
+    ),
+    ("cloud_offering", "CNY"): Default(
+        "aliyun-gn7e-c16g1-4xlarge",
+        gettext_noop(
+            "a CNY plan rents in China: Alibaba Cloud's on-demand instance of the reference "
+            "GPU (one A100 80GB)"
+        ),
+    ),
+    ("cloud_offering", "USD"): Default(
+        "azure-nc24ads-a100-v4",
+        gettext_noop(
+            "a USD plan rents in the US market: Azure's on-demand instance of the reference "
+            "GPU (one A100 80GB)"
+        ),
+    ),
 }
-"""Running-cost defaults for a custom parts list (presets carry their own)."""
+"""Every value the resolver fills in on the user's behalf, keyed by (field, what it applies
+to): a custom box, or a currency. Presets carry their own running costs and hosting kind
+(with sources, in the catalog); the committed count is the cheapest one
+(:func:`commitment_rule`)."""
 
-T = TypeVar("T")
+
+def default(name: str, applies_to: str) -> Default:
+    return DEFAULTS[(name, applies_to)]
 
 
 # --- the selection --------------------------------------------------------------------------
@@ -98,7 +206,12 @@ Efficiency = Annotated[float, Field(gt=0, le=1)]
 
 
 class Selection(BaseModel):
-    """What the user picked, by catalog slug; the resolver's input."""
+    """What the user picked, by catalog slug; the resolver's input.
+
+    ``cloud_offering``, ``tariff``, ``hosting`` and ``committed_instances`` may be left out:
+    the resolver then picks them (see :data:`DEFAULTS` and :func:`commitment_rule`) and
+    says so in :attr:`Resolution.defaulted`.
+    """
 
     model_config = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False)
 
@@ -108,10 +221,10 @@ class Selection(BaseModel):
     gpu_count: Annotated[int, Field(ge=1, le=1000)] | None = None
     scaling_efficiency: Efficiency | None = None
     multi_node_scaling_efficiency: Efficiency | None = None
-    cloud_offering: str
+    cloud_offering: str | None = None
     committed_instances: Annotated[int, Field(ge=0, le=100_000)] | None = None
-    tariff: str
-    hosting: str
+    tariff: str | None = None
+    hosting: str | None = None
     benchmark: str
     workload: Workload
     horizon_months: Annotated[int, Field(ge=1, le=MAX_HORIZON_MONTHS)]
@@ -136,6 +249,11 @@ class Selection(BaseModel):
             raise ValueError("preset: " + gettext("is required (or a custom box in parts)"))
         return self
 
+    @property
+    def day(self) -> datetime.date:
+        """The date of the prices: ``as_of``, or today."""
+        return self.as_of or datetime.date.today()
+
 
 def parse_selection(data: object) -> Selection:
     """Validate decoded JSON as a :class:`Selection` or raise :class:`ScenarioError`."""
@@ -147,7 +265,7 @@ def parse_selection(data: object) -> Selection:
         raise ScenarioError(field_errors(exc)) from None
 
 
-# --- provenance -----------------------------------------------------------------------------
+# --- provenance and what a rule returns -----------------------------------------------------
 
 
 def _money(value: Decimal) -> str:
@@ -181,12 +299,11 @@ class Provenance:
     @classmethod
     def of_price(cls, role: str, label: str, row: Any, fields: list[str], **kw: Any) -> Provenance:
         """A dated, sourced row (price point, rate, tariff, hosting option)."""
-        key = list(row.natural_key()) if hasattr(row, "natural_key") else [row.slug]
         return cls(
             role=role,
             label=label,
             model=row._meta.label_lower,
-            natural_key=key,
+            natural_key=list(row.natural_key()),
             fields=fields,
             effective_date=getattr(row, "effective_date", None),
             source=row.source,
@@ -217,15 +334,48 @@ class Provenance:
         }
 
 
+@dataclass(frozen=True)
+class Defaulted:
+    """A field the resolver filled in because the selection left it out, and why (in words,
+    in the language active when it was resolved).
+
+    ``field`` is a selection field (``tariff``, ``hosting``, ``cloud_offering``,
+    ``committed_instances``) or, for a custom box's running costs, a scenario path
+    (``build.maintenance_rate_per_year``); ``value`` is the slug or figure used.
+    """
+
+    field: str
+    value: Any
+    reason: str
+
+    def as_dict(self) -> dict[str, Any]:
+        value = _money(self.value) if isinstance(self.value, Decimal) else self.value
+        return {"field": self.field, "value": value, "reason": self.reason}
+
+
+@dataclass(frozen=True)
+class Ruling:
+    """What one rule decides: scenario fields (dotted paths) with the rows behind them."""
+
+    values: dict[str, Any]
+    provenance: tuple[Provenance, ...] = ()
+    defaulted: tuple[Defaulted, ...] = ()
+
+
 @dataclass
 class Resolution:
-    """An explicit scenario and the catalog rows every figure came from."""
+    """An explicit scenario, the catalog rows every figure came from, and what was defaulted."""
 
     scenario: Scenario
     provenance: list[dict[str, Any]] = field(default_factory=list)
+    defaulted: list[Defaulted] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, Any]:
-        return {"scenario": self.scenario.model_dump(mode="json"), "provenance": self.provenance}
+        return {
+            "scenario": self.scenario.model_dump(mode="json"),
+            "provenance": self.provenance,
+            "defaulted": [item.as_dict() for item in self.defaulted],
+        }
 
 
 class Unresolvable(Exception):
@@ -239,79 +389,48 @@ class Unresolvable(Exception):
 # --- currency -------------------------------------------------------------------------------
 
 
-class Converter:
-    """Converts money into the target currency at the rates in effect on one date.
+def convert(
+    catalog: CatalogSnapshot, amount: Decimal, currency: str, target: str
+) -> tuple[Decimal, str | None]:
+    """``amount`` in ``target`` at the rate in effect on the snapshot's day, and the
+    multiplier used (``None``: none needed).
 
     An amount in currency X becomes ``amount × rate`` with the rate of the pair
-    X→Y, or ``amount / rate`` of the pair Y→X, whichever is newer on ``as_of``.
+    X→Y, or ``amount / rate`` of the pair Y→X, whichever is newer.
     """
-
-    def __init__(self, target: str, as_of: datetime.date) -> None:
-        self.target = target
-        self.as_of = as_of
-        self.rates_used: dict[tuple[str, str], Any] = {}
-        self._multipliers: dict[str, Decimal] = {}
-
-    def multiplier(self, currency: str) -> Decimal:
-        if currency == self.target:
-            return Decimal(1)
-        if currency not in self._multipliers:
-            row = selectors.fx_rate_on(currency, self.target, self.as_of)
-            if row is None:
-                raise Unresolvable(
-                    "as_of",
-                    gettext("no FX rate %(base)s→%(quote)s on %(date)s")
-                    % {"base": currency, "quote": self.target, "date": self.as_of.isoformat()},
-                )
-            self.rates_used[(row.base_currency, row.quote_currency)] = row
-            self._multipliers[currency] = row.multiplier(currency)
-        return self._multipliers[currency]
-
-    def convert(self, amount: Decimal, currency: str) -> tuple[Decimal, str | None]:
-        """``amount`` in the target currency, and the multiplier used (``None``: none needed)."""
-        multiplier = self.multiplier(currency)
-        return amount * multiplier, None if currency == self.target else _money(multiplier)
-
-    def provenance(self) -> list[Provenance]:
-        return [
-            Provenance.of_price(
-                gettext_noop("fx"),
-                str(row),
-                row,
-                [],
-                amount=row.rate,
-                currency=quote,
-                note=row.note,
-            )
-            for (_base, quote), row in sorted(self.rates_used.items())
-        ]
-
-
-# --- looking rows up ------------------------------------------------------------------------
-
-
-def _get(model: type[T], slug: str, field_name: str, what: str) -> T:
-    row = selectors.by_slug(model, slug)  # type: ignore[type-var]
+    if currency == target:
+        return amount, None
+    row = catalog.fx_rate(currency, target)
     if row is None:
         raise Unresolvable(
-            field_name,
-            gettext("no %(what)s with slug '%(slug)s'") % {"what": gettext(what), "slug": slug},
-        )
-    return row
-
-
-def _in_effect(row: Any, as_of: datetime.date, what: str) -> None:
-    if row.effective_date > as_of:
-        raise Unresolvable(
             "as_of",
-            gettext("%(what)s '%(slug)s' is effective from %(start)s, after %(date)s")
-            % {
-                "what": gettext(what),
-                "slug": row.slug,
-                "start": row.effective_date.isoformat(),
-                "date": as_of.isoformat(),
-            },
+            gettext("no FX rate %(base)s→%(quote)s on %(date)s")
+            % {"base": currency, "quote": target, "date": catalog.day.isoformat()},
         )
+    multiplier = row.multiplier(currency)
+    return amount * multiplier, _money(multiplier)
+
+
+def fx_provenance(
+    catalog: CatalogSnapshot, items: Iterable[Provenance], target: str
+) -> list[Provenance]:
+    """The FX rows behind every converted amount of ``items``, each once, by pair."""
+    rows = {
+        (row.base_currency, row.quote_currency): row
+        for item in items
+        if item.fx_rate is not None and item.currency is not None
+        for row in [catalog.fx_rate(item.currency, target)]
+        if row is not None
+    }
+    return [
+        Provenance.of_price(
+            gettext_noop("fx"), str(row), row, [], amount=row.rate, currency=quote, note=row.note
+        )
+        for (_base, quote), row in sorted(rows.items())
+    ]
+
+
+# --- the box ---------------------------------------------------------------------------------
 
 
 @dataclass
@@ -325,24 +444,31 @@ class Box:
     node_count: int
     scaling_efficiency: Decimal
     multi_node_scaling_efficiency: Decimal
-    maintenance: Decimal
-    retention: Decimal
-    ops_monthly: Decimal
-    ops_currency: str
-    useful_life_months: int | None
     preset: BuildPreset | None
 
     @property
     def gpus_per_node(self) -> int:
         return self.gpu_count // self.node_count
 
+    @property
+    def hosting_kind(self) -> tuple[str, str]:
+        """Where the box runs by default, and why: the preset's kind of hosting with its
+        rationale (catalog text), or a custom box's (:data:`DEFAULTS`, translated)."""
+        if self.preset is not None:
+            return self.preset.hosting_kind, self.preset.hosting_rationale
+        has_server = any(part.kind == PartKind.NODE for part, _ in self.lines)
+        row = default(
+            "hosting kind", CUSTOM_BOX + " with a GPU server" if has_server else CUSTOM_BOX
+        )
+        return row.value, gettext(row.reason)
+
 
 def _decimal(value: float | None, default: Decimal) -> Decimal:
     return default if value is None else Decimal(str(value))
 
 
-def box_from_preset(selection: Selection) -> Box:
-    preset = selectors.preset_for_resolution(selection.preset or "")
+def box_from_preset(selection: Selection, catalog: CatalogSnapshot) -> Box:
+    preset = catalog.presets.get(selection.preset or "")
     if preset is None:
         raise Unresolvable(
             "preset",
@@ -359,19 +485,14 @@ def box_from_preset(selection: Selection) -> Box:
         multi_node_scaling_efficiency=_decimal(
             selection.multi_node_scaling_efficiency, preset.multi_node_scaling_efficiency
         ),
-        maintenance=preset.maintenance_rate_per_year,
-        retention=preset.residual_value_retention_per_year,
-        ops_monthly=preset.ops_monthly,
-        ops_currency=preset.ops_currency,
-        useful_life_months=preset.useful_life_months,
         preset=preset,
     )
 
 
-def box_from_parts(selection: Selection) -> Box:
+def box_from_parts(selection: Selection, catalog: CatalogSnapshot) -> Box:
     """A custom parts list; its GPUs are its GPU cards and the GPUs of its GPU servers."""
     assert selection.parts is not None
-    found = selectors.parts_by_slug(line.part for line in selection.parts)
+    found = catalog.parts
     errors = [
         FieldError(f"parts.{i}.part", gettext("no part with slug '%(slug)s'") % {"slug": line.part})
         for i, line in enumerate(selection.parts)
@@ -420,69 +541,247 @@ def box_from_parts(selection: Selection) -> Box:
         node_count=nodes,
         scaling_efficiency=_decimal(selection.scaling_efficiency, Decimal(1)),
         multi_node_scaling_efficiency=_decimal(selection.multi_node_scaling_efficiency, Decimal(1)),
-        maintenance=CUSTOM_BOX_DEFAULTS["maintenance_rate_per_year"],
-        retention=CUSTOM_BOX_DEFAULTS["residual_value_retention_per_year"],
-        ops_monthly=CUSTOM_BOX_DEFAULTS["ops_monthly"],
-        ops_currency=selection.currency,
-        useful_life_months=None,
         preset=None,
     )
 
 
-# --- the rules ------------------------------------------------------------------------------
-
-
 @dataclass(frozen=True)
 class BoxPower:
-    """What the parts add up to (in the selection's currency, watts and rack units)."""
+    """What the box draws [W] and the rack space it takes [U]."""
 
-    capex: Decimal
     load_watts: Decimal
     idle_watts: Decimal
     rack_units: int
 
 
-def parts_rule(box: Box, as_of: datetime.date, fx: Converter) -> tuple[BoxPower, list[Provenance]]:
-    """Parts → capex, power draw and rack units.
+def box_power(box: Box) -> BoxPower:
+    """The box's wall draw and rack units, from its parts (no prices involved).
 
-    - ``capex`` = Σ quantity × unit price of each part in effect on ``as_of``, converted
-      (GPU cards and GPU servers included);
-    - ``load`` = GPU board power × GPU count + Σ quantity × load draw of every part that
-      is not a GPU card (a GPU server's own draw is what it uses besides its GPUs);
-      ``idle`` likewise;
-    - ``rack_units`` = Σ quantity × height of chassis, GPU servers and network gear.
+    Notes
+    -----
+    ``load = GPU board power × GPU count + Σ quantity × load draw`` of every part that
+    is not a GPU card (a GPU server's own draw is what it uses besides its GPUs);
+    ``idle`` likewise; ``rack_units = Σ quantity × height`` of chassis, GPU servers and
+    network gear.
     """
-    prices = selectors.part_prices_on([part for part, _ in box.lines], as_of)
-    capex = Decimal(0)
     load = Decimal(box.gpu.board_power_watts * box.gpu_count)
     idle = Decimal(box.gpu.idle_power_watts * box.gpu_count)
     rack_units = 0
+    for part, quantity in box.lines:
+        if part.kind != PartKind.GPU:
+            load += part.load_power_watts * quantity
+            idle += part.idle_power_watts * quantity
+        if part.kind in RACK_KINDS:
+            rack_units += part.rack_units * quantity
+    return BoxPower(load, idle, rack_units)
+
+
+# --- choosing the rows: the selection's, or the defaults ------------------------------------
+
+
+@dataclass(frozen=True)
+class Choice:
+    """The selection with the rows it names (or the resolver chose) looked up in the snapshot."""
+
+    selection: Selection
+    box: Box
+    offering: CloudOffering
+    tariff: Tariff
+    hosting: HostingOption
+    benchmark: Benchmark
+    defaulted: tuple[Defaulted, ...] = ()
+    problems: tuple[FieldError, ...] = ()
+    """Rows found but not in effect on the day (reported with the rules' problems)."""
+
+    @property
+    def currency(self) -> str:
+        return self.selection.currency
+
+
+class _Attempts:
+    """Runs lookups and rules, collecting every failure so that one answer names all problems."""
+
+    def __init__(self) -> None:
+        self.errors: list[FieldError] = []
+
+    def __call__(self, function: Callable[..., Any], *args: Any) -> Any:
+        try:
+            return function(*args)
+        except Unresolvable as exc:
+            self.errors.append(exc.error)
+        except ScenarioError as exc:
+            self.errors.extend(exc.errors)
+        return None
+
+    def check(self) -> None:
+        if self.errors:
+            raise ScenarioError(list(dict.fromkeys(self.errors)))
+
+
+TARIFF = (gettext_noop("electricity tariff"), gettext_noop("tariff"))
+HOSTING = (gettext_noop("hosting option"), gettext_noop("hosting option"))
+"""How a kind of dated row is named when it is unknown, and when it is not yet in effect."""
+
+
+def _named_or_default(
+    chosen: str | None, name: str, fallback: Default
+) -> tuple[str, tuple[Defaulted, ...]]:
+    if chosen is not None:
+        return chosen, ()
+    return fallback.value, (Defaulted(name, fallback.value, gettext(fallback.reason)),)
+
+
+def _offering(selection: Selection, catalog: CatalogSnapshot) -> tuple[CloudOffering, tuple]:
+    slug, defaulted = _named_or_default(
+        selection.cloud_offering, "cloud_offering", default("cloud_offering", selection.currency)
+    )
+    offering = catalog.offerings.get(slug)
+    if offering is None:
+        raise Unresolvable(
+            "cloud_offering",
+            gettext("no %(what)s with slug '%(slug)s'")
+            % {"what": gettext("cloud offering"), "slug": slug},
+        )
+    return offering, defaulted
+
+
+def _tariff(selection: Selection, catalog: CatalogSnapshot) -> tuple[Tariff, tuple, Any]:
+    slug, defaulted = _named_or_default(
+        selection.tariff, "tariff", default("tariff", selection.currency)
+    )
+    row, later = _in_effect(catalog.tariffs, Tariff, slug, "tariff", TARIFF, catalog.day)
+    return row, defaulted, later
+
+
+def _hosting(
+    selection: Selection, box: Box | None, catalog: CatalogSnapshot
+) -> tuple[HostingOption, tuple, Any]:
+    defaulted: tuple[Defaulted, ...] = ()
+    if selection.hosting is not None or box is None:
+        slug = selection.hosting or ""
+    else:
+        kind, why = box.hosting_kind
+        region = default(f"hosting {kind}", selection.currency)
+        slug = region.value
+        reason = gettext(region.reason)
+        if why:
+            reason = gettext("%(where)s — %(why)s") % {"where": reason, "why": why}
+        defaulted = (Defaulted("hosting", slug, reason),)
+    row, later = _in_effect(
+        catalog.hosting_options, HostingOption, slug, "hosting", HOSTING, catalog.day
+    )
+    return row, defaulted, later
+
+
+def _in_effect(
+    rows: dict[str, Any],
+    model: type[Any],
+    slug: str,
+    name: str,
+    what: tuple[str, str],
+    day: datetime.date,
+) -> tuple[Any, FieldError | None]:
+    """The row in effect on ``day`` from ``rows`` (and no problem), or why not.
+
+    No such row raises :class:`Unresolvable` naming the field ``name``. A row effective
+    only after ``day`` is returned with the problem (naming ``as_of``), so that the rules
+    still run and one answer names every problem. ``what`` names the kind in each message.
+    """
+    row = rows.get(slug)
+    if row is not None:
+        return row, None
+    later = selectors.not_yet_in_effect(model, slug)
+    if later is None:
+        raise Unresolvable(
+            name,
+            gettext("no %(what)s with slug '%(slug)s'") % {"what": gettext(what[0]), "slug": slug},
+        )
+    problem = FieldError(
+        "as_of",
+        gettext("%(what)s '%(slug)s' is effective from %(start)s, after %(date)s")
+        % {
+            "what": gettext(what[1]),
+            "slug": slug,
+            "start": later.effective_date.isoformat(),
+            "date": day.isoformat(),
+        },
+    )
+    return later, problem
+
+
+def _benchmark(selection: Selection, catalog: CatalogSnapshot) -> Benchmark:
+    row = catalog.benchmarks.get(selection.benchmark)
+    if row is None:
+        raise Unresolvable(
+            "benchmark",
+            gettext("no %(what)s with slug '%(slug)s'")
+            % {"what": gettext("benchmark"), "slug": selection.benchmark},
+        )
+    return row
+
+
+def choose(selection: Selection, catalog: CatalogSnapshot) -> Choice:
+    """Look up every row the selection names; fill in what it leaves out (:data:`DEFAULTS`).
+
+    Raises :class:`ScenarioError` naming every selection field that cannot be looked up. A
+    tariff or hosting option not yet in effect is kept with its problem in
+    :attr:`Choice.problems`, which :func:`resolve` reports with the rules' own.
+    """
+    attempt = _Attempts()
+    builder = box_from_preset if selection.preset is not None else box_from_parts
+    box = attempt(builder, selection, catalog)
+    offering = attempt(_offering, selection, catalog)
+    tariff = attempt(_tariff, selection, catalog)
+    skip_hosting = box is None and selection.hosting is None  # its default needs the box
+    hosting = None if skip_hosting else attempt(_hosting, selection, box, catalog)
+    benchmark = attempt(_benchmark, selection, catalog)
+    attempt.check()
+    assert offering is not None and tariff is not None and hosting is not None
+    return Choice(
+        selection=selection,
+        box=box,
+        offering=offering[0],
+        tariff=tariff[0],
+        hosting=hosting[0],
+        benchmark=benchmark,
+        defaulted=(*offering[1], *tariff[1], *hosting[1]),
+        problems=tuple(problem for problem in (tariff[2], hosting[2]) if problem is not None),
+    )
+
+
+# --- the rules: (choice, snapshot) → Ruling -------------------------------------------------
+
+
+def parts_rule(choice: Choice, catalog: CatalogSnapshot) -> Ruling:
+    """Parts → ``build.gpu_count``, ``build.capex`` and the box's power draw.
+
+    ``capex`` = Σ quantity × unit price of each part in effect on the day, converted
+    (GPU cards and GPU servers included); power as :func:`box_power`.
+    """
+    box = choice.box
+    capex = Decimal(0)
     errors: list[FieldError] = []
     provenance: list[Provenance] = []
     for part, quantity in box.lines:
-        price = prices.get(part.pk)
+        price = catalog.part_price(part)
         if price is None:
             errors.append(
                 FieldError(
                     "as_of",
                     gettext("no price for part '%(slug)s' on %(date)s")
-                    % {"slug": part.slug, "date": as_of.isoformat()},
+                    % {"slug": part.slug, "date": catalog.day.isoformat()},
                 )
             )
             continue
         try:
-            unit, rate = fx.convert(price.amount, price.currency)
+            unit, rate = convert(catalog, price.amount, price.currency, choice.currency)
         except Unresolvable as exc:
             errors.append(exc.error)
             continue
         capex += unit * quantity
         fields = ["build.capex"]
         if part.kind != PartKind.GPU:
-            load += part.load_power_watts * quantity
-            idle += part.idle_power_watts * quantity
             fields += ["build.power_load_watts", "build.power_idle_watts"]
-        if part.kind in RACK_KINDS:
-            rack_units += part.rack_units * quantity
         provenance.append(
             Provenance.of_price(
                 gettext_noop("part"),
@@ -515,7 +814,16 @@ def parts_rule(box: Box, as_of: datetime.date, fx: Converter) -> tuple[BoxPower,
             ),
         )
     )
-    return BoxPower(capex, load, idle, rack_units), provenance
+    power = box_power(box)
+    return Ruling(
+        {
+            "build.gpu_count": box.gpu_count,
+            "build.capex": float(capex),
+            "build.power_load_watts": float(power.load_watts),
+            "build.power_idle_watts": float(power.idle_watts),
+        },
+        tuple(provenance),
+    )
 
 
 def tariff_price(tariff: Tariff) -> tuple[Decimal, str]:
@@ -527,7 +835,7 @@ def tariff_price(tariff: Tariff) -> tuple[Decimal, str]:
     if tariff.kind == TariffKind.FLAT:
         assert tariff.price_per_kwh is not None
         return tariff.price_per_kwh, ""
-    periods = selectors.tariff_periods(tariff)
+    periods = list(tariff.periods.all())
     hours = sum((p.hours_per_day for p in periods), Decimal(0))
     if not periods or hours == 0:
         raise Unresolvable(
@@ -539,13 +847,12 @@ def tariff_price(tariff: Tariff) -> tuple[Decimal, str]:
     return mean, f"hour-weighted mean of {detail} over {hours} h"
 
 
-def electricity_rule(
-    tariff: Tariff, hosting: HostingOption, fx: Converter
-) -> tuple[dict[str, float], Provenance]:
+def electricity_rule(choice: Choice, catalog: CatalogSnapshot) -> Ruling:
     """Tariff → ``build.electricity_price_per_kwh``; 0 when the hosting fee includes power."""
+    tariff = choice.tariff
     price_kwh, how = tariff_price(tariff)
-    converted, rate = fx.convert(price_kwh, tariff.currency)
-    included = not hosting.power_metered_separately
+    converted, rate = convert(catalog, price_kwh, tariff.currency, choice.currency)
+    included = not choice.hosting.power_metered_separately
     item = Provenance.of_price(
         gettext_noop("electricity"),
         tariff.name,
@@ -557,19 +864,23 @@ def electricity_rule(
         converted_amount=converted,
         note="not used: the hosting fee includes power" if included else how,
     )
-    return {"electricity_price_per_kwh": 0.0 if included else float(converted)}, item
+    return Ruling(
+        {"build.electricity_price_per_kwh": 0.0 if included else float(converted)}, (item,)
+    )
 
 
-def hosting_rule(
-    hosting: HostingOption, power: BoxPower, fx: Converter
-) -> tuple[dict[str, float], Provenance]:
+def hosting_rule(choice: Choice, catalog: CatalogSnapshot) -> Ruling:
     """Hosting option → ``build.hosting_monthly`` and ``build.pue``.
 
-    The fee is per-U fee × rack units + per-kW fee × load power [kW].
+    Notes
+    -----
+    ``fee = per-U fee × rack units + per-kW fee × load power [kW]`` (:func:`box_power`).
     """
+    hosting = choice.hosting
+    power = box_power(choice.box)
     load_kw = power.load_watts / 1000
     fee = hosting.per_u_monthly * power.rack_units + hosting.per_kw_monthly * load_kw
-    converted, rate = fx.convert(fee, hosting.currency)
+    converted, rate = convert(catalog, fee, hosting.currency, choice.currency)
     item = Provenance.of_price(
         gettext_noop("hosting"),
         hosting.name,
@@ -584,21 +895,31 @@ def hosting_rule(
             f"{_money(load_kw)} kW; PUE {hosting.pue}"
         ),
     )
-    return {"hosting_monthly": float(converted), "pue": float(hosting.pue)}, item
+    return Ruling(
+        {"build.hosting_monthly": float(converted), "build.pue": float(hosting.pue)}, (item,)
+    )
 
 
-def preset_defaults_rule(box: Box, fx: Converter) -> tuple[dict[str, Any], list[Provenance]]:
-    """Maintenance, resale retention, ops (converted) and useful life: the preset's defaults."""
-    ops, _rate = fx.convert(box.ops_monthly, box.ops_currency)
-    values: dict[str, Any] = {
-        "maintenance_rate_per_year": float(box.maintenance),
-        "residual_value_retention_per_year": float(box.retention),
-        "ops_monthly": float(ops),
-        "useful_life_months": box.useful_life_months,
-    }
-    preset = box.preset
+def running_costs_rule(choice: Choice, catalog: CatalogSnapshot) -> Ruling:
+    """Maintenance, resale retention, ops (converted) and useful life: the preset's figures,
+    or for a custom box the :data:`DEFAULTS` (each reported as defaulted)."""
+    preset = choice.box.preset
     if preset is None:
-        return values, []
+        paths = (
+            "build.maintenance_rate_per_year",
+            "build.residual_value_retention_per_year",
+            "build.ops_monthly",
+            "build.useful_life_months",
+        )
+        rows = {path: default(path, CUSTOM_BOX) for path in paths}
+        values = {
+            path: None if row.value is None else float(row.value) for path, row in rows.items()
+        }
+        defaulted = tuple(
+            Defaulted(path, row.value, gettext(row.reason)) for path, row in rows.items()
+        )
+        return Ruling(values, (), defaulted)
+    ops, rate = convert(catalog, preset.ops_monthly, preset.ops_currency, choice.currency)
     items = [
         Provenance(
             role=gettext_noop("preset"),
@@ -611,8 +932,10 @@ def preset_defaults_rule(box: Box, fx: Converter) -> tuple[dict[str, Any], list[
                 "build.maintenance_rate_per_year",
                 "build.ops_monthly",
             ],
-            amount=box.ops_monthly,
-            currency=box.ops_currency,
+            amount=preset.ops_monthly,
+            currency=preset.ops_currency,
+            fx_rate=rate,
+            converted_amount=ops if rate is not None else None,
             note=preset.defaults_rationale,
         ),
         Provenance(
@@ -621,12 +944,12 @@ def preset_defaults_rule(box: Box, fx: Converter) -> tuple[dict[str, Any], list[
             model="catalog.buildpreset",
             natural_key=[preset.slug],
             fields=["build.residual_value_retention_per_year"],
-            amount=box.retention,
+            amount=preset.residual_value_retention_per_year,
             source=preset.retention_source,
             estimate=preset.retention_estimate,
         ),
     ]
-    if box.useful_life_months is not None:
+    if preset.useful_life_months is not None:
         items.append(
             Provenance(
                 role=gettext_noop("useful life"),
@@ -634,13 +957,19 @@ def preset_defaults_rule(box: Box, fx: Converter) -> tuple[dict[str, Any], list[
                 model="catalog.buildpreset",
                 natural_key=[preset.slug],
                 fields=["build.useful_life_months"],
-                quantity=box.useful_life_months,
+                quantity=preset.useful_life_months,
                 source=preset.useful_life_source,
                 estimate=preset.useful_life_estimate,
-                note=f"{box.useful_life_months} months",
+                note=f"{preset.useful_life_months} months",
             )
         )
-    return values, items
+    values = {
+        "build.maintenance_rate_per_year": float(preset.maintenance_rate_per_year),
+        "build.residual_value_retention_per_year": float(preset.residual_value_retention_per_year),
+        "build.ops_monthly": float(ops),
+        "build.useful_life_months": preset.useful_life_months,
+    }
+    return Ruling(values, tuple(items))
 
 
 def per_gpu_throughput(
@@ -667,7 +996,8 @@ def per_gpu_throughput(
     return float(relative * intra * multi)
 
 
-def throughput_rule(
+def _throughput(
+    catalog: CatalogSnapshot,
     role: str,
     gpu: GpuModel,
     benchmark: Benchmark,
@@ -679,7 +1009,7 @@ def throughput_rule(
     multi_node_scaling_efficiency: Decimal = Decimal(1),
 ) -> tuple[float, Provenance]:
     """The GPU model's throughput on the benchmark, scaled (see :func:`per_gpu_throughput`)."""
-    row = selectors.throughput(gpu, benchmark)
+    row = catalog.throughput(gpu, benchmark)
     if row is None:
         raise Unresolvable(
             "benchmark",
@@ -713,88 +1043,73 @@ def throughput_rule(
     return value, item
 
 
-def average_demand(workload: Any, horizon_months: int) -> float:
-    """Mean work wanted per month over the horizon, as a multiple of the box's 730 h [-].
-
-    steady: ``u``; tidal: ``min(d × h, 730) / 730``; profile: the mean of
-    ``u[(m − 1) mod n]`` over months ``1..H`` (the profile applied cyclically).
-    """
-    if workload.kind == "steady":
-        return float(workload.utilization)
-    if workload.kind == "tidal":
-        hours = workload.active_days_per_month * workload.hours_per_active_day
-        return float(min(hours, HOURS_PER_MONTH) / HOURS_PER_MONTH)
-    values = workload.monthly_utilization
-    return float(sum(values[m % len(values)] for m in range(horizon_months)) / horizon_months)
-
-
-def default_committed_instances(
-    demand: float, capacity_ratio: float, rework_fraction: float = 0.0
-) -> int:
-    """The smallest count of instances whose hours cover the average instance-hours.
-
-    Notes
-    -----
-    ``ceil(demand × capacity_ratio × (1 + rework_fraction))``: ``demand × 730`` box-hours
-    a month need ``demand × 730 × capacity_ratio × (1 + rework)`` instance-hours, and
-    one committed instance gives 730 of them. (A hair of tolerance keeps an exact
-    whole number from rounding up through float error.)
-
-    >>> default_committed_instances(0.5, 4.0), default_committed_instances(0.9, 1.1)
-    (2, 1)
-    """
-    needed = demand * capacity_ratio * (1 + rework_fraction)
-    return max(math.ceil(needed - 1e-9), 0)
+def build_throughput_rule(choice: Choice, catalog: CatalogSnapshot) -> Ruling:
+    """``build.gpu_throughput``: the box's GPU on the benchmark, with its scaling."""
+    box = choice.box
+    value, item = _throughput(
+        catalog,
+        gettext_noop("build throughput"),
+        box.gpu,
+        choice.benchmark,
+        ["build.gpu_throughput"],
+        gpus_per_node=box.gpus_per_node,
+        node_count=box.node_count,
+        scaling_efficiency=box.scaling_efficiency,
+        multi_node_scaling_efficiency=box.multi_node_scaling_efficiency,
+    )
+    return Ruling({"build.gpu_throughput": value}, (item,))
 
 
-@dataclass(frozen=True)
-class CloudTerms:
-    """The offering's figures in the selection's currency, before the commitment count."""
+def rent_throughput_rule(choice: Choice, catalog: CatalogSnapshot) -> Ruling:
+    """``rent.gpu_count`` and ``rent.gpu_throughput``: the instance's GPUs on the benchmark."""
+    offering = choice.offering
+    value, item = _throughput(
+        catalog,
+        gettext_noop("rent throughput"),
+        offering.gpu_model,
+        choice.benchmark,
+        ["rent.gpu_count", "rent.gpu_throughput"],
+        gpus_per_node=offering.gpu_count,
+        scaling_efficiency=offering.scaling_efficiency,
+    )
+    return Ruling({"rent.gpu_count": offering.gpu_count, "rent.gpu_throughput": value}, (item,))
 
-    rent: dict[str, Any]
-    provenance: list[Provenance]
-    is_commitment: bool
 
-
-def _rate_of(
-    offering: CloudOffering, as_of: datetime.date, fx: Converter
-) -> tuple[Any, Decimal, str | None]:
-    row = selectors.rate_on(offering, as_of)
+def _rate_of(catalog: CatalogSnapshot, offering: CloudOffering) -> Any:
+    row = catalog.rate(offering)
     if row is None:
         raise Unresolvable(
             "as_of",
             gettext("no rate for cloud offering '%(slug)s' on %(date)s")
-            % {"slug": offering.slug, "date": as_of.isoformat()},
+            % {"slug": offering.slug, "date": catalog.day.isoformat()},
         )
-    converted, rate = fx.convert(row.hourly_rate, row.currency)
-    return row, converted, rate
+    return row
 
 
-def cloud_rate_rule(offering: CloudOffering, as_of: datetime.date, fx: Converter) -> CloudTerms:
-    """The offering's rate and pricing mode → the rent side's price fields.
+def cloud_rate_rule(choice: Choice, catalog: CatalogSnapshot) -> Ruling:
+    """The offering's rate on the day, converted, by pricing mode.
 
-    - on-demand: ``hourly_rate``;
-    - spot: ``hourly_rate`` and ``rework_fraction`` (the offering's; 0 if not set);
-    - 1- or 3-year commitment: ``committed_hourly_rate``, ``commitment_term_months``,
-      ``commitment_upfront_per_instance`` (converted), and as ``hourly_rate`` for the hours
-      beyond the committed instances the rate of the offering's on-demand sibling; without
-      a sibling (or without a sibling rate on ``as_of``) the committed rate, said so in the
-      provenance. The committed count is set by :func:`resolve`.
+    - on-demand and spot: ``rent.hourly_rate``;
+    - 1- or 3-year commitment: ``rent.committed_hourly_rate``, ``rent.commitment_term_months``
+      and ``rent.commitment_upfront_per_instance`` (converted). The rate of the hours beyond
+      the commitment is :func:`overflow_rate_rule`'s; the count, :func:`commitment_rule`'s.
     """
-    row, converted, rate = _rate_of(offering, as_of, fx)
-    fields = ["rent.hourly_rate"]
-    rent: dict[str, Any] = {}
+    offering = choice.offering
+    row = _rate_of(catalog, offering)
+    converted, rate = convert(catalog, row.hourly_rate, row.currency, choice.currency)
     items: list[Provenance] = []
+    values: dict[str, Any]
     if offering.is_commitment:
-        fields = ["rent.committed_hourly_rate", "rent.commitment_term_months"]
-        rent["committed_hourly_rate"] = float(converted)
-        rent["commitment_term_months"] = offering.commitment_term_months
+        values = {
+            "rent.committed_hourly_rate": float(converted),
+            "rent.commitment_term_months": offering.commitment_term_months,
+        }
         upfront = offering.commitment_upfront_per_instance
         if upfront:
-            upfront_converted, upfront_rate = fx.convert(
-                upfront, offering.commitment_upfront_currency
+            upfront_converted, upfront_rate = convert(
+                catalog, upfront, offering.commitment_upfront_currency, choice.currency
             )
-            rent["commitment_upfront_per_instance"] = float(upfront_converted)
+            values["rent.commitment_upfront_per_instance"] = float(upfront_converted)
             items.append(
                 Provenance(
                     role=gettext_noop("commitment upfront"),
@@ -808,25 +1123,9 @@ def cloud_rate_rule(offering: CloudOffering, as_of: datetime.date, fx: Converter
                     converted_amount=upfront_converted,
                 )
             )
-        items.append(_overflow_rate(offering, as_of, fx, converted, rent))
     else:
-        rent["hourly_rate"] = float(converted)
-    if offering.pricing_mode == PricingMode.SPOT:
-        rework = offering.rework_fraction
-        rent["rework_fraction"] = float(rework or 0)
-        items.append(
-            Provenance(
-                role=gettext_noop("spot rework"),
-                label=str(offering),
-                model="catalog.cloudoffering",
-                natural_key=[offering.slug],
-                fields=["rent.rework_fraction"],
-                amount=rework,
-                source=offering.rework_source,
-                estimate=offering.rework_estimate,
-                note="" if rework is not None else "no rework fraction in the catalog: 0 used",
-            )
-        )
+        values = {"rent.hourly_rate": float(converted)}
+    fields = [path for path in values if path != "rent.commitment_upfront_per_instance"]
     items.insert(
         0,
         Provenance.of_price(
@@ -841,27 +1140,27 @@ def cloud_rate_rule(offering: CloudOffering, as_of: datetime.date, fx: Converter
             note=row.note,
         ),
     )
-    return CloudTerms(rent, items, offering.is_commitment)
+    return Ruling(values, tuple(items))
 
 
-def _overflow_rate(
-    offering: CloudOffering,
-    as_of: datetime.date,
-    fx: Converter,
-    committed_rate: Decimal,
-    rent: dict[str, Any],
-) -> Provenance:
-    """The on-demand sibling's rate for hours beyond the commitment (or the committed rate)."""
+def overflow_rate_rule(choice: Choice, catalog: CatalogSnapshot) -> Ruling:
+    """A commitment's ``rent.hourly_rate``: the hours beyond the committed instances at the
+    rate of the offering's on-demand sibling; without a sibling (or without a sibling rate on
+    the day) at the committed rate, said so in the provenance. Nothing for other modes."""
+    offering = choice.offering
+    if not offering.is_commitment:
+        return Ruling({})
     sibling = offering.on_demand_sibling
-    sibling_rate = selectors.rate_on(sibling, as_of) if sibling is not None else None
+    sibling_rate = catalog.rate(sibling) if sibling is not None else None
     if sibling is None or sibling_rate is None:
-        rent["hourly_rate"] = float(committed_rate)
+        own = _rate_of(catalog, offering)
+        converted, _rate = convert(catalog, own.hourly_rate, own.currency, choice.currency)
         why = (
             "no on-demand sibling in the catalog"
             if sibling is None
-            else f"the on-demand sibling {sibling.slug} has no rate on {as_of.isoformat()}"
+            else f"the on-demand sibling {sibling.slug} has no rate on {catalog.day.isoformat()}"
         )
-        return Provenance(
+        item = Provenance(
             role=gettext_noop("overflow rate"),
             label=str(offering),
             model="catalog.cloudoffering",
@@ -869,9 +1168,11 @@ def _overflow_rate(
             fields=["rent.hourly_rate"],
             note=f"{why}: hours beyond the committed instances are billed at the committed rate",
         )
-    converted, rate = fx.convert(sibling_rate.hourly_rate, sibling_rate.currency)
-    rent["hourly_rate"] = float(converted)
-    return Provenance.of_price(
+        return Ruling({"rent.hourly_rate": float(converted)}, (item,))
+    converted, rate = convert(
+        catalog, sibling_rate.hourly_rate, sibling_rate.currency, choice.currency
+    )
+    item = Provenance.of_price(
         gettext_noop("overflow rate"),
         str(sibling),
         sibling_rate,
@@ -884,29 +1185,102 @@ def _overflow_rate(
             f"on-demand sibling of {offering.slug}: pays the hours beyond the committed instances"
         ),
     )
+    return Ruling({"rent.hourly_rate": float(converted)}, (item,))
 
 
-def commitment_rule(
-    selection: Selection, build: dict[str, Any], rent: dict[str, Any], offering: CloudOffering
-) -> tuple[int, Provenance]:
-    """``rent.committed_instances``: the selection's count, or :func:`default_committed_instances`.
-
-    The default reads the workload's average demand over the horizon (an input
-    choice, not a cost) and the capacity ratio of the two sides.
-    """
-    capacity_ratio = (build["gpu_count"] * build["gpu_throughput"]) / (
-        rent["gpu_count"] * rent["gpu_throughput"]
+def rework_rule(choice: Choice, catalog: CatalogSnapshot) -> Ruling:
+    """A spot offering's ``rent.rework_fraction`` (0 when the catalog has none, said so)."""
+    offering = choice.offering
+    if offering.pricing_mode != PricingMode.SPOT:
+        return Ruling({})
+    rework = offering.rework_fraction
+    item = Provenance(
+        role=gettext_noop("spot rework"),
+        label=str(offering),
+        model="catalog.cloudoffering",
+        natural_key=[offering.slug],
+        fields=["rent.rework_fraction"],
+        amount=rework,
+        source=offering.rework_source,
+        estimate=offering.rework_estimate,
+        note="" if rework is not None else "no rework fraction in the catalog: 0 used",
     )
-    demand = average_demand(selection.workload, selection.horizon_months)
+    return Ruling({"rent.rework_fraction": float(rework or 0)}, (item,))
+
+
+RULES: tuple[Callable[[Choice, CatalogSnapshot], Ruling], ...] = (
+    parts_rule,
+    build_throughput_rule,
+    running_costs_rule,
+    electricity_rule,
+    hosting_rule,
+    cloud_rate_rule,
+    overflow_rate_rule,
+    rework_rule,
+    rent_throughput_rule,
+)
+"""The rules that read only the choice and the snapshot, in the order their provenance is
+listed."""
+
+
+def commitment_reason(table: dict[str, Any], currency: str, horizon_months: int) -> str:
+    """Why the engine's cheapest count was chosen, in words (translated), from its
+    :func:`costmodel.operations.commitment_table`."""
+    rows = table["rows"]
+    best = table["best_committed_instances"]
+    cheapest = rows[best]["rent_present_value"]
+    params = {
+        "count": best,
+        "months": horizon_months,
+        "cost": f"{cheapest:,.0f} {currency}",
+        "top": table["max_instances"],
+    }
+    if best == 0:
+        if len(rows) < 2:
+            return gettext("nothing committed: the workload asks for no work in any month")
+        params["other"] = f"{rows[1]['rent_present_value']:,.0f} {currency}"
+        return (
+            gettext(
+                "nothing committed is the cheapest: renting every hour on demand costs "
+                "%(cost)s over %(months)d months in present value, against %(other)s with "
+                "one committed instance (0 to %(top)d weighed)"
+            )
+            % params
+        )
+    params["none"] = f"{rows[0]['rent_present_value']:,.0f} {currency}"
+    return (
+        ngettext(
+            "%(count)d committed instance is the cheapest: the rent side costs %(cost)s over "
+            "%(months)d months in present value, against %(none)s with none (0 to %(top)d "
+            "weighed, the most the busiest month needs)",
+            "%(count)d committed instances are the cheapest: the rent side costs %(cost)s "
+            "over %(months)d months in present value, against %(none)s with none (0 to "
+            "%(top)d weighed, the most the busiest month needs)",
+            best,
+        )
+        % params
+    )
+
+
+def commitment_rule(choice: Choice, catalog: CatalogSnapshot, draft: Scenario) -> Ruling:
+    """``rent.committed_instances`` of a commitment: the count the selection gives, or by
+    default the engine's cheapest (``best_committed_instances`` of
+    :func:`costmodel.operations.commitment_table`: the lowest rent present value over
+    0..K instances). Reads the draft scenario (every other field resolved, nothing
+    committed) and changes nothing. Nothing for other pricing modes."""
+    offering = choice.offering
+    if not offering.is_commitment:
+        return Ruling({})
+    selection = choice.selection
+    defaulted: tuple[Defaulted, ...] = ()
     if selection.committed_instances is not None:
         count = selection.committed_instances
-        note = "set by the selection"
+        note = gettext("the count given in the selection")
     else:
-        count = default_committed_instances(demand, capacity_ratio, rent.get("rework_fraction", 0))
-        note = (
-            f"default: ceil(average demand {demand:.4g} × capacity ratio {capacity_ratio:.4g}) "
-            f"= {count}, the fewest instances covering the average instance-hours"
-        )
+        table = commitment_table(draft)
+        count = table["best_committed_instances"]
+        note = commitment_reason(table, draft.currency, draft.horizon_months)
+        defaulted = (Defaulted("committed_instances", count, note),)
     item = Provenance(
         role=gettext_noop("committed instances"),
         label=str(offering),
@@ -916,160 +1290,68 @@ def commitment_rule(
         quantity=count,
         note=note,
     )
-    return count, item
+    return Ruling({"rent.committed_instances": count}, (item,), defaulted)
 
 
 # --- resolve --------------------------------------------------------------------------------
 
 
-class _Attempts:
-    """Runs rules, collecting every failure so that one answer names all problems."""
-
-    def __init__(self) -> None:
-        self.errors: list[FieldError] = []
-        self.provenance: list[Provenance] = []
-
-    def __call__(self, rule: Callable[..., T], *args: Any) -> T | None:
-        try:
-            return rule(*args)
-        except Unresolvable as exc:
-            self.errors.append(exc.error)
-        except ScenarioError as exc:
-            self.errors.extend(exc.errors)
-        return None
-
-    def check(self) -> None:
-        if self.errors:
-            raise ScenarioError(list(dict.fromkeys(self.errors)))
-
-
-def _offering(slug: str) -> CloudOffering:
-    offering = selectors.offering_for_resolution(slug)
-    if offering is None:
-        raise Unresolvable(
-            "cloud_offering",
-            gettext("no %(what)s with slug '%(slug)s'")
-            % {"what": gettext("cloud offering"), "slug": slug},
-        )
-    return offering
-
-
-def _lookups(selection: Selection, attempt: _Attempts, as_of: datetime.date) -> tuple[Any, ...]:
-    box = attempt(box_from_preset if selection.preset is not None else box_from_parts, selection)
-    offering = attempt(_offering, selection.cloud_offering)
-    tariff = attempt(_get, Tariff, selection.tariff, "tariff", "electricity tariff")
-    hosting = attempt(_get, HostingOption, selection.hosting, "hosting", "hosting option")
-    benchmark = attempt(_get, Benchmark, selection.benchmark, "benchmark", "benchmark")
-    attempt.check()
-    attempt(_in_effect, tariff, as_of, "tariff")
-    attempt(_in_effect, hosting, as_of, "hosting option")
-    return box, offering, tariff, hosting, benchmark
-
-
-def _collect(attempt: _Attempts, target: dict[str, Any], result: Any) -> None:
-    """Merge a rule's ``(values, provenance)`` into ``target`` (nothing if the rule failed)."""
-    if result is None:
-        return
-    values, items = result
-    target.update(values)
-    attempt.provenance.extend(items if isinstance(items, list) else [items])
-
-
-def resolve(selection: Selection) -> Resolution:
-    """Turn a :class:`Selection` into an explicit scenario plus provenance.
-
-    Raises :class:`costmodel.ScenarioError` naming the selection's field for
-    anything that cannot be resolved (unknown slug, no price on the date, …).
-    """
-    as_of = selection.as_of or datetime.date.today()
-    fx = Converter(selection.currency, as_of)
-    attempt = _Attempts()
-    box, offering, tariff, hosting, benchmark = _lookups(selection, attempt, as_of)
-    build: dict[str, Any] = {"gpu_count": box.gpu_count}
-    rent: dict[str, Any] = {"gpu_count": offering.gpu_count, "fixed_monthly": 0.0}
-
-    parts = attempt(parts_rule, box, as_of, fx)
-    if parts is not None:
-        power, items = parts
-        build.update(
-            capex=float(power.capex),
-            power_load_watts=float(power.load_watts),
-            power_idle_watts=float(power.idle_watts),
-        )
-        attempt.provenance.extend(items)
-    _collect(attempt, build, _throughput(attempt, box, benchmark))
-    _collect(attempt, build, attempt(preset_defaults_rule, box, fx))
-    _collect(attempt, build, attempt(electricity_rule, tariff, hosting, fx))
-    if parts is not None:
-        _collect(attempt, build, attempt(hosting_rule, hosting, parts[0], fx))
-    terms = attempt(cloud_rate_rule, offering, as_of, fx)
-    if terms is not None:
-        rent.update(terms.rent)
-        attempt.provenance.extend(terms.provenance)
-    _collect(attempt, rent, _rent_throughput(attempt, offering, benchmark))
-    attempt.check()
-    if terms is not None and terms.is_commitment:
-        count, item = commitment_rule(selection, build, rent, offering)
-        rent["committed_instances"] = count
-        attempt.provenance.append(item)
-    attempt.provenance.extend(fx.provenance())
-    return Resolution(
-        scenario=parse_scenario(_scenario_data(selection, box, offering, build, rent)),
-        provenance=[item.as_dict() for item in attempt.provenance],
-    )
-
-
-def _throughput(attempt: _Attempts, box: Box, benchmark: Benchmark) -> Any:
-    result = attempt(
-        lambda: throughput_rule(
-            gettext_noop("build throughput"),
-            box.gpu,
-            benchmark,
-            ["build.gpu_throughput"],
-            gpus_per_node=box.gpus_per_node,
-            node_count=box.node_count,
-            scaling_efficiency=box.scaling_efficiency,
-            multi_node_scaling_efficiency=box.multi_node_scaling_efficiency,
-        )
-    )
-    return None if result is None else ({"gpu_throughput": result[0]}, result[1])
-
-
-def _rent_throughput(attempt: _Attempts, offering: CloudOffering, benchmark: Benchmark) -> Any:
-    result = attempt(
-        lambda: throughput_rule(
-            gettext_noop("rent throughput"),
-            offering.gpu_model,
-            benchmark,
-            ["rent.gpu_count", "rent.gpu_throughput"],
-            gpus_per_node=offering.gpu_count,
-            scaling_efficiency=offering.scaling_efficiency,
-        )
-    )
-    return None if result is None else ({"gpu_throughput": result[0]}, result[1])
-
-
-def _scenario_data(
-    selection: Selection,
-    box: Box,
-    offering: CloudOffering,
-    build: dict[str, Any],
-    rent: dict[str, Any],
-) -> dict[str, Any]:
-    if build.get("useful_life_months") is None:
-        build.pop("useful_life_months", None)
-    name = f"{box.label} vs {offering}"
-    return {
-        "name": name[:200],
+def _scenario_data(selection: Selection, choice: Choice, values: dict[str, Any]) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "name": f"{choice.box.label} vs {choice.offering}"[:200],
         "currency": selection.currency,
         "horizon_months": selection.horizon_months,
         "discount_rate_per_year": selection.discount_rate_per_year,
         "workload": selection.workload.model_dump(mode="json"),
-        "build": build,
-        "rent": rent,
+        "build": {},
+        "rent": {},
     }
+    for path, value in values.items():
+        data = with_path(data, path, value)
+    return data
 
 
-def resolve_data(data: object) -> Resolution:
+def _merge(rulings: Iterable[Ruling]) -> dict[str, Any]:
+    """Every ruling's fields in one mapping; a field two rules set is a programming error."""
+    values: dict[str, Any] = {}
+    for ruling in rulings:
+        twice = values.keys() & ruling.values.keys()
+        if twice:
+            raise AssertionError(f"fields set by two rules: {sorted(twice)}")
+        values.update(ruling.values)
+    return values
+
+
+def resolve(selection: Selection, catalog: CatalogSnapshot | None = None) -> Resolution:
+    """Turn a :class:`Selection` into an explicit scenario, its provenance and its defaults.
+
+    ``catalog`` is the snapshot of the selection's day to read (shared by the resolutions
+    of one request); without one, or for another day, the catalog of that day is read.
+
+    Raises :class:`costmodel.ScenarioError` naming the selection's field for
+    anything that cannot be resolved (unknown slug, no price on the date, …).
+    """
+    if catalog is None or catalog.day != selection.day:
+        catalog = CatalogSnapshot(selection.day)
+    choice = choose(selection, catalog)
+    attempt = _Attempts()
+    attempt.errors.extend(choice.problems)
+    rulings = [attempt(rule, choice, catalog) for rule in RULES]
+    attempt.check()
+    values = _merge(rulings)
+    draft = parse_scenario(_scenario_data(selection, choice, values))
+    rulings.append(attempt(commitment_rule, choice, catalog, draft))
+    attempt.check()
+    scenario = parse_scenario(_scenario_data(selection, choice, _merge(rulings)))
+    provenance = [item for ruling in rulings for item in ruling.provenance]
+    provenance += fx_provenance(catalog, provenance, selection.currency)
+    return Resolution(
+        scenario=scenario,
+        provenance=[item.as_dict() for item in provenance],
+        defaulted=[*choice.defaulted, *(item for ruling in rulings for item in ruling.defaulted)],
+    )
+
+
+def resolve_data(data: object, catalog: CatalogSnapshot | None = None) -> Resolution:
     """Parse decoded JSON as a :class:`Selection` and resolve it (one call for the edges)."""
-    return resolve(parse_selection(data))
+    return resolve(parse_selection(data), catalog)

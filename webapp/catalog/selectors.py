@@ -14,6 +14,7 @@ import time
 import uuid
 from collections.abc import Iterable
 from decimal import Decimal
+from functools import cached_property
 from typing import Any, TypeVar
 
 from django.apps import apps
@@ -127,36 +128,168 @@ def delete_lines_not_in(label: str, owner_field: str, owners: set[int], keep: se
     return int(deleted)
 
 
-# --- what the resolver reads ----------------------------------------------------------------
+# --- the rows in effect on a date: one function per kind --------------------------------------
+#
+# "The row in effect on a day" is decided here, once per kind, and nowhere else: the resolver
+# reads every kind through :class:`CatalogSnapshot`, which calls these. A kind that gains a
+# dated history changes its one function.
 
 
-def preset_for_resolution(slug: str) -> BuildPreset | None:
-    """A preset with its GPU model and its parts list (parts and their GPU models)."""
+def presets_on(day: datetime.date) -> dict[str, BuildPreset]:
+    """Every preset with its GPU model and parts list (each part with its GPU model), by slug.
+
+    Presets carry no date: every stored preset is in effect.
+    """
     lines = PresetPart.objects.select_related("part", "part__gpu_model").order_by("part__slug")
-    return (
-        BuildPreset.objects.select_related("gpu_model")
-        .prefetch_related(Prefetch("lines", queryset=lines))
-        .filter(slug=slug)
-        .first()
+    rows = BuildPreset.objects.select_related("gpu_model").prefetch_related(
+        Prefetch("lines", queryset=lines)
     )
+    return {preset.slug: preset for preset in rows}
 
 
-def parts_by_slug(part_slugs: Iterable[str]) -> dict[str, Part]:
-    """The parts named, by slug (unknown slugs are simply absent)."""
-    rows = Part.objects.filter(slug__in=list(part_slugs)).select_related("gpu_model")
-    return {part.slug: part for part in rows}
+def parts_on(day: datetime.date) -> dict[str, Part]:
+    """Every part with its GPU model, by slug (parts carry no date; their prices do)."""
+    return {part.slug: part for part in Part.objects.select_related("gpu_model")}
 
 
-def part_prices_on(parts: Iterable[Part], day: datetime.date) -> dict[int, PartPrice]:
+def part_prices_on(day: datetime.date) -> dict[int, PartPrice]:
     """The price in effect on ``day`` of each part that has one, by part id."""
     prices: dict[int, PartPrice] = {}
-    for point in PartPrice.objects.filter(part__in=list(parts)).effective_on(day):
+    rows = PartPrice.objects.select_related("part").effective_on(day).order_by("-effective_date")
+    for point in rows:
         prices.setdefault(point.part_id, point)  # newest first: keep the first seen
     return prices
 
 
+def offerings_on(day: datetime.date) -> dict[str, CloudOffering]:
+    """Every cloud offering with its GPU model and on-demand sibling, by slug."""
+    rows = CloudOffering.objects.select_related("gpu_model", "on_demand_sibling")
+    return {offering.slug: offering for offering in rows}
+
+
+def cloud_rates_on(day: datetime.date) -> dict[int, CloudRate]:
+    """The hourly rate in effect on ``day`` of each offering that has one, by offering id."""
+    rates: dict[int, CloudRate] = {}
+    rows = (
+        CloudRate.objects.select_related("offering").effective_on(day).order_by("-effective_date")
+    )
+    for rate in rows:
+        rates.setdefault(rate.offering_id, rate)
+    return rates
+
+
+def tariffs_on(day: datetime.date) -> dict[str, Tariff]:
+    """The tariffs in effect on ``day`` (effective on or before it) with their periods, by slug."""
+    periods = TariffPeriod.objects.order_by("name")
+    rows = Tariff.objects.filter(effective_date__lte=day).prefetch_related(
+        Prefetch("periods", queryset=periods)
+    )
+    return {tariff.slug: tariff for tariff in rows}
+
+
+def hosting_options_on(day: datetime.date) -> dict[str, HostingOption]:
+    """The hosting options in effect on ``day`` (effective on or before it), by slug."""
+    return {row.slug: row for row in HostingOption.objects.filter(effective_date__lte=day)}
+
+
+def benchmarks_on(day: datetime.date) -> dict[str, Benchmark]:
+    """Every benchmark, by slug (benchmarks carry no date)."""
+    return {row.slug: row for row in Benchmark.objects.all()}
+
+
+def throughputs_on(day: datetime.date) -> dict[tuple[int, int], GpuThroughput]:
+    """Every throughput figure, by (GPU model id, benchmark id)."""
+    rows = GpuThroughput.objects.select_related("gpu_model", "benchmark")
+    return {(row.gpu_model_id, row.benchmark_id): row for row in rows}
+
+
+def fx_rates_on(day: datetime.date) -> dict[tuple[str, str], FxRate]:
+    """The rate in effect on ``day`` of each currency pair, by (base, quote) as stored."""
+    rates: dict[tuple[str, str], FxRate] = {}
+    for row in FxRate.objects.filter(effective_date__lte=day).order_by("-effective_date"):
+        rates.setdefault((row.base_currency, row.quote_currency), row)
+    return rates
+
+
+class CatalogSnapshot:
+    """The catalog as it stood on ``day``, read once: each kind of row in one query (with its
+    related rows), the first time a resolution asks for it.
+
+    One snapshot serves every :func:`webapp.catalog.resolver.resolve` of a request (the
+    guide's hundred cases read the catalog once). Lookups return rows or ``None``; nothing
+    is computed here.
+    """
+
+    def __init__(self, day: datetime.date) -> None:
+        self.day = day
+
+    @cached_property
+    def presets(self) -> dict[str, BuildPreset]:
+        return presets_on(self.day)
+
+    @cached_property
+    def parts(self) -> dict[str, Part]:
+        return parts_on(self.day)
+
+    @cached_property
+    def part_prices(self) -> dict[int, PartPrice]:
+        return part_prices_on(self.day)
+
+    @cached_property
+    def offerings(self) -> dict[str, CloudOffering]:
+        return offerings_on(self.day)
+
+    @cached_property
+    def cloud_rates(self) -> dict[int, CloudRate]:
+        return cloud_rates_on(self.day)
+
+    @cached_property
+    def tariffs(self) -> dict[str, Tariff]:
+        return tariffs_on(self.day)
+
+    @cached_property
+    def hosting_options(self) -> dict[str, HostingOption]:
+        return hosting_options_on(self.day)
+
+    @cached_property
+    def benchmarks(self) -> dict[str, Benchmark]:
+        return benchmarks_on(self.day)
+
+    @cached_property
+    def throughputs(self) -> dict[tuple[int, int], GpuThroughput]:
+        return throughputs_on(self.day)
+
+    @cached_property
+    def fx_rates(self) -> dict[tuple[str, str], FxRate]:
+        return fx_rates_on(self.day)
+
+    def part_price(self, part: Part) -> PartPrice | None:
+        return self.part_prices.get(part.pk)
+
+    def rate(self, offering: CloudOffering) -> CloudRate | None:
+        return self.cloud_rates.get(offering.pk)
+
+    def throughput(self, gpu: GpuModel, benchmark: Benchmark) -> GpuThroughput | None:
+        return self.throughputs.get((gpu.pk, benchmark.pk))
+
+    def fx_rate(self, currency: str, target: str) -> FxRate | None:
+        """The newer of the pair's two directions in effect on the day (the base currency's
+        order breaks a tie)."""
+        rows = [
+            row
+            for row in (
+                self.fx_rates.get((currency, target)),
+                self.fx_rates.get((target, currency)),
+            )
+            if row is not None
+        ]
+        rows.sort(key=lambda row: (-row.effective_date.toordinal(), row.base_currency))
+        return rows[0] if rows else None
+
+
 def fx_rate_on(currency: str, target: str, day: datetime.date) -> FxRate | None:
-    """The latest rate of the pair (either direction) in effect on ``day``."""
+    """The latest rate of the pair (either direction) in effect on ``day`` (one query: for a
+    page that converts one figure; a resolution reads :meth:`CatalogSnapshot.fx_rate`)."""
     return (
         FxRate.objects.filter(
             Q(base_currency=currency, quote_currency=target)
@@ -168,30 +301,10 @@ def fx_rate_on(currency: str, target: str, day: datetime.date) -> FxRate | None:
     )
 
 
-def throughput(gpu: GpuModel, benchmark: Benchmark) -> GpuThroughput | None:
-    return (
-        GpuThroughput.objects.select_related("gpu_model", "benchmark")
-        .filter(gpu_model=gpu, benchmark=benchmark)
-        .first()
-    )
-
-
-def tariff_periods(tariff: Tariff) -> list[TariffPeriod]:
-    return list(tariff.periods.order_by("name"))
-
-
-def offering_for_resolution(slug: str) -> CloudOffering | None:
-    return (
-        CloudOffering.objects.select_related("gpu_model", "on_demand_sibling")
-        .filter(slug=slug)
-        .first()
-    )
-
-
-def rate_on(offering: CloudOffering, day: datetime.date) -> CloudRate | None:
-    """The offering's hourly rate in effect on ``day``."""
-    rate: CloudRate | None = CloudRate.objects.filter(offering=offering).effective_on(day).first()
-    return rate
+def not_yet_in_effect(model: type[M], slug: str) -> M | None:
+    """The row of a dated ``model`` with ``slug`` when it exists but is not in a snapshot's day
+    (to say from when it is); ``None`` when there is no such row."""
+    return by_slug(model, slug)
 
 
 # --- lists: the API and the planner's choices -----------------------------------------------

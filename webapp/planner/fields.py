@@ -656,9 +656,10 @@ def scenario_values(data: Mapping[str, Any], *, selection: bool) -> dict[str, An
 
 def selection_values(data: Mapping[str, Any]) -> dict[str, Any]:
     """``key → value`` of the inputs of the form's cleaned ``data`` that the catalog selection
-    carries (the scaling efficiency, the committed count), when filled in."""
+    carries (the catalog choices, the scaling efficiency, the committed count), when filled in
+    (a choice left empty is left to the resolver)."""
     values = {f.selection: typed_value(f, data) for f in REGISTRY if f.selection}
-    return {key: value for key, value in values.items() if value is not None}
+    return {key: value for key, value in values.items() if value not in (None, "")}
 
 
 def nested(values: Mapping[str, Any]) -> dict[str, Any]:

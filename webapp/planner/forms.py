@@ -303,6 +303,11 @@ class PlannerBoundField(forms.BoundField):
     def overridden(self) -> bool:
         return self.form.is_overridden(self.name)
 
+    @property
+    def defaulted(self) -> str:
+        """What the catalog chose for this field because it was left to it, and why ("")."""
+        return self.form.defaulted.get(self.name, "")
+
 
 class OfferingSelect(forms.Select):
     """The cloud offerings, each ``<option>`` marked with its pricing mode (``data-pricing-mode``)
@@ -372,6 +377,8 @@ class PlannerForm(ErrorTextMixin, forms.Form):
         super().__init__(*args, **kwargs)
         self.catalog = catalog
         self.committed_default: int | None = None
+        self.defaulted: dict[str, str] = {}
+        """Form field → what the resolver picked for it, and why (see :meth:`show_defaults`)."""
         self.hints: dict[str, str] = {}
         self.part_names: list[tuple[str, list[str]]] = []
         if catalog is not None:
@@ -390,12 +397,13 @@ class PlannerForm(ErrorTextMixin, forms.Form):
             self.fields["cloud_offering"].initial = (
                 catalog.default_offering or catalog.offerings[0][1][0][0]
             )
-            for name, choices, default in (
-                ("tariff", catalog.tariffs, None),
-                ("hosting", catalog.hostings, catalog.default_hosting),
-                ("benchmark", catalog.benchmarks, catalog.default_benchmark),
-            ):
-                self.fields[name].initial = default or (choices[0][0] if choices else None)
+            for name in DEFAULTED_CHOICES:  # left to the resolver: it fits box and currency
+                field = cast(forms.ChoiceField, self.fields[name])
+                field.choices = [("", str(DEFAULT_CHOICE)), *_listed(field)]
+                field.initial = ""
+            self.fields["benchmark"].initial = catalog.default_benchmark or (
+                catalog.benchmarks[0][0] if catalog.benchmarks else None
+            )
             for kind, parts in catalog.parts:
                 names = []
                 for slug, label in parts:
@@ -629,7 +637,7 @@ class PlannerForm(ErrorTextMixin, forms.Form):
                         _("Enter this too to pay for the box with a loan, or empty the loan."),
                     )
         if bool(data.get("use_catalog")) and self.catalog is not None:
-            for name in ("cloud_offering", "tariff", "hosting", "benchmark"):
+            for name in ("cloud_offering", "benchmark"):
                 if not data.get(name):
                     self.add_error(name, _("Choose one."))
             if not self.is_commitment(data.get("cloud_offering")):
@@ -738,6 +746,17 @@ class PlannerForm(ErrorTextMixin, forms.Form):
             if path not in overridden:
                 self.initial[BY_PATH[path].name] = to_form(BY_PATH[path], value)
 
+    def show_defaults(self, defaulted: list[tuple[str, Any, str]]) -> None:
+        """Say beside each choice left to the catalog what it picked and why
+        (``(field, value, reason)`` of the resolver's defaulted fields)."""
+        for name, value, reason in defaulted:
+            if name in DEFAULTED_CHOICES and name in self.fields:
+                shown = _choice_label(cast(forms.ChoiceField, self.fields[name]), value)
+                self.defaulted[name] = _("Default: %(choice)s — %(reason)s") % {
+                    "choice": shown,
+                    "reason": reason,
+                }
+
     def prefill_ranges(self, ranges: list[Range]) -> None:
         """Show ``ranges`` in the uncertainty fields (in the form's units)."""
         self.initial.update(range_initial(ranges))
@@ -756,6 +775,29 @@ def committed_text(count: int | None) -> str:
         "For the choices above the default is %(count)s instances.",
         count,
     ) % {"count": formatting.number(count)}
+
+
+DEFAULTED_CHOICES = ("tariff", "hosting")
+"""Choices the form leaves to the resolver unless the user picks one: it chooses the ones that
+fit the box and the currency (a colocation for a cluster, a tariff of the currency's region)."""
+DEFAULT_CHOICE = _("Default for this box and currency")
+
+
+def _listed(field: forms.ChoiceField) -> list[tuple[Any, Any]]:
+    """A choice field's choices, as the list the form set."""
+    return cast(list[tuple[Any, Any]], list(cast(Any, field.choices)))
+
+
+def _choice_label(field: forms.ChoiceField, value: Any) -> str:
+    """The label of ``value`` among a choice field's (possibly grouped) choices."""
+    for key, label in _listed(field):
+        if isinstance(label, list | tuple):
+            for inner_key, inner_label in label:
+                if inner_key == value:
+                    return str(inner_label)
+        elif key == value:
+            return str(label)
+    return str(value)
 
 
 COMMITMENT_MODES = frozenset({"commit-1y", "commit-3y"})

@@ -33,7 +33,7 @@ from costmodel import Scenario, ScenarioError, parse_scenario
 from costmodel.errors import with_fields
 from costmodel.paths import get_path
 from costmodel.ranges import Range, check_ranges, customized, default_ranges, with_defaults
-from webapp.catalog.resolver import Selection, parse_selection, resolve
+from webapp.catalog.resolver import Resolution, Selection, parse_selection, resolve
 from webapp.planner.choices import CatalogChoices
 from webapp.planner.fields import (
     CATALOG_FIELDS,
@@ -322,13 +322,13 @@ def _link(params: Mapping[str, Any]) -> Permalink | None:
         return None
 
 
-def _resolved(form: PlannerForm) -> Scenario | None:
-    """The scenario of the form's initial catalog selection at today's prices, if it has one."""
+def _resolution(form: PlannerForm) -> Resolution | None:
+    """The form's initial catalog selection resolved at today's prices, if it has one."""
     values = form.initial_selection()
     if values is None:
         return None
     try:
-        return resolve(selection_from(values, None)).scenario
+        return resolve(selection_from(values, None))
     except (ScenarioError, KeyError, TypeError):
         return None  # the catalog can no longer resolve this selection: keep the link's values
 
@@ -357,8 +357,10 @@ def planner_form(params: Mapping[str, Any], catalog: CatalogChoices | None) -> P
     if link is not None:
         form.overrides = list(link.overrides)
     basis: dict[str, Any] = {}
-    resolved = _resolved(form)
-    if resolved is not None:
+    resolution = _resolution(form)
+    resolved = None if resolution is None else resolution.scenario
+    if resolution is not None and resolved is not None:
+        form.show_defaults([(d.field, d.value, d.reason) for d in resolution.defaulted])
         from_catalog = catalog_values(resolved)
         form.prefill(from_catalog)
         basis.update(from_catalog)

@@ -46,3 +46,22 @@ def test_it_refuses_a_nul_character_before_it_reaches_the_database(client, catal
 
     assert response.status_code == 422
     assert response.json()["errors"][0]["field"] == "tariff"
+
+
+def test_it_fills_in_what_the_selection_leaves_out_and_says_so(client, catalog, selection_data):
+    for name in ("cloud_offering", "tariff", "hosting"):
+        del selection_data[name]
+    selection_data["currency"] = "USD"
+
+    response = post_json(client, URL, selection_data)
+
+    assert response.status_code == 200
+    body = response.json()
+    defaulted = {item["field"]: item["value"] for item in body["defaulted"]}
+    assert set(defaulted) == {"cloud_offering", "tariff", "hosting"}
+    assert defaulted["tariff"].startswith("us-")
+    assert all(item["reason"] for item in body["defaulted"])
+    assert body == resolve_data(selection_data).as_dict()
+    named = post_json(client, URL, {**selection_data, **defaulted}).json()
+    assert named["scenario"] == body["scenario"]
+    assert named["defaulted"] == []

@@ -144,3 +144,12 @@ def test_the_new_fields_round_trip_through_export_and_load(shipped, tmp_path, dj
     assert CloudOffering.objects.get(slug="gcp-a3-highgpu-8g-commit-1y").on_demand_sibling.slug == (
         "gcp-a3-highgpu-8g-on-demand"
     )
+
+
+def test_it_warns_about_a_region_default_the_catalog_does_not_hold(shipped):
+    assert not [w for w in catalog_warnings() if w.startswith("resolver default")]
+    Tariff.objects.filter(slug="us-va-commercial").delete()
+    assert [w for w in catalog_warnings() if w.startswith("resolver default")] == [
+        "resolver default tariff for USD: no row 'us-va-commercial' in effect "
+        "(a plan in this currency that leaves it out cannot be resolved)"
+    ]

@@ -7,13 +7,10 @@ from decimal import Decimal
 import pytest
 
 from costmodel import compare
+from costmodel.errors import with_fields
+from costmodel.operations import commitment_table
 from webapp.catalog.models import BuildPreset, CloudOffering, CloudRate, GpuModel
-from webapp.catalog.resolver import (
-    average_demand,
-    default_committed_instances,
-    per_gpu_throughput,
-    resolve_data,
-)
+from webapp.catalog.resolver import per_gpu_throughput, resolve_data
 
 D = datetime.date
 
@@ -50,12 +47,39 @@ def test_a_commitment_resolves_to_its_terms_and_the_siblings_rate_for_overflow(m
     assert "on-demand sibling" in overflow["note"]
 
 
-def test_the_default_commitment_covers_the_average_instance_hours(mini, selection):
+def _rent_present_value(scenario, committed):
+    return compare(with_fields(scenario, {"rent.committed_instances": committed}))["rent"][
+        "present_value"
+    ]
+
+
+def test_the_default_commitment_is_the_count_whose_rent_costs_least(mini, selection):
     _commitment(CloudOffering.objects.get(slug="cloud-1"))
-    resolution = resolve_data({**selection, "cloud_offering": "cloud-1-3y"})
-    # box: 2 GPUs × 0.5 × 0.9 = 0.9 reference; instance: 1 × 1.0 → ratio 0.9; demand 0.5
-    assert resolution.scenario.rent.committed_instances == math.ceil(0.5 * 0.9)  # = 1
-    assert "default" in _roles(resolution)["committed instances"]["note"]
+    data = {**selection, "cloud_offering": "cloud-1-3y", "discount_rate_per_year": 0.08}
+    resolution = resolve_data(data)
+    scenario = resolution.scenario
+    chosen = scenario.rent.committed_instances
+    # the rent side's present value with each count the busiest month could use, by hand
+    costs = [_rent_present_value(scenario, k) for k in range(0, 3)]
+    assert chosen == costs.index(min(costs))
+    [defaulted] = [d for d in resolution.defaulted if d.field == "committed_instances"]
+    assert defaulted.value == chosen
+    # said in words, naming the cost of the chosen count and of committing nothing
+    assert "cheapest" in defaulted.reason
+    assert f"{costs[0]:,.0f} CNY" in defaulted.reason or chosen == 0
+    assert _roles(resolution)["committed instances"]["note"] == defaulted.reason
+
+
+def test_the_default_commitment_is_not_the_average_need_rounded_up(mini, selection):
+    # 60 % busy on a box worth 0.9 instances: the old default, ceil(0.6 × 0.9) = 1, paid for
+    # 730 committed hours to use 394; the on-demand hours cost less.
+    _commitment(CloudOffering.objects.get(slug="cloud-1"))
+    data = {**selection, "cloud_offering": "cloud-1-3y"}
+    data["workload"] = {"kind": "steady", "utilization": 0.6}
+    scenario = resolve_data(data).scenario
+    assert math.ceil(0.6 * 0.9) == 1
+    assert _rent_present_value(scenario, 0) < _rent_present_value(scenario, 1)
+    assert scenario.rent.committed_instances == 0
 
 
 def test_a_selection_sets_the_committed_instances(mini, selection):
@@ -63,7 +87,8 @@ def test_a_selection_sets_the_committed_instances(mini, selection):
     data = {**selection, "cloud_offering": "cloud-1-3y", "committed_instances": 3}
     resolution = resolve_data(data)
     assert resolution.scenario.rent.committed_instances == 3
-    assert _roles(resolution)["committed instances"]["note"] == "set by the selection"
+    assert _roles(resolution)["committed instances"]["note"] == "the count given in the selection"
+    assert "committed_instances" not in [d.field for d in resolution.defaulted]
 
 
 def test_without_a_sibling_the_overflow_rate_is_the_committed_rate(mini, selection):
@@ -131,25 +156,6 @@ def test_a_cluster_presets_throughput_includes_both_efficiencies(shipped):
     assert ratio == pytest.approx(4 * 0.9, rel=1e-12)
 
 
-def test_average_demand_reads_every_workload_form():
-    from costmodel.scenario import ProfileWorkload, SteadyWorkload, TidalWorkload
-
-    assert average_demand(SteadyWorkload(kind="steady", utilization=0.5), 12) == 0.5
-    tidal = TidalWorkload(kind="tidal", active_days_per_month=10, hours_per_active_day=24)
-    assert average_demand(tidal, 12) == pytest.approx(240 / 730)
-    profile = ProfileWorkload(kind="profile", monthly_utilization=[1.0, 0.0, 0.5])
-    assert average_demand(profile, 4) == pytest.approx((1.0 + 0.0 + 0.5 + 1.0) / 4)
-
-
-@pytest.mark.parametrize(
-    ("demand", "ratio", "rework", "count"),
-    [(0.0, 3.6, 0.0, 0), (0.5, 3.6, 0.0, 2), (0.9, 3.6, 0.0, 4), (1.0, 4.0, 0.0, 4),
-     (0.5, 1.0, 0.15, 1)],
-)  # fmt: skip
-def test_the_default_count_is_the_smallest_that_covers_the_work(demand, ratio, rework, count):
-    assert default_committed_instances(demand, ratio, rework) == count
-
-
 H100_OFFERINGS = [
     "aws-p5-48xlarge",
     "gcp-a3-highgpu-1g-commit-1y",
@@ -203,7 +209,8 @@ def test_every_cluster_preset_against_every_h100_offering_is_a_scenario_compare_
             result = compare(scenario)
             assert len(result["months"]) == 61
             if "commit" in offering:
-                assert scenario.rent.committed_instances >= 1
+                best = commitment_table(scenario)["best_committed_instances"]
+                assert scenario.rent.committed_instances == best
                 assert scenario.rent.hourly_rate > scenario.rent.committed_hourly_rate
             if offering.endswith("spot"):
                 assert scenario.rent.rework_fraction == pytest.approx(0.15)
@@ -216,6 +223,7 @@ def test_a_3_year_a100_commitment_at_30_percent_bills_every_committed_hour(shipp
         {
             "preset": "entry-rtx4090",
             "cloud_offering": "gcp-a2-highgpu-1g-commit-3y",
+            "committed_instances": 1,
             "tariff": "us-va-commercial",
             "hosting": "office-deskside",
             "benchmark": "resnet50-fp16",
@@ -240,6 +248,7 @@ def test_a_3_year_commitment_over_2_years_owes_the_third_year_at_the_horizon(shi
     data = {
         "preset": "entry-rtx4090",
         "cloud_offering": "gcp-a2-highgpu-1g-commit-3y",
+        "committed_instances": 1,
         "tariff": "us-va-commercial",
         "hosting": "office-deskside",
         "benchmark": "resnet50-fp16",

@@ -1,13 +1,24 @@
 """The resolver: figures checked by hand against the ``mini`` catalog and the shipped one."""
 
+import datetime
 import json
+from decimal import Decimal
 
 import pytest
 from numpy.testing import assert_allclose
 
 from costmodel import ScenarioError, compare, parse_scenario
-from webapp.catalog.models import BuildPreset, CloudOffering
-from webapp.catalog.resolver import resolve_data
+from costmodel.operations import commitment_table
+from webapp.catalog.models import BuildPreset, CloudOffering, GpuModel
+from webapp.catalog.resolver import (
+    RULES,
+    choose,
+    commitment_rule,
+    parse_selection,
+    resolve,
+    resolve_data,
+)
+from webapp.catalog.selectors import CatalogSnapshot
 
 
 def errors_of(data) -> list[str]:
@@ -281,8 +292,6 @@ def test_every_shipped_preset_against_every_a100_offering_gives_a_valid_scenario
 
 @pytest.mark.parametrize("as_of", [0, True, "1700000000", "1 March 2026", 20260301])
 def test_it_takes_the_as_of_date_only_as_a_date_written_yyyy_mm_dd(as_of):
-    from webapp.catalog.resolver import parse_selection
-
     data = {
         "preset": "entry-rtx4090",
         "cloud_offering": "any",
@@ -299,3 +308,160 @@ def test_it_takes_the_as_of_date_only_as_a_date_written_yyyy_mm_dd(as_of):
     assert [e.field for e in caught.value.errors] == ["as_of"]
     data["as_of"] = "2026-03-01"
     assert str(parse_selection(data).as_of) == "2026-03-01"
+
+
+# --- one read of the catalog ------------------------------------------------------------------
+
+
+def test_resolutions_from_one_snapshot_read_the_catalog_once(
+    mini, selection, django_assert_num_queries
+):
+    catalog = CatalogSnapshot(datetime.date(2024, 6, 1))
+    first = resolve_data(selection, catalog)
+    with django_assert_num_queries(0):
+        again = [
+            resolve_data({**selection, "cloud_offering": "cloud-8"}, catalog),
+            resolve_data({**selection, "tariff": "tou", "hosting": "colo-all-in"}, catalog),
+        ]
+    assert again[0].scenario.rent.gpu_count == 8
+    assert again[1].scenario.build.electricity_price_per_kwh == 0  # the fee includes power
+    assert first.scenario == resolve_data(selection).scenario
+
+
+def test_a_snapshot_of_another_day_is_not_used_for_a_selection(mini, selection):
+    later = CatalogSnapshot(datetime.date(2025, 7, 1))
+    scenario = resolve_data(selection, later).scenario  # the selection is as of 2024-06-01
+    assert scenario.build.capex == pytest.approx(16_800)
+
+
+# --- rules of one shape -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("offering", ["cloud-1", "cloud-8", "cloud-1-3y"])
+def test_no_two_rules_set_the_same_field(mini, selection, offering):
+    commitment = CloudOffering.objects.create(
+        slug="cloud-1-3y", provider="P", instance_type="one", region="r",
+        gpu_model=GpuModel.objects.get(slug="ref"), gpu_count=1, pricing_mode="commit-3y",
+        commitment_term_months=36, on_demand_sibling=CloudOffering.objects.get(slug="cloud-1"),
+    )  # fmt: skip
+    commitment.rates.create(hourly_rate=Decimal("1.2"), currency="USD", effective_date="2024-01-01")
+    chosen = parse_selection({**selection, "cloud_offering": offering})
+    catalog = CatalogSnapshot(chosen.day)
+    choice = choose(chosen, catalog)
+    fields = [path for rule in RULES for path in rule(choice, catalog).values]
+    assert len(fields) == len(set(fields))
+    draft = resolve(chosen, catalog).scenario
+    committed = commitment_rule(choice, catalog, draft).values
+    assert not committed.keys() & set(fields)
+    assert bool(committed) == (offering == "cloud-1-3y")
+
+
+# --- defaults that fit the box and the currency -----------------------------------------------
+
+CLUSTER_VS_GCP = {
+    "preset": "cluster-4x-hgx-h100",
+    "cloud_offering": "gcp-a3-highgpu-8g-commit-3y",
+    "benchmark": "resnet50-fp16",
+    "workload": {"kind": "steady", "utilization": 0.3},
+    "horizon_months": 36,
+    "currency": "USD",
+    "as_of": "2026-12-01",
+}
+
+
+def _defaulted(resolution) -> dict[str, object]:
+    return {item.field: item.value for item in resolution.defaulted}
+
+
+def test_a_cluster_in_usd_runs_in_us_colocation_billed_per_kw_at_a_us_tariff(shipped):
+    resolution = resolve_data(CLUSTER_VS_GCP)
+    assert _defaulted(resolution) == {
+        "tariff": "us-va-commercial",
+        "hosting": "us-colo-wholesale",
+        "committed_instances": 1,
+    }
+    build = resolution.scenario.build
+    assert build.hosting_monthly == pytest.approx(184 * build.power_load_watts / 1000)
+    assert build.pue == 1.58
+    assert build.electricity_price_per_kwh == pytest.approx(0.0895)
+    reasons = {item.field: item.reason for item in resolution.defaulted}
+    assert "colocation" in reasons["hosting"] and "per kW" in reasons["hosting"]
+
+
+def test_with_defaults_that_fit_the_cluster_renting_wins_where_the_old_ones_said_build(shipped):
+    fitting = resolve_data(CLUSTER_VS_GCP).scenario
+    # what the form used to leave in: desk-side with no fee, a China tariff, ceil(1.08) = 2
+    old = {"hosting": "office-deskside", "tariff": "cn-business-average", "committed_instances": 2}
+    unfit = resolve_data({**CLUSTER_VS_GCP, **old}).scenario
+    assert fitting.rent.committed_instances == commitment_table(fitting)["best_committed_instances"]
+    assert compare(unfit)["savings"] > 0
+    assert compare(fitting)["savings"] < 0
+
+
+def test_the_users_choices_win_over_the_currencys_defaults(shipped):
+    chosen = {"tariff": "us-ca-commercial", "hosting": "office-deskside", "committed_instances": 2}
+    resolution = resolve_data({**CLUSTER_VS_GCP, **chosen})
+    assert resolution.defaulted == []
+    assert resolution.scenario.rent.committed_instances == 2
+    assert resolution.scenario.build.hosting_monthly == 0
+    assert resolution.scenario.build.electricity_price_per_kwh == pytest.approx(0.2391)
+
+
+def test_a_cny_plan_defaults_to_a_chinese_tariff_hosting_and_offering(shipped):
+    data = {k: v for k, v in CLUSTER_VS_GCP.items() if k != "cloud_offering"}
+    resolution = resolve_data({**data, "currency": "CNY"})
+    assert _defaulted(resolution) == {
+        "cloud_offering": "aliyun-gn7e-c16g1-4xlarge",
+        "tariff": "cn-business-average",
+        "hosting": "cn-colo-all-in",
+    }
+    assert resolution.scenario.build.pue == 1.5
+
+
+def test_a_usd_plan_without_an_offering_rents_in_the_us_market(shipped):
+    data = {k: v for k, v in CLUSTER_VS_GCP.items() if k != "cloud_offering"}
+    resolution = resolve_data({**data, "preset": "entry-rtx4090"})
+    assert _defaulted(resolution) == {
+        "cloud_offering": "azure-nc24ads-a100-v4",
+        "tariff": "us-va-commercial",
+        "hosting": "office-deskside",
+    }
+    assert resolution.scenario.rent.hourly_rate == pytest.approx(3.673)
+    assert resolution.scenario.build.hosting_monthly == 0
+
+
+def test_every_shipped_preset_carries_the_hosting_its_tier_needs_with_a_reason(shipped):
+    kinds = {"budget": "office", "entry": "office", "multi": "colocation", "cluster": "colocation"}
+    presets = BuildPreset.objects.all()
+    assert presets.count() >= 10
+    for preset in presets:
+        assert preset.hosting_kind == kinds[preset.tier], preset.slug
+        assert len(preset.hosting_rationale) > 80, preset.slug
+
+
+def test_a_custom_box_says_which_running_costs_it_was_given(mini, selection):
+    custom = {k: v for k, v in selection.items() if k != "preset"}
+    custom["parts"] = [{"part": "gpu-x", "quantity": 1}, {"part": "cpu"}]
+    resolution = resolve_data(custom)
+    given = _defaulted(resolution)
+    assert given == {
+        "build.maintenance_rate_per_year": Decimal("0.05"),
+        "build.residual_value_retention_per_year": Decimal("0.70"),
+        "build.ops_monthly": Decimal(0),
+        "build.useful_life_months": None,
+    }
+    build = resolution.scenario.build
+    assert (build.maintenance_rate_per_year, build.useful_life_months) == (0.05, None)
+    assert [item["value"] for item in resolution.as_dict()["defaulted"]] == [
+        "0.05",
+        "0.7",
+        "0",
+        None,
+    ]
+
+
+def test_a_default_the_catalog_lacks_is_named_by_its_field(mini, selection):
+    # the mini catalog has no US tariff: a USD plan that names none cannot be resolved
+    data = {k: v for k, v in selection.items() if k != "tariff"}
+    errors = errors_of({**data, "currency": "USD"})
+    assert errors == ["tariff: no electricity tariff with slug 'us-va-commercial'"]

@@ -27,7 +27,8 @@ def form_data(client, **changes) -> dict:
 
 
 def selection_of(data: dict) -> dict:
-    return {
+    """The catalog selection a submission names (a choice left empty is the resolver's)."""
+    selection = {
         "preset": data["preset"],
         "cloud_offering": data["cloud_offering"],
         "tariff": data["tariff"],
@@ -37,6 +38,7 @@ def selection_of(data: dict) -> dict:
         "horizon_months": int(data["horizon_months"]),
         "currency": data["currency"],
     }
+    return {key: value for key, value in selection.items() if value != ""}
 
 
 def test_the_form_lists_presets_and_offerings_grouped_by_pricing_mode_and_provider(

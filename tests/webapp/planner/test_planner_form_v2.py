@@ -2,15 +2,14 @@
 work above one box, uncertainty ranges; percentages typed as percentages, messages that say
 what to type."""
 
-import math
-
 import pytest
 from django.urls import reverse
 from numpy.testing import assert_allclose
 
 from costmodel import Financing, compare
+from costmodel.operations import commitment_table
 from costmodel.ranges import Range, default_ranges
-from webapp.catalog.resolver import average_demand, parse_selection, resolve
+from webapp.catalog.resolver import parse_selection, resolve
 from webapp.planner.forms import committed_text
 from webapp.scenarios.models import SavedScenario
 
@@ -165,17 +164,14 @@ def test_no_loan_by_default_and_a_half_typed_loan_names_what_is_missing(client, 
 # --- pricing modes and commitments ---------------------------------------------------------
 
 
-def test_a_commitment_reserves_the_resolvers_smallest_covering_count_by_default(
-    client, shipped_catalog
-):
+def test_a_commitment_reserves_the_cheapest_count_by_default(client, shipped_catalog):
     data = form_data(
         client, preset="multi-4x-rtx4090", cloud_offering=COMMITMENT, utilization_percent="150"
     )
     link = link_of(client.post(HOME, data)["Location"])
-    rent, build = link.scenario.rent, link.scenario.build
-    ratio = build.gpu_count * build.gpu_throughput / (rent.gpu_count * rent.gpu_throughput)
-    by_hand = math.ceil(1.5 * ratio * (1 + rent.rework_fraction))
-    assert rent.committed_instances == by_hand > 1
+    rent = link.scenario.rent
+    cheapest = commitment_table(link.scenario)["best_committed_instances"]
+    assert rent.committed_instances == cheapest > 1
     assert rent.committed_hourly_rate > 0
     assert link.selection["committed_instances"] is None
 
@@ -185,7 +181,7 @@ def test_a_typed_count_of_committed_instances_reaches_the_resolver(client, shipp
     assert link.selection["committed_instances"] == 3
     assert link.scenario.rent.committed_instances == 3
     count = next(p for p in link.provenance if p["role"] == "committed instances")
-    assert count["note"] == "set by the selection"
+    assert count["note"] == "the count given in the selection"
     expected = resolve(parse_selection(link.selection | {"as_of": None}))
     assert expected.scenario.rent == link.scenario.rent
 
@@ -223,7 +219,7 @@ def test_the_default_count_follows_the_choices_on_the_page(client, shipped_catal
         answer = client.get(url, data, HTTP_ACCEPT_LANGUAGE="en").json()
         selection = parse_selection(selection_of(data))
         expected = resolve(selection).scenario.rent.committed_instances
-        assert average_demand(selection.workload, selection.horizon_months) == float(percent) / 100
+        assert selection.workload.utilization == float(percent) / 100
         assert answer["committed_instances"] == expected
         assert str(expected) in answer["text"]
     on_demand = client.get(url, form_data(client)).json()
@@ -452,3 +448,34 @@ def test_without_the_catalog_a_missing_figure_is_named_in_chinese(client, db):
     }
     response = client.post(HOME, data, HTTP_ACCEPT_LANGUAGE="zh-CN")
     assert "为必填项" in " ".join(response.context["form"].errors["rent__hourly_rate"])
+
+
+# --- choices left to the catalog -------------------------------------------------------------
+
+
+def test_hosting_and_tariff_are_left_to_the_catalog_and_the_form_says_what_it_picked(
+    client, shipped_catalog
+):
+    response = client.get(HOME + "?preset=cluster-4x-hgx-h100", HTTP_ACCEPT_LANGUAGE="en")
+    form = response.context["form"]
+    assert form.initial.get("hosting", form.fields["hosting"].initial) == ""
+    html = response.content.decode()
+    row = html.split('data-field="hosting"', 1)[1].split('data-field="', 1)[0]
+    assert "Default for this box and currency" in row
+    note = row.split("data-defaulted>", 1)[1].split("</div>", 1)[0]
+    assert note.startswith("Default: ") and "colocation" in note
+    link = link_of(client.post(HOME, form_data(client, preset="cluster-4x-hgx-h100"))["Location"])
+    assert link.selection.get("hosting") is None  # left to the resolver, which fits the box
+    assert link.scenario.build.hosting_monthly > 0 and link.scenario.build.pue > 1
+
+
+def test_a_hosting_the_user_picks_is_kept_and_not_marked_as_defaulted(client, shipped_catalog):
+    from webapp.catalog.models import HostingOption
+
+    office = HostingOption.objects.filter(kind="office").values_list("slug", flat=True).first()
+    data = form_data(client, preset="cluster-4x-hgx-h100", hosting=office)
+    link = link_of(client.post(HOME, data)["Location"])
+    assert link.selection["hosting"] == office
+    reopened = client.get(HOME + "?from=" + client.post(HOME, data)["Location"][3:])
+    assert reopened.context["form"].initial["hosting"] == office
+    assert "hosting" not in reopened.context["form"].defaulted

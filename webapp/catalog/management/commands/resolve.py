@@ -41,9 +41,23 @@ class Command(BaseCommand):
         box.add_argument("--gpu-model", help=_("GPU model slug (custom box; checked)"))
         box.add_argument("--gpu-count", type=int, help=_("GPU count (custom box; checked)"))
         box.add_argument("--scaling-efficiency", type=float, help=_("multi-GPU efficiency, 0..1"))
-        parser.add_argument("--offering", dest="cloud_offering", help=_("cloud offering slug"))
-        parser.add_argument("--tariff", help=_("electricity tariff slug"))
-        parser.add_argument("--hosting", help=_("hosting option slug"))
+        parser.add_argument(
+            "--offering",
+            dest="cloud_offering",
+            help=_("cloud offering slug (default: one of the currency's market)"),
+        )
+        parser.add_argument(
+            "--committed-instances",
+            type=int,
+            help=_("instances a commitment reserves (default: the cheapest count)"),
+        )
+        parser.add_argument(
+            "--tariff", help=_("electricity tariff slug (default: the currency's region's)")
+        )
+        parser.add_argument(
+            "--hosting",
+            help=_("hosting option slug (default: the box's kind, in the currency's region)"),
+        )
         parser.add_argument("--benchmark", default="resnet50-fp16", help=_("benchmark slug"))
         load = parser.add_mutually_exclusive_group()
         load.add_argument("--utilization", type=float, help=_("steady utilization, 0..1"))
@@ -68,13 +82,26 @@ class Command(BaseCommand):
             for error in exc.errors:
                 self.stderr.write(str(error))
             sys.exit(2)
-        out = resolution.as_dict() if options["provenance"] else resolution.as_dict()["scenario"]
+        for item in resolution.defaulted:
+            # On stderr, so that the scenario on stdout still pipes into `compare -`.
+            value = item.as_dict()["value"]
+            self.stderr.write(
+                _("%(field)s defaulted to %(value)s: %(reason)s")
+                % {
+                    "field": item.field,
+                    "value": _("none") if value is None else value,
+                    "reason": item.reason,
+                }
+            )
+        data = resolution.as_dict()
+        out = data if options["provenance"] else data["scenario"]
         self.stdout.write(json.dumps(out, indent=2, ensure_ascii=False))
 
     def _selection(self, options: dict[str, Any]) -> dict[str, Any]:
         names = [
-            "preset", "gpu_model", "gpu_count", "scaling_efficiency", "cloud_offering", "tariff",
-            "hosting", "benchmark", "horizon_months", "currency", "discount_rate_per_year", "as_of",
+            "preset", "gpu_model", "gpu_count", "scaling_efficiency", "cloud_offering",
+            "committed_instances", "tariff", "hosting", "benchmark", "horizon_months", "currency",
+            "discount_rate_per_year", "as_of",
         ]  # fmt: skip
         data = {name: options[name] for name in names if options.get(name) is not None}
         if options["parts"]:

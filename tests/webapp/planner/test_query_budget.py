@@ -1,0 +1,30 @@
+"""What a results page costs the database when nothing is cached yet."""
+
+from django.core.cache import caches
+from django.urls import reverse
+
+from webapp.catalog import selectors
+from webapp.catalog.resolver import resolve_data
+from webapp.planner.permalink import encode
+
+CLUSTER_VS_GCP = {
+    "preset": "cluster-4x-hgx-h100",
+    "cloud_offering": "gcp-a3-highgpu-8g-commit-3y",
+    "benchmark": "resnet50-fp16",
+    "workload": {"kind": "steady", "utilization": 0.3},
+    "horizon_months": 36,
+    "currency": "USD",
+}
+
+
+def test_a_cold_results_page_needs_at_most_10_queries(
+    client, shipped_catalog, django_assert_max_num_queries
+):
+    resolution = resolve_data(CLUSTER_VS_GCP)
+    code = encode(resolution.scenario, resolution.provenance, [], CLUSTER_VS_GCP)
+    caches["default"].clear()
+    selectors.forget_catalog_version()  # as a worker that has not served this catalog yet
+    with django_assert_max_num_queries(10):
+        response = client.get(reverse("planner:results", args=[code]), HTTP_ACCEPT_LANGUAGE="en")
+    assert response.status_code == 200
+    assert "NVIDIA H100" in response.content.decode()  # the catalog's names were read
