@@ -897,15 +897,15 @@ def reopen_url(data: Any, preset: str) -> str:
     return f"{reverse('planner:home')}?{urlencode([('preset', preset), *items])}"
 
 
-def draft_initial(params: Any, form: PlannerForm) -> dict[str, Any]:
-    """The initial values a reopen link (:func:`reopen_url`) carries, for the form's fields."""
-    initial = {
-        name: params.get(name)
-        for name in params
-        if name in form.fields and not name.startswith(REOPEN_SKIPPED)
+def draft_initial(draft: PlannerForm) -> dict[str, Any]:
+    """The initial values a reopen link (:func:`reopen_url`) carries: what its bound form
+    cleaned, in the form's units (a value it refused is left out)."""
+    draft.is_valid()
+    return {
+        name: tidy(value) if isinstance(value, float) else value
+        for name, value in draft.cleaned_data.items()
+        if name in draft.fields and value not in (None, "") and not name.startswith(REOPEN_SKIPPED)
     }
-    initial["use_catalog"] = params.get("use_catalog") == "on"
-    return initial
 
 
 def jobs_initial(jobs: list[DescribedJob]) -> dict[str, Any]:

@@ -127,13 +127,13 @@ def reference_for(benchmark_slug: str | None) -> Reference | None:
     from webapp.catalog import selectors
     from webapp.catalog.models import Benchmark
 
-    benchmark = Benchmark.objects.filter(slug=benchmark_slug or "").first()
+    benchmark = selectors.by_slug(Benchmark, benchmark_slug or "")
     if benchmark is None:
         return None
     gpu = selectors.reference_gpu(benchmark)
     if gpu is None:
         return None
-    row = selectors.throughput(gpu, benchmark)
+    row = selectors.measured_throughput(gpu.slug, benchmark.slug)
     measured = None if row is None or row.measured_value is None else float(row.measured_value)
     peak = None if gpu.peak_dense_tflops is None else float(gpu.peak_dense_tflops)
     return Reference(
@@ -283,20 +283,20 @@ class BoxMemory:
 
 def box_memory(selection: dict[str, Any]) -> BoxMemory | None:
     """GPUs and memory per GPU of the box a catalog selection names (None when unknown)."""
-    from webapp.catalog.models import GPU_CARRYING_KINDS, BuildPreset, Part
+    from webapp.catalog import selectors
+    from webapp.catalog.models import GPU_CARRYING_KINDS, Part
 
     if selection.get("preset"):
-        preset = (
-            BuildPreset.objects.select_related("gpu_model").filter(slug=selection["preset"]).first()
-        )
+        preset = selectors.preset_by_slug(selection["preset"])
         if preset is None:
             return None
         return BoxMemory(preset.gpu_count, float(preset.gpu_model.vram_gb))
-    lines = selection.get("parts") or []
-    quantities = {line["part"]: line["quantity"] for line in lines}
-    parts = Part.objects.select_related("gpu_model").filter(
-        slug__in=list(quantities), kind__in=GPU_CARRYING_KINDS, gpu_model__isnull=False
-    )
+    quantities = {line["part"]: line["quantity"] for line in selection.get("parts") or []}
+    parts = [
+        p
+        for p in selectors.rows_by_slug(Part, quantities).values()
+        if p.kind in GPU_CARRYING_KINDS and p.gpu_model is not None
+    ]
     count = sum(p.gpu_count * quantities[p.slug] for p in parts)
     if not count:
         return None

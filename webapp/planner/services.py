@@ -349,8 +349,7 @@ def planner_form(params: Mapping[str, Any], catalog: CatalogChoices | None) -> P
     elif catalog is not None and params.get("preset") in catalog.preset_slugs():
         if params.get("workload_kind"):  # a reopen link: the form as typed, another preset
             draft = PlannerForm(params, catalog=catalog)
-            draft.is_valid()
-            initial = draft_initial(params, draft)
+            initial = draft_initial(draft)
             initial["jobs"] = draft.cleaned_data.get("jobs") or []
         initial.update({"box": "preset", "preset": params["preset"]})
     form = PlannerForm(initial=initial, catalog=catalog)

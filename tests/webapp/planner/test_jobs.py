@@ -108,7 +108,7 @@ def test_a_model_the_box_cannot_hold_is_refused_with_the_preset_that_can(client,
     reopened = client.get(offer["url"]).context["form"]
     assert reopened.initial["preset"] == "multi-8x-rtx4090"
     assert reopened.initial["workload_kind"] == "jobs"
-    assert reopened.initial["job_parameters_billion_1"] == "7"
+    assert reopened.initial["job_parameters_billion_1"] == 7
     assert reopened.initial["job_method_1"] == "full"
     query = parse_qs(urlsplit(offer["url"]).query)
     assert "csrfmiddlewaretoken" not in query and "build__capex" not in query

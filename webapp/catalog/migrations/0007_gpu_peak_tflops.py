@@ -13,7 +13,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("catalog", "0004_shared_cache_table"),
+        ("catalog", "0005_preset_hosting_default"),
     ]
 
     operations = [
