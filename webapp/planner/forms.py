@@ -69,6 +69,13 @@ ENGINE_MESSAGES: dict[str, tuple[Any, str]] = {
     "low_above_high": (_("Keep the low value at or below the high one."), ""),
     "mode_outside_range": (_("Keep the most likely value between the low and the high one."), ""),
     "overflow": (_("The scenario's numbers are too large to compute."), ""),
+    "jobs_month_above_limit": (
+        _(
+            "Month %(month)s asks for %(utilization)s times what the box does in 730 hours "
+            "(at most %(limit)s): plan fewer runs, or choose a bigger box."
+        ),
+        "*",
+    ),
     "no_reference_peak": (
         _(
             "The benchmark's reference GPU has no peak TFLOPS in the catalog: describe this job "
@@ -85,7 +92,8 @@ ENGINE_MESSAGES: dict[str, tuple[Any, str]] = {
     ),
 }
 """The engine's error codes (its own, and pydantic's error types) in the active language, and
-the error parameter (pydantic's ``ctx`` key) that is the limit, if the message quotes one."""
+the error parameter (pydantic's ``ctx`` key) that is the limit, if the message quotes one
+(``"*"``: it quotes several of the error's parameters by name)."""
 
 BOUND_CODES = frozenset({"greater_than_equal", "greater_than", "less_than_equal", "less_than"})
 """The codes of a value outside its field's bounds: the field's "what to type" message says
@@ -99,6 +107,14 @@ def engine_message(error: FieldError) -> str:
     if known is None:
         return error.message
     text, limit = known
+    if limit == "*":  # the message quotes several of the error's figures by name
+        try:
+            return str(text) % {
+                k: formatting.number(v, 2) if isinstance(v, float) else v
+                for k, v in error.params.items()
+            }
+        except (KeyError, TypeError):
+            return error.message
     if not limit:
         return str(text)
     if limit not in error.params:

@@ -169,3 +169,30 @@ def form_data_of(form) -> dict:
             continue
         data[name] = "on" if value is True else value
     return data
+
+
+def test_a_jobs_plan_with_a_commitment_commits_to_the_engines_cheapest_count(
+    client, shipped_catalog
+):
+    from costmodel.operations import commitment_table
+
+    data = jobs_data(
+        client, {**ADAPTER_7B, "runs": "4"}, cloud_offering="gcp-a3-highgpu-1g-commit-1y"
+    )
+    response = client.post(HOME, data)
+    assert response.status_code == 302, response.context["form"].errors
+    scenario = link_of(response["Location"]).scenario
+    assert scenario.workload.kind == "jobs"
+    best = commitment_table(scenario)["best_committed_instances"]
+    assert scenario.rent.committed_instances == best
+    answer = client.get(reverse("planner:committed-default"), data).json()
+    assert answer["committed_instances"] == best
+
+
+def test_more_runs_than_eight_boxes_do_are_refused_in_words(client, shipped_catalog):
+    response = client.post(
+        HOME, jobs_data(client, {**ADAPTER_7B, "runs": "40"}), HTTP_ACCEPT_LANGUAGE="zh-hans"
+    )
+    [message] = response.context["form"].errors["workload_kind"]
+    assert message.startswith("第 1 个月")  # the engine's code and figures, worded here
+    assert "8" in message
