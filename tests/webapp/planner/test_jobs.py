@@ -196,3 +196,23 @@ def test_more_runs_than_eight_boxes_do_are_refused_in_words(client, shipped_cata
     [message] = response.context["form"].errors["workload_kind"]
     assert message.startswith("第 1 个月")  # the engine's code and figures, worded here
     assert "8" in message
+
+
+def test_a_jobs_plan_has_its_csv_analysis_and_scenario_json(client, shipped_catalog):
+    response = client.post(HOME, jobs_data(client, ADAPTER_7B, IMAGENET))
+    code = urlsplit(response["Location"]).path.rstrip("/").rsplit("/", 1)[-1]
+    scenario = link_of(response["Location"]).scenario
+    csv = client.get(reverse("planner:results-csv", args=[code]))
+    assert csv.status_code == 200
+    assert "jobs" in csv.content.decode("utf-8-sig")
+    analysis = client.get(reverse("planner:results-analysis", args=[code]))
+    assert analysis.status_code == 200
+    rerun = client.get(reverse("planner:results-scenario", args=[code])).json()
+    assert compare(scenario)["savings"] == pytest.approx(
+        client.post(
+            "/api/v1/compare",
+            rerun,
+            content_type="application/json",
+        ).json()["savings"],
+        rel=1e-12,
+    )
