@@ -90,3 +90,16 @@ def test_more_jobs_are_added_one_by_one(page, live_server, shipped_catalog):
     page.locator("[name=job_kind_4]").select_option("dataset")
     assert page.locator("[name=job_samples_4]").is_visible()
     assert page.locator("[name=job_parameters_billion_4]").is_hidden()
+
+
+def test_the_jobs_fit_a_phone_without_scrolling_sideways(browser, live_server, shipped_catalog):
+    context = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-US")
+    try:
+        page = context.new_page()
+        page.goto(f"{live_server.url}/?preset={BUDGET}")
+        page.get_by_label("Training jobs: the runs you plan").check()
+        page.get_by_role("button", name="Add a job").click()
+        width = page.evaluate("() => document.scrollingElement.scrollWidth")
+        assert width <= 390
+    finally:
+        context.close()

@@ -216,3 +216,16 @@ def test_a_jobs_plan_has_its_csv_analysis_and_scenario_json(client, shipped_cata
         ).json()["savings"],
         rel=1e-12,
     )
+
+
+def test_without_the_catalog_a_transformer_job_asks_for_gpu_hours(client, shipped_catalog):
+    data = jobs_data(client, ADAPTER_7B)
+    data.pop("use_catalog")
+    response = client.post(HOME, data, HTTP_ACCEPT_LANGUAGE="en")
+    assert response.status_code == 200
+    [message] = response.context["form"].errors["job_kind_1"]
+    assert "describe this job in reference GPU-hours" in message
+    typed_data = jobs_data(client, TYPED)
+    typed_data.pop("use_catalog")
+    typed = client.post(HOME, typed_data)
+    assert typed.status_code == 302, typed.context["form"].errors
