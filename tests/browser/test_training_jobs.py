@@ -65,6 +65,7 @@ def test_a_full_fine_tune_is_refused_for_memory_and_the_next_preset_offered(
     assert "/r/" not in page.url  # nothing was computed for a box that cannot train the model
     assert "needs about 159.5 GB" in refusal.inner_text()
     assert "this box has 16 GB" in refusal.inner_text()
+    assert "with 192 GB" in refusal.inner_text()  # 8 × 24 GB
     offer = page.locator("#memory-next-preset")
     assert offer.get_attribute("data-preset") == "multi-8x-rtx4090"
 

@@ -722,6 +722,7 @@ class PlannerForm(ErrorTextMixin, forms.Form):
             offer = {
                 "slug": refusal.next_preset,
                 "name": names.get(refusal.next_preset, refusal.next_preset),
+                "capacity": formatting.number(refusal.next_capacity_gb),
                 "url": reopen_url(self.data, refusal.next_preset),
             }
         self.memory_refusal = {"message": message, "offer": offer}

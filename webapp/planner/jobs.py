@@ -272,6 +272,8 @@ class MemoryRefusal:
     fit: MemoryFit
     next_preset: str | None
     """Slug of the advisor's smallest preset that holds the run (None: no preset does)."""
+    next_capacity_gb: float | None = None
+    """That preset's GPU memory, added up over its GPUs [GB]."""
 
 
 @dataclass(frozen=True)
@@ -319,5 +321,7 @@ def memory_refusal(jobs: list[DescribedJob], box: BoxMemory | None) -> MemoryRef
             from webapp.advisor.advice import preset_specs
 
             preset = smallest_preset_that_fits(fit.needed_gb, preset_specs())
-            return MemoryRefusal(i, job, fit, None if preset is None else preset.slug)
+            if preset is None:
+                return MemoryRefusal(i, job, fit, None)
+            return MemoryRefusal(i, job, fit, preset.slug, preset.capacity_gb)
     return None
