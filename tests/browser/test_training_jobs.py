@@ -52,6 +52,8 @@ def test_an_adapter_fine_tune_gets_a_verdict_with_its_time_to_result(
     assert row.locator(".job-rent-hours").inner_text() == formatting.number(
         job["rent_instance_hours_per_run"], 1
     )
+    # 7 B × 1 byte × 1.25 + 2 GB is below the advisor's 12 GB floor: 12 GB of the box's 16
+    assert row.locator(".job-memory").inner_text() == "about 12 GB of 16 GB"
     page.wait_for_selector("#confidence-badge[data-confidence]:not([data-confidence=''])")
     page.watch.assert_clean()
 

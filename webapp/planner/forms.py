@@ -705,7 +705,9 @@ class PlannerForm(ErrorTextMixin, forms.Form):
         the smallest preset that holds it offered as a link that reopens this form with it."""
         values = {
             "job": refusal.job.name,
-            "needed": formatting.number(refusal.fit.needed_gb, 1),
+            "needed": formatting.number(
+                refusal.fit.needed_gb, 0 if refusal.fit.needed_gb.is_integer() else 1
+            ),
             "capacity": formatting.number(refusal.fit.capacity_gb),
         }
         message = (

@@ -249,6 +249,27 @@ def _job_note(job: DescribedJob, hours: float, reference: Reference | None) -> s
     return f"{what} → {hours:.6g} reference GPU-hours per run"
 
 
+def with_memory(items: list[dict[str, Any]], fits: list[MemoryFit | None]) -> None:
+    """Record each transformer job's memory fit in its provenance item (``memory_gb``: needed
+    and the box's), so the results page can say it fits without asking the catalog again."""
+    jobs = [item for item in items if item.get("role") == JOB_ROLE]
+    for item, fit in zip(jobs, fits, strict=True):
+        if fit is not None:
+            item["memory_gb"] = [fit.needed_gb, fit.capacity_gb]
+
+
+def job_memory_of(provenance: list[dict[str, Any]]) -> dict[int, tuple[float, float]]:
+    """Job index → (needed, box) GPU memory [GB] recorded by :func:`with_memory`."""
+    found = {}
+    for item in provenance:
+        memory, fields = item.get("memory_gb"), item.get("fields") or []
+        if item.get("role") == JOB_ROLE and isinstance(memory, list) and len(memory) == 2:
+            index = str(fields[0]).split(".")[2] if fields else ""
+            if index.isdigit():
+                found[int(index)] = (float(memory[0]), float(memory[1]))
+    return found
+
+
 def described_jobs(provenance: list[dict[str, Any]]) -> list[DescribedJob]:
     """The jobs as described in the form, from a plan's provenance (for reopening the form
     and for the memory check)."""
@@ -306,18 +327,25 @@ def box_memory(selection: dict[str, Any]) -> BoxMemory | None:
     return BoxMemory(count, vram)
 
 
-def memory_refusal(jobs: list[DescribedJob], box: BoxMemory | None) -> MemoryRefusal | None:
-    """The first transformer job whose training memory (the advisor's rule, sharded across the
-    box's GPUs) exceeds the box's GPU memory, with the preset to offer instead."""
-    if box is None:
-        return None
-    for i, job in enumerate(jobs):
-        if job.kind != "transformer" or job.parameters_billion is None:
-            continue
-        fit = memory_fit(
+def job_memory(jobs: list[DescribedJob], box: BoxMemory | None) -> list[MemoryFit | None]:
+    """Each job's training memory against the box (the advisor's rule, sharded across the
+    box's GPUs): a :class:`MemoryFit` for a transformer job, None for the others or an
+    unknown box."""
+    return [
+        None
+        if box is None or job.kind != "transformer" or job.parameters_billion is None
+        else memory_fit(
             job.parameters_billion, job.precision, job.method, box.gpu_count, box.vram_gb
         )
-        if not fit.fits:
+        for job in jobs
+    ]
+
+
+def memory_refusal(jobs: list[DescribedJob], box: BoxMemory | None) -> MemoryRefusal | None:
+    """The first transformer job whose training memory exceeds the box's GPU memory
+    (:func:`job_memory`), with the preset to offer instead."""
+    for i, (job, fit) in enumerate(zip(jobs, job_memory(jobs, box), strict=True)):
+        if fit is not None and not fit.fits:
             from webapp.advisor.advice import preset_specs
 
             preset = smallest_preset_that_fits(fit.needed_gb, preset_specs())

@@ -57,8 +57,10 @@ from webapp.planner.jobs import (
     MemoryRefusal,
     box_memory,
     engine_workload,
+    job_memory,
     memory_refusal,
     reference_for,
+    with_memory,
 )
 from webapp.planner.permalink import Permalink, PermalinkError, decode
 from webapp.scenarios import selectors as saved_selectors
@@ -249,11 +251,13 @@ def make_plan(
         )
     else:
         selection = selection_from(data, today or datetime.date.today())
-        refusal = memory_refusal(
-            list(data.get("jobs") or []), box_memory(selection.model_dump(mode="json"))
-        )
+        jobs = list(data.get("jobs") or [])
+        box = box_memory(selection.model_dump(mode="json")) if jobs else None
+        refusal = memory_refusal(jobs, box)
         if refusal is not None:
             raise MemoryRefused(refusal)
+        if jobs:
+            with_memory(job_items, job_memory(jobs, box))
         resolution = resolve(selection)
         changes = _overrides(typed, resolution.scenario, basis or {})
         if data.get("name"):
