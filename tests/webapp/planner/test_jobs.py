@@ -229,3 +229,19 @@ def test_without_the_catalog_a_transformer_job_asks_for_gpu_hours(client, shippe
     typed_data.pop("use_catalog")
     typed = client.post(HOME, typed_data)
     assert typed.status_code == 302, typed.context["form"].errors
+
+
+def test_a_custom_box_holds_what_its_gpu_cards_hold_together(client, shipped_catalog):
+    parts = {
+        "part__gpu-rtx-4090": "2",
+        "part__cpu-desktop-16c": "1",
+        "part__psu-silverstone-hela-2050": "1",
+    }
+    data = jobs_data(client, FULL_7B, box="custom", scaling_efficiency="90", **parts)
+    data.pop("preset")
+    response = client.post(HOME, data, HTTP_ACCEPT_LANGUAGE="en")
+    [message] = response.context["form"].errors["job_parameters_billion_1"]
+    assert "needs about 159.5 GB" in message and "this box has 48 GB" in message  # 2 × 24 GB
+    small = {**FULL_7B, "parameters_billion": "1.5"}  # 1.5 × 18 × 1.25 + 2 = 35.75 GB
+    data.update({f"job_{key}_1": value for key, value in small.items()})
+    assert client.post(HOME, data).status_code == 302
