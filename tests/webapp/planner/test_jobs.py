@@ -245,3 +245,10 @@ def test_a_custom_box_holds_what_its_gpu_cards_hold_together(client, shipped_cat
     small = {**FULL_7B, "parameters_billion": "1.5"}  # 1.5 × 18 × 1.25 + 2 = 35.75 GB
     data.update({f"job_{key}_1": value for key, value in small.items()})
     assert client.post(HOME, data).status_code == 302
+
+
+def test_the_refusal_speaks_chinese_to_a_chinese_browser(client, shipped_catalog):
+    response = client.post(HOME, jobs_data(client, FULL_7B), HTTP_ACCEPT_LANGUAGE="zh-hans")
+    html = response.content.decode()
+    assert "训练约需 159.5 GB 显存；这台机器只有 16 GB" in html
+    assert "用这个预设打开规划器" in html
