@@ -35,6 +35,14 @@
     show(".workload-steady", kind === "steady");
     show(".workload-tidal", kind === "tidal");
     show(".workload-profile", kind === "profile");
+    show(".workload-jobs", kind === "jobs");
+    form.querySelectorAll(".job-row").forEach(function (row) {
+      var jobKind = row.querySelector("select[name^='job_kind_']");
+      var value = jobKind ? jobKind.value : "transformer";
+      ["transformer", "dataset", "gpu_hours"].forEach(function (k) {
+        row.querySelectorAll(".job-" + k).forEach(function (el) { el.hidden = value !== k; });
+      });
+    });
     var box = checked("box");
     show(".box-preset", box !== "custom");
     show(".box-custom", box === "custom");
@@ -88,6 +96,19 @@
         committedDefault.setAttribute("data-count", answer.committed_instances === null ? "" : answer.committed_instances);
       }
     }).catch(function () { /* a newer request replaced this one, or the network failed */ });
+  }
+
+  // Job rows beyond the first three wait behind "Add a job" (without the script they all show).
+  var addJob = document.getElementById("add-job");
+  function hiddenJobs() { return form.querySelectorAll(".job-row[data-extra]"); }
+  if (addJob && hiddenJobs().length) {
+    hiddenJobs().forEach(function (row) { row.hidden = true; });
+    addJob.hidden = false;
+    addJob.addEventListener("click", function () {
+      var next = form.querySelector(".job-row[data-extra][hidden]");
+      if (next) { next.hidden = false; next.removeAttribute("data-extra"); }
+      if (!form.querySelector(".job-row[data-extra][hidden]")) { addJob.hidden = true; }
+    });
   }
 
   if (filter) {

@@ -156,6 +156,20 @@ class GpuModel(LocalizedNameMixin, SlugModel):
         _("idle power [W]"), help_text=_("Draw while powered on but not computing.")
     )
     supports_nvlink = models.BooleanField(_("supports NVLink"), default=False)
+    peak_dense_tflops = models.DecimalField(
+        _("peak dense 16-bit TFLOPS"),
+        max_digits=7,
+        decimal_places=2,
+        null=True,
+        blank=True,
+        help_text=_(
+            "Peak dense tensor throughput at BF16 or FP16 with FP32 accumulate, without "
+            "sparsity [TFLOP/s], from the datasheet; converts a training run to GPU-hours."
+        ),
+    )
+    peak_tflops_source = models.CharField(
+        _("source of the peak TFLOPS"), max_length=500, blank=True
+    )
     skypilot_name = models.CharField(
         _("SkyPilot accelerator name"),
         max_length=50,
@@ -177,6 +191,10 @@ class GpuModel(LocalizedNameMixin, SlugModel):
                 name="gpumodel_idle_le_board_power",
             ),
             models.CheckConstraint(condition=Q(vram_gb__gte=1), name="gpumodel_vram_ge_1"),
+            models.CheckConstraint(
+                condition=Q(peak_dense_tflops__isnull=True) | Q(peak_dense_tflops__gt=0),
+                name="gpumodel_peak_tflops_positive",
+            ),
         ]
 
     def __str__(self) -> str:

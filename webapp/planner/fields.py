@@ -37,6 +37,7 @@ from django.utils.translation import gettext_lazy as _
 
 from costmodel.paths import get_path, with_path
 from costmodel.scenario import Scenario
+from webapp.planner.jobs import JOB_ROWS
 
 PERCENT_UNITS = frozenset({"fraction", "signed_fraction"})
 """Units the engine reads as a fraction and people type as a percentage (and ``profile``, a
@@ -98,6 +99,11 @@ class ScenarioField:
     """The catalog prefills it: a value typed over the catalog's is an override."""
     required: bool = False
     """The form refuses to go on without it (whatever the workload or the box)."""
+    rows: int = 0
+    """For an input asked once per job (``job_name_1`` …): the rows of jobs the form holds."""
+    job: str = ""
+    """Its key in a described job (:class:`webapp.planner.jobs.DescribedJob`), whose schema
+    bounds it; the form turns the jobs into the engine's jobs workload."""
 
     @property
     def percent(self) -> bool:
@@ -118,7 +124,10 @@ class ScenarioField:
 
     @property
     def bounds(self) -> Bounds:
-        """The engine's bounds (the selection's too, when the selection carries the input)."""
+        """The engine's bounds (the selection's too, when the selection carries the input; a
+        described job's, for an input of a job)."""
+        if self.job:
+            return job_bounds(self.job)
         return engine_bounds(self.path, self.selection)
 
     @property
@@ -137,6 +146,8 @@ class ScenarioField:
         """Its form fields' names: one, or one per month of a profile (``profile_percent_1``…)."""
         if self.unit == "profile":
             return [f"{self.name}_{i}" for i in range(1, PROFILE_MONTHS + 1)]
+        if self.rows:
+            return [f"{self.name}_{i}" for i in range(1, self.rows + 1)]
         return [self.name] if self.name else []
 
 
@@ -204,6 +215,14 @@ def engine_bounds(path: str, selection: str = "") -> Bounds:
     if selection:
         bounds = _tighter(bounds, schema_bounds(Selection.model_json_schema(), selection))
     return bounds
+
+
+@functools.cache
+def job_bounds(key: str) -> Bounds:
+    """The bounds of an input of a described job (its pydantic schema)."""
+    from webapp.planner.jobs import DescribedJob
+
+    return schema_bounds(DescribedJob.model_json_schema(), key)
 
 
 SHOWN_DIGITS = 12
@@ -479,6 +498,61 @@ WORKLOAD_FIELDS: tuple[ScenarioField, ...] = (
     ),
 )
 
+
+def _job(form: str, label: Promise, unit: str, **kw: Any) -> ScenarioField:
+    """An input asked once per job row of a training jobs workload."""
+    return ScenarioField(
+        "", label, unit, form=form, section="jobs", workload="jobs", rows=JOB_ROWS, **kw
+    )
+
+
+JOB_FIELDS: tuple[ScenarioField, ...] = (
+    _job("job_name", _("Name of the job"), "text", example=_("7B adapter fine-tune")),
+    _job("job_kind", _("Described as"), "choice"),
+    _job(
+        "job_parameters_billion",
+        _("Model size [billion parameters]"),
+        "number",
+        job="parameters_billion",
+        example=_("7 for a 7B model"),
+    ),
+    _job(
+        "job_tokens_billion",
+        _("Tokens per run [billions]"),
+        "number",
+        help=_("Tokens in the training set × epochs."),
+        job="tokens_billion",
+        example=_("2 for 2 billion tokens"),
+    ),
+    _job("job_method", _("Training"), "choice"),
+    _job("job_precision", _("Precision"), "choice"),
+    _job(
+        "job_samples",
+        _("Samples in the dataset"),
+        "number",
+        job="samples",
+        example=_("1281167 for ImageNet-1k"),
+    ),
+    _job("job_epochs", _("Epochs per run"), "number", job="epochs", example="90"),
+    _job(
+        "job_reference_gpu_hours",
+        _("Reference GPU-hours per run"),
+        "number",
+        help=_("Hours one reference GPU needs for one run."),
+        job="reference_gpu_hours",
+        example="120",
+    ),
+    _job(
+        "job_runs",
+        _("Runs per month"),
+        "runs",
+        help=_("One number for every month, or twelve separated by commas (they repeat)."),
+        example=_("2, or 1, 0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0"),
+    ),
+)
+"""The inputs of one job (form names ``job_name_1`` … ``job_runs_8``): each job becomes a job
+of the engine's jobs workload through :mod:`webapp.planner.jobs`."""
+
 SELECTION_FIELDS: tuple[ScenarioField, ...] = (
     ScenarioField("", _("Preset"), "choice", form="preset", selection="preset"),
     ScenarioField(
@@ -517,7 +591,7 @@ ALL_FIELDS: tuple[ScenarioField, ...] = (
 CSV."""
 BY_PATH: dict[str, ScenarioField] = {f.path: f for f in ALL_FIELDS}
 
-REGISTRY: tuple[ScenarioField, ...] = ALL_FIELDS + SELECTION_FIELDS
+REGISTRY: tuple[ScenarioField, ...] = ALL_FIELDS + SELECTION_FIELDS + JOB_FIELDS
 """Every input of the planner."""
 
 TYPED_FIELDS: tuple[ScenarioField, ...] = tuple(
@@ -703,6 +777,7 @@ WORKLOAD_KIND_LABELS: dict[str, Promise] = {
     "steady": _("steady"),
     "tidal": _("tidal"),
     "profile": _("12-month profile"),
+    "jobs": _("training jobs"),
 }
 
 

@@ -9,18 +9,22 @@ puts any error that names a field back beside that field.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any, cast
 
 from django import forms
 from django.core.validators import BaseValidator
 from django.forms.renderers import DjangoTemplates as TemplateRenderer
 from django.http import QueryDict
+from django.urls import reverse
+from django.utils.http import urlencode
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from costmodel import FieldError, ScenarioError, UnreadableInput, ranges
 from costmodel.errors import load_json
 from costmodel.ranges import Range
+from costmodel.training import DEFAULT_MFU
 from webapp.catalog.pricing_modes import COMMITMENT_MODES, data_attributes
 from webapp.planner import formatting
 from webapp.planner.choices import CatalogChoices
@@ -29,6 +33,7 @@ from webapp.planner.fields import (
     BY_PATH,
     CATALOG_FIELDS,
     FINANCING_FIELDS,
+    JOB_FIELDS,
     RANGE_ENDS,
     RANGE_ROWS,
     REGISTRY,
@@ -39,6 +44,16 @@ from webapp.planner.fields import (
     form_values,
     tidy,
     to_form,
+)
+from webapp.planner.jobs import (
+    JOB_ROWS,
+    KIND_NEEDS,
+    SHOWN_JOB_ROWS,
+    DescribedJob,
+    MemoryRefusal,
+    described_jobs,
+    parse_runs,
+    runs_text,
 )
 from webapp.planner.permalink import Permalink, PermalinkError, decode
 from webapp.scenarios.models import SavedScenario
@@ -55,9 +70,31 @@ ENGINE_MESSAGES: dict[str, tuple[Any, str]] = {
     "low_above_high": (_("Keep the low value at or below the high one."), ""),
     "mode_outside_range": (_("Keep the most likely value between the low and the high one."), ""),
     "overflow": (_("The scenario's numbers are too large to compute."), ""),
+    "jobs_month_above_limit": (
+        _(
+            "Month %(month)s asks for %(utilization)s times what the box does in 730 hours "
+            "(at most %(limit)s): plan fewer runs, or choose a bigger box."
+        ),
+        "*",
+    ),
+    "no_reference_peak": (
+        _(
+            "The benchmark's reference GPU has no peak TFLOPS in the catalog: describe this job "
+            "in reference GPU-hours, or choose another benchmark."
+        ),
+        "",
+    ),
+    "no_reference_throughput": (
+        _(
+            "The benchmark's reference GPU has no measured throughput in the catalog: describe "
+            "this job in reference GPU-hours, or choose another benchmark."
+        ),
+        "",
+    ),
 }
 """The engine's error codes (its own, and pydantic's error types) in the active language, and
-the error parameter (pydantic's ``ctx`` key) that is the limit, if the message quotes one."""
+the error parameter (pydantic's ``ctx`` key) that is the limit, if the message quotes one
+(``"*"``: it quotes several of the error's parameters by name)."""
 
 BOUND_CODES = frozenset({"greater_than_equal", "greater_than", "less_than_equal", "less_than"})
 """The codes of a value outside its field's bounds: the field's "what to type" message says
@@ -71,6 +108,14 @@ def engine_message(error: FieldError) -> str:
     if known is None:
         return error.message
     text, limit = known
+    if limit == "*":  # the message quotes several of the error's figures by name
+        try:
+            return str(text) % {
+                k: formatting.number(v, 2) if isinstance(v, float) else v
+                for k, v in error.params.items()
+            }
+        except (KeyError, TypeError):
+            return error.message
     if not limit:
         return str(text)
     if limit not in error.params:
@@ -316,6 +361,7 @@ class PlannerForm(ErrorTextMixin, forms.Form):
             ("steady", _("Steady: the same share of every month")),
             ("tidal", _("Tidal: a few busy days a month")),
             ("profile", _("A 12-month profile")),
+            ("jobs", _("Training jobs: the runs you plan")),
         ],
         widget=forms.RadioSelect,
         initial="steady",
@@ -389,11 +435,14 @@ class PlannerForm(ErrorTextMixin, forms.Form):
             self.fields["use_catalog"].disabled = True
         for f in TYPED_FIELDS:
             self._add_input(f)
+        for f in JOB_FIELDS:
+            self._add_job_input(f)
         for row in RANGE_ROWS:
             self._add_range(row)
         for name, hint in self.hints.items():
             self.fields[name].error_messages.update(_messages(hint))
         self.overrides: list[str] = []
+        self.memory_refusal: dict[str, Any] | None = None
 
     def _add_input(self, f: ScenarioField) -> None:
         """The form field(s) of one registry input: bounds from the engine, its unit in the
@@ -411,6 +460,26 @@ class PlannerForm(ErrorTextMixin, forms.Form):
             self.fields[name] = _number_field(f, label, help_text)
             if hint:
                 self.hints[name] = hint
+
+    def _add_job_input(self, f: ScenarioField) -> None:
+        """The form fields of one input of a job, one per job row (all optional: a row is
+        a job when anything in it is filled in)."""
+        hint = field_hint(f)
+        for name in f.form_names():
+            field: forms.Field
+            if f.unit == "choice":
+                field = forms.ChoiceField(
+                    label=str(f.label), choices=JOB_CHOICES[f.name], required=False
+                )
+            elif f.unit in ("text", "runs"):
+                field = forms.CharField(
+                    label=str(f.label), help_text=str(f.help), max_length=200, required=False
+                )
+            else:
+                field = _number_field(f, str(f.label), str(f.help))
+                if hint:
+                    self.hints[name] = hint
+            self.fields[name] = field
 
     def _add_range(self, row: RangeRow) -> None:
         hint = (
@@ -459,6 +528,27 @@ class PlannerForm(ErrorTextMixin, forms.Form):
             groups[1][1].append(self["committed_instances"])
         return groups
 
+    def job_rows(self) -> list[dict[str, Any]]:
+        """The job rows of the form: their number, whether they start hidden (the page's
+        script shows them one by one) and their fields by key (``kind``, ``runs`` …)."""
+        rows = []
+        for i in range(1, JOB_ROWS + 1):
+            fields = {f.name.removeprefix("job_"): self[f"{f.name}_{i}"] for f in JOB_FIELDS}
+            used = any(self._row_value(bf) for key, bf in fields.items() if key not in CHOICE_KEYS)
+            rows.append(
+                {
+                    "number": i,
+                    "fields": fields,
+                    "extra": i > SHOWN_JOB_ROWS and not used,
+                    "errors": any(bf.errors for bf in fields.values()),
+                }
+            )
+        return rows
+
+    def _row_value(self, bf: forms.BoundField) -> bool:
+        value = bf.value()
+        return value not in (None, "")
+
     def life_fields(self) -> list[forms.BoundField]:
         return self.section("life")
 
@@ -476,6 +566,10 @@ class PlannerForm(ErrorTextMixin, forms.Form):
             }
             for row in RANGE_ROWS
         ]
+
+    def default_mfu_percent(self) -> str:
+        """The engine's default model-FLOPs utilization, as the jobs' help text quotes it."""
+        return formatting.number(DEFAULT_MFU * 100)
 
     def committed_default_text(self) -> str:
         """The default count of committed instances for the choices shown, in words."""
@@ -542,7 +636,11 @@ class PlannerForm(ErrorTextMixin, forms.Form):
         if self.errors:
             return data
         kind = data.get("workload_kind")
+        if kind == "jobs":
+            data["jobs"] = self._clean_jobs(data)
         for f in REGISTRY:
+            if f.rows:
+                continue  # an input of a job row: checked by _clean_jobs
             if kind and f.workload == kind and f.path != "workload.hours_per_active_day":
                 for name in f.form_names():
                     if data.get(name) is None:
@@ -569,6 +667,69 @@ class PlannerForm(ErrorTextMixin, forms.Form):
                 self.add_error("preset", _("Choose a preset."))
         return data
 
+    def _clean_jobs(self, data: dict[str, Any]) -> list[DescribedJob]:
+        """The described jobs of the rows filled in; each error beside its field."""
+        jobs = []
+        for i in range(1, JOB_ROWS + 1):
+            row = {f.name.removeprefix("job_"): data.get(f"{f.name}_{i}") for f in JOB_FIELDS}
+            if not any(row[k] not in (None, "") for k in row if k not in CHOICE_KEYS):
+                continue
+            kind = row["kind"] or "transformer"
+            missing = [k for k in KIND_NEEDS[kind] if row[k] is None]
+            for key in missing:
+                self.add_error(f"job_{key}_{i}", _("Enter this for this kind of job."))
+            runs = parse_runs(row["runs"] or "")
+            if runs is None:
+                self.add_error(
+                    f"job_runs_{i}",
+                    _("Enter one number of runs a month, or twelve separated by commas."),
+                )
+            if missing or runs is None:
+                continue
+            values = {k: row[k] for k in KIND_NEEDS[kind]}
+            jobs.append(
+                DescribedJob(
+                    name=row["name"] or str(_("Job %(n)d") % {"n": i}),
+                    kind=kind,
+                    method=row["method"] or "full",
+                    precision=row["precision"] or "bf16",
+                    runs_per_month=runs,
+                    **values,
+                )
+            )
+        if not jobs and not self.errors:
+            self.add_error("job_name_1", _("Describe at least one job."))
+        return jobs
+
+    def refuse_for_memory(self, refusal: MemoryRefusal) -> None:
+        """Refuse the box for a job it cannot hold: the reason and figures beside the job, and
+        the smallest preset that holds it offered as a link that reopens this form with it."""
+        values = {
+            "job": refusal.job.name,
+            "needed": formatting.number(
+                refusal.fit.needed_gb, 0 if refusal.fit.needed_gb.is_integer() else 1
+            ),
+            "capacity": formatting.number(refusal.fit.capacity_gb),
+        }
+        message = (
+            _(
+                "“%(job)s” needs about %(needed)s GB of GPU memory to train; this box has "
+                "%(capacity)s GB. Building this box is refused for this job."
+            )
+            % values
+        )
+        self.add_error(f"job_parameters_billion_{refusal.index + 1}", message)
+        offer = None
+        if refusal.next_preset is not None and self.catalog is not None:
+            names = dict(self.catalog.presets)
+            offer = {
+                "slug": refusal.next_preset,
+                "name": names.get(refusal.next_preset, refusal.next_preset),
+                "capacity": formatting.number(refusal.next_capacity_gb),
+                "url": reopen_url(self.data, refusal.next_preset),
+            }
+        self.memory_refusal = {"message": message, "offer": offer}
+
     def add_engine_errors(self, exc: ScenarioError) -> None:
         """Put each error of the resolver or the engine beside the field it names, in the
         active language by its code, saying what to type when it is a bound the field has a
@@ -594,6 +755,8 @@ class PlannerForm(ErrorTextMixin, forms.Form):
             values["parts"] = self.parts_list(values)
         if not self.is_commitment(values.get("cloud_offering")):
             values["committed_instances"] = None
+        if values.get("workload_kind") == "jobs":
+            values["jobs"] = self.initial.get("jobs") or []
         return values
 
     def prefill(self, values: dict[str, Any]) -> None:
@@ -687,6 +850,10 @@ def form_field_for(error: FieldError) -> str | None:
     the registry's input it names, one end of an uncertainty range, or the part of the form
     (the workload, the box, the loan) a whole-object error is about."""
     path = error.field
+    job = re.match(r"workload\.jobs\.(\d+)(?:\.(\w+))?", path)
+    if job and int(job.group(1)) < JOB_ROWS:
+        key = {"reference_gpu_hours": "kind", "runs_per_month": "runs"}.get(job.group(2) or "")
+        return f"job_{key or 'kind'}_{int(job.group(1)) + 1}"
     if path.startswith(("distributions.", "ranges.")):
         return _range_field_for(path.split(".", 1)[1])
     named = form_field_of(path)
@@ -727,4 +894,68 @@ def initial_from_link(link: Permalink) -> dict[str, Any]:
         initial["box"] = "preset"
     if link.ranges:
         initial.update(range_initial(link.ranges))
+    jobs = described_jobs(link.provenance)
+    initial.update(jobs_initial(jobs))
+    initial["jobs"] = jobs
     return initial
+
+
+REOPEN_SKIPPED = ("csrfmiddlewaretoken", "basis", "preset", "box", "build__", "rent__", "range_")
+"""What a reopen link leaves out: the token, the figures that follow the catalog's box (the new
+preset brings its own) and the ranges (they follow the plan)."""
+
+
+def reopen_url(data: Any, preset: str) -> str:
+    """The planner form reopened with ``preset`` and everything else typed as in ``data``."""
+    items = [
+        (name, value)
+        for name in data
+        if not name.startswith(REOPEN_SKIPPED)
+        for value in data.getlist(name)
+    ]
+    return f"{reverse('planner:home')}?{urlencode([('preset', preset), *items])}"
+
+
+def draft_initial(draft: PlannerForm) -> dict[str, Any]:
+    """The initial values a reopen link (:func:`reopen_url`) carries: what its bound form
+    cleaned, in the form's units (a value it refused is left out)."""
+    draft.is_valid()
+    return {
+        name: tidy(value) if isinstance(value, float) else value
+        for name, value in draft.cleaned_data.items()
+        if name in draft.fields and value not in (None, "") and not name.startswith(REOPEN_SKIPPED)
+    }
+
+
+def jobs_initial(jobs: list[DescribedJob]) -> dict[str, Any]:
+    """The job rows' initial values of described jobs (the form reopened on a plan)."""
+    values: dict[str, Any] = {}
+    for i, job in enumerate(jobs[:JOB_ROWS], start=1):
+        for key, value in job.model_dump().items():
+            if key == "runs_per_month":
+                values[f"job_runs_{i}"] = runs_text(value)
+            elif value is not None:
+                values[f"job_{key}_{i}"] = tidy(value) if isinstance(value, float) else value
+    return values
+
+
+JOB_CHOICES: dict[str, list[tuple[str, Any]]] = {
+    "job_kind": [
+        ("transformer", _("A transformer: model size and tokens")),
+        ("dataset", _("A dataset: samples × epochs on the benchmark")),
+        ("gpu_hours", _("Reference GPU-hours per run")),
+    ],
+    "job_method": [
+        ("full", _("Full training or fine-tuning")),
+        ("adapter", _("Adapters only (LoRA)")),
+    ],
+    "job_precision": [
+        ("bf16", _("BF16 mixed precision")),
+        ("fp16", _("FP16 mixed precision")),
+        ("fp32", _("FP32")),
+        ("int8", _("8-bit: base weights (adapters, QLoRA-style) or optimizer states (full)")),
+    ],
+}
+"""The choices of a job row's selects (the values are the engine's)."""
+
+CHOICE_KEYS = frozenset({"kind", "method", "precision"})

@@ -26,14 +26,16 @@ from costmodel import ScenarioError
 from costmodel.decision import decide
 from costmodel.operations import MAX_COMMITTED_INSTANCES, commitment_table, peak_committed_need
 from costmodel.paths import get_path
+from costmodel.projection import job_times
 from costmodel.ranges import fleet_size
-from costmodel.scenario import Scenario
+from costmodel.scenario import JobsWorkload, Scenario
 from costmodel.sensitivity import summary_and_sweep
 from webapp.planner import formatting
 from webapp.planner.analysis import ranges_of, ranges_table
 from webapp.planner.compared import compared
 from webapp.planner.fields import ALL_FIELDS, labels
 from webapp.planner.finance import finance_context
+from webapp.planner.jobs import job_memory_of, runs_text
 from webapp.planner.permalink import Permalink, encode, fits_in_link
 from webapp.planner.sources import Sources, catalog_sources
 from webapp.planner.verdict import verdict, what_is_compared
@@ -180,6 +182,37 @@ def _commitment_note(link: Permalink, chosen: int, best: int) -> str:
     return " ".join([why % values, cheapest % values, held])
 
 
+def jobs_part(scenario: Scenario, provenance: list[dict[str, Any]]) -> list[dict[str, str]] | None:
+    """Per job of a jobs workload, the time to result: wall hours of one run on the box and
+    instance-hours of one run rented (the engine's ``jobs`` output block), and for a
+    transformer job the GPU memory it needs of the box's (checked when planned); None for
+    another workload."""
+    if not isinstance(scenario.workload, JobsWorkload):
+        return None
+    memory = job_memory_of(provenance)
+    return [
+        {
+            "name": row["name"],
+            "runs": runs_text(job.runs_per_month),
+            "build_hours": formatting.number(row["build_hours_per_run"], 1),
+            "rent_hours": formatting.number(row["rent_instance_hours_per_run"], 1),
+            "memory": _memory_text(memory.get(i)),
+        }
+        for i, (job, row) in enumerate(
+            zip(scenario.workload.jobs, job_times(scenario), strict=True)
+        )
+    ]
+
+
+def _memory_text(memory: tuple[float, float] | None) -> str:
+    if memory is None:
+        return ""
+    return _("about %(needed)s GB of %(capacity)s GB") % {
+        "needed": formatting.number(memory[0], 0 if memory[0].is_integer() else 1),
+        "capacity": formatting.number(memory[1]),
+    }
+
+
 def results_context(link: Permalink, code: str | None = None) -> dict[str, Any]:
     """Template context of the results page for a decoded permalink (and its code, if known)."""
     scenario = link.scenario
@@ -202,6 +235,7 @@ def results_context(link: Permalink, code: str | None = None) -> dict[str, Any]:
         "compared": what_is_compared(scenario, decision, compared(link.provenance)),
         "fleet_chart": fleet_size(scenario) is not None,
         "commitment": commitment_part(link),
+        "jobs": jobs_part(scenario, link.provenance),
         "ranges": ranges_table(ranges_of(link), scenario.currency),
         "ranges_chosen": bool(link.ranges),
         "inputs_html": inputs_html(

@@ -48,9 +48,19 @@ from webapp.planner.fields import (
 from webapp.planner.forms import (
     RANGE_BY_PATH,
     PlannerForm,
+    draft_initial,
     initial_from_link,
     range_basis,
     range_name,
+)
+from webapp.planner.jobs import (
+    MemoryRefusal,
+    box_memory,
+    engine_workload,
+    job_memory,
+    memory_refusal,
+    reference_for,
+    with_memory,
 )
 from webapp.planner.permalink import Permalink, PermalinkError, decode
 from webapp.scenarios import selectors as saved_selectors
@@ -75,7 +85,32 @@ def general_values(data: Mapping[str, Any]) -> dict[str, Any]:
     values = scenario_values(data, selection=True)
     general = nested({p: v for p, v in values.items() if not p.startswith(("build.", "rent."))})
     general.setdefault("discount_rate_per_year", 0.0)
+    if data.get("workload_kind") == "jobs":
+        general["workload"] = jobs_workload(data)[0]
     return general
+
+
+def jobs_workload(data: Mapping[str, Any]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The engine's jobs workload of the form's described jobs (``data["jobs"]``) and the
+    provenance of their hours, converted at the chosen benchmark's reference GPU.
+
+    Raises :class:`costmodel.ScenarioError` naming ``workload.jobs.<i>.kind`` when a job needs
+    a catalog figure the reference GPU lacks.
+    """
+    if "jobs_workload" not in data:
+        use_catalog = bool(data.get("use_catalog")) and bool(data.get("benchmark"))
+        reference = reference_for(data.get("benchmark")) if use_catalog else None
+        return engine_workload(list(data.get("jobs") or []), reference)
+    converted: tuple[dict[str, Any], list[dict[str, Any]]] = data["jobs_workload"]
+    return converted
+
+
+class MemoryRefused(Exception):
+    """A described transformer job does not fit the box: the plan is refused."""
+
+    def __init__(self, refusal: MemoryRefusal) -> None:
+        super().__init__(refusal.job.name)
+        self.refusal = refusal
 
 
 def selection_from(data: Mapping[str, Any], as_of: datetime.date | None) -> Selection:
@@ -141,6 +176,8 @@ def _explicit_scenario(data: Mapping[str, Any]) -> Scenario:
     scenario: dict[str, Any] = {"name": data.get("name") or None, "build": {}, "rent": {}}
     scenario.update(nested(scenario_values(data, selection=False)))
     scenario.setdefault("discount_rate_per_year", 0.0)
+    if data.get("workload_kind") == "jobs":
+        scenario["workload"] = jobs_workload(data)[0]
     return parse_scenario(scenario)
 
 
@@ -200,11 +237,27 @@ def make_plan(
         or scenario fields (``build.capex`` …), or the scenario's results overflow.
     """
     typed = _typed_values(data)
+    job_items: list[dict[str, Any]] = []
+    if data.get("workload_kind") == "jobs":
+        data = {**data, "use_catalog": use_catalog}
+        data["jobs_workload"] = jobs_workload(data)
+        job_items = data["jobs_workload"][1]
     if not use_catalog:
         scenario = _explicit_scenario(data)
-        plan = Plan(scenario=scenario, ranges=ranges_from(data, scenario, basis or {}))
+        plan = Plan(
+            scenario=scenario,
+            provenance=job_items,
+            ranges=ranges_from(data, scenario, basis or {}),
+        )
     else:
         selection = selection_from(data, today or datetime.date.today())
+        jobs = list(data.get("jobs") or [])
+        box = box_memory(selection.model_dump(mode="json")) if jobs else None
+        refusal = memory_refusal(jobs, box)
+        if refusal is not None:
+            raise MemoryRefused(refusal)
+        if jobs:
+            with_memory(job_items, job_memory(jobs, box))
         resolution = resolve(selection)
         changes = _overrides(typed, resolution.scenario, basis or {})
         if data.get("name"):
@@ -212,7 +265,7 @@ def make_plan(
         scenario = with_fields(resolution.scenario, changes) if changes else resolution.scenario
         plan = Plan(
             scenario=scenario,
-            provenance=resolution.provenance,
+            provenance=resolution.provenance + job_items,
             overrides=[path for path in changes if path != "name"],
             selection=selection.model_dump(mode="json"),
             ranges=ranges_from(data, scenario, basis or {}),
@@ -231,6 +284,9 @@ def plan_from_form(form: PlannerForm) -> Plan | None:
         )
     except ScenarioError as exc:
         form.add_engine_errors(exc)
+        return None
+    except MemoryRefused as refused:
+        form.refuse_for_memory(refused.refusal)
         return None
     form.overrides = plan.overrides
     return plan
@@ -295,7 +351,11 @@ def planner_form(params: Mapping[str, Any], catalog: CatalogChoices | None) -> P
     if link is not None:
         initial = initial_from_link(link)
     elif catalog is not None and params.get("preset") in catalog.preset_slugs():
-        initial = {"box": "preset", "preset": params["preset"]}
+        if params.get("workload_kind"):  # a reopen link: the form as typed, another preset
+            draft = PlannerForm(params, catalog=catalog)
+            initial = draft_initial(draft)
+            initial["jobs"] = draft.cleaned_data.get("jobs") or []
+        initial.update({"box": "preset", "preset": params["preset"]})
     form = PlannerForm(initial=initial, catalog=catalog)
     if link is not None:
         form.overrides = list(link.overrides)

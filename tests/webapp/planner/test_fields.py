@@ -59,7 +59,9 @@ def test_the_form_refuses_a_value_below_the_engines_bound_beside_its_field(field
     assert name in form.errors, form.errors
 
 
-@pytest.mark.parametrize("field", [f for f in REGISTRY if f.name], ids=lambda f: f.name)
+@pytest.mark.parametrize(
+    "field", [f for f in REGISTRY if f.name and not f.rows], ids=lambda f: f.name
+)
 def test_an_engine_error_naming_an_input_lands_beside_its_form_field(field):
     form = PlannerForm({"currency": "CNY", "horizon_months": "36"})
     form.is_valid()
@@ -109,3 +111,19 @@ def test_percentages_convert_both_ways_without_float_noise(fraction, percent):
     shown = to_form(field, fraction)
     assert repr(shown) == repr(percent)
     assert from_form(field, shown) == pytest.approx(fraction, rel=1e-15)
+
+
+@pytest.mark.parametrize(
+    ("path", "expected"),
+    [
+        ("workload.jobs.1.runs_per_month", "job_runs_2"),
+        ("workload.jobs.0.runs_per_month.5", "job_runs_1"),
+        ("workload.jobs.2.kind", "job_kind_3"),
+        ("workload.jobs.0.reference_gpu_hours", "job_kind_1"),
+    ],
+)
+def test_an_engine_error_naming_a_job_lands_beside_its_row(path, expected):
+    form = PlannerForm({"currency": "CNY", "horizon_months": "36"})
+    form.is_valid()
+    form.add_engine_errors(ScenarioError([FieldError(path, "is not right")]))
+    assert "is not right" in " ".join(form.errors[expected])

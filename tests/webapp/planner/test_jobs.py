@@ -1,0 +1,254 @@
+"""Training jobs in the planner: described runs become the engine's jobs workload, the page shows
+the engine's time to result, and a model the box cannot hold is refused with a preset that can."""
+
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+from django.urls import reverse
+
+from costmodel import compare
+from costmodel.training import (
+    DEFAULT_MFU,
+    dataset_reference_gpu_hours,
+    transformer_reference_gpu_hours,
+)
+from webapp.planner import formatting
+
+from .helpers import link_of
+from .test_planner_form import form_data
+
+HOME = reverse("planner:home")
+BUDGET = "budget-rtx4060ti"  # 1 × RTX 4060 Ti 16GB
+
+
+def jobs_data(client, *rows, **changes):
+    """The form as opened, with a training jobs workload of ``rows`` (dicts keyed like
+    ``parameters_billion``), on the budget box, the ResNet-50 benchmark, an on-demand offering."""
+    chosen = {
+        "preset": BUDGET,
+        "workload_kind": "jobs",
+        "benchmark": "resnet50-fp16",
+        "cloud_offering": "aws-p4de-24xlarge",
+    }
+    data = form_data(client, **{**chosen, **changes})
+    for i, row in enumerate(rows, start=1):
+        data.update({f"job_{key}_{i}": value for key, value in row.items()})
+    return data
+
+
+ADAPTER_7B = {
+    "name": "7B adapter fine-tune",
+    "kind": "transformer",
+    "parameters_billion": "7",
+    "tokens_billion": "2",
+    "method": "adapter",
+    "precision": "int8",
+    "runs": "2",
+}
+FULL_7B = {**ADAPTER_7B, "name": "7B full fine-tune", "method": "full", "precision": "bf16"}
+IMAGENET = {
+    "name": "ResNet-50 on ImageNet",
+    "kind": "dataset",
+    "samples": "1281167",
+    "epochs": "90",
+    "runs": "1, 0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0",
+}
+TYPED = {"name": "Evaluation sweep", "kind": "gpu_hours", "reference_gpu_hours": "120", "runs": "4"}
+
+
+def test_described_jobs_become_the_engines_jobs_workload(client, shipped_catalog):
+    response = client.post(HOME, jobs_data(client, ADAPTER_7B, IMAGENET, TYPED))
+    assert response.status_code == 302, response.context["form"].errors
+    workload = link_of(response["Location"]).scenario.workload
+    assert workload.kind == "jobs"
+    adapter, imagenet, typed = workload.jobs
+    # the reference GPU of the benchmark is the A100 80GB PCIe: 312 TFLOPS, 1 527 images/s
+    assert adapter.name == "7B adapter fine-tune"
+    assert adapter.reference_gpu_hours == pytest.approx(
+        transformer_reference_gpu_hours(7e9, 2e9, "adapter", 312.0, DEFAULT_MFU), rel=1e-12
+    )
+    assert adapter.reference_gpu_hours == pytest.approx(124.64, abs=0.005)  # the methodology's
+    assert adapter.runs_per_month == 2
+    assert imagenet.reference_gpu_hours == pytest.approx(
+        dataset_reference_gpu_hours(1281167, 90, 1527.0), rel=1e-12
+    )
+    assert imagenet.runs_per_month == [1, 0, 0] * 4
+    assert (typed.reference_gpu_hours, typed.runs_per_month) == (120, 4)
+
+
+def test_the_results_page_shows_the_engines_time_to_result(client, shipped_catalog):
+    response = client.post(HOME, jobs_data(client, ADAPTER_7B, TYPED))
+    scenario = link_of(response["Location"]).scenario
+    page = client.get(response["Location"], HTTP_ACCEPT_LANGUAGE="en")
+    html = page.content.decode()
+    engine = compare(scenario)  # the engine's answer for the very scenario of the page
+    for i, job in enumerate(engine["jobs"]):
+        row = html[html.index(f'<tr data-job="{i}">') :]
+        row = row[: row.index("</tr>")]
+        assert job["name"] in row
+        assert formatting.number(job["build_hours_per_run"], 1) in row
+        assert formatting.number(job["rent_instance_hours_per_run"], 1) in row
+    savings = html[html.index('id="figure-savings"') :]
+    savings = savings[savings.index(">") + 1 : savings.index("</dd>")]
+    assert savings == formatting.money(engine["savings"], scenario.currency)
+
+
+def test_a_model_the_box_cannot_hold_is_refused_with_the_preset_that_can(client, shipped_catalog):
+    response = client.post(HOME, jobs_data(client, FULL_7B), HTTP_ACCEPT_LANGUAGE="en")
+    assert response.status_code == 200  # no plan, no results page
+    form = response.context["form"]
+    # 7 B × 18 bytes × 1.25 + 2 GB = 159.5 GB (the advisor's rule) against 1 × 16 GB
+    [message] = form.errors["job_parameters_billion_1"]
+    assert "needs about 159.5 GB" in message and "this box has 16 GB" in message
+    offer = form.memory_refusal["offer"]
+    assert offer["slug"] == "multi-8x-rtx4090"  # 8 × 24 GB, the least memory that holds it
+    html = response.content.decode()
+    assert 'id="memory-next-preset"' in html
+
+    reopened = client.get(offer["url"]).context["form"]
+    assert reopened.initial["preset"] == "multi-8x-rtx4090"
+    assert reopened.initial["workload_kind"] == "jobs"
+    assert reopened.initial["job_parameters_billion_1"] == 7
+    assert reopened.initial["job_method_1"] == "full"
+    query = parse_qs(urlsplit(offer["url"]).query)
+    assert "csrfmiddlewaretoken" not in query and "build__capex" not in query
+
+
+def test_the_same_run_on_the_offered_preset_gets_a_verdict(client, shipped_catalog):
+    response = client.post(HOME, jobs_data(client, FULL_7B, preset="multi-8x-rtx4090"))
+    assert response.status_code == 302, response.context["form"].errors
+
+
+def test_an_adapter_run_with_8_bit_base_weights_fits_the_budget_box(client, shipped_catalog):
+    bf16 = client.post(HOME, jobs_data(client, {**ADAPTER_7B, "precision": "bf16"}))
+    assert "needs about 19.5 GB" in bf16.context["form"].errors["job_parameters_billion_1"][0]
+    int8 = client.post(HOME, jobs_data(client, ADAPTER_7B))  # 7 × 1 × 1.25 + 2 < 12 GB floor
+    assert int8.status_code == 302
+
+
+@pytest.mark.parametrize(
+    ("row", "field", "message"),
+    [
+        ({**ADAPTER_7B, "runs": "1, 2"}, "job_runs_1", "or twelve separated by commas"),
+        ({**ADAPTER_7B, "runs": ""}, "job_runs_1", "or twelve separated by commas"),
+        ({**ADAPTER_7B, "tokens_billion": ""}, "job_tokens_billion_1", "for this kind of job"),
+        ({**ADAPTER_7B, "parameters_billion": "0"}, "job_parameters_billion_1", "above 0"),
+        ({**IMAGENET, "epochs": ""}, "job_epochs_1", "for this kind of job"),
+    ],
+)
+def test_a_job_typed_wrong_is_named_beside_its_field(client, shipped_catalog, row, field, message):
+    response = client.post(HOME, jobs_data(client, row), HTTP_ACCEPT_LANGUAGE="en")
+    assert response.status_code == 200
+    assert message in " ".join(response.context["form"].errors[field])
+
+
+def test_a_jobs_workload_needs_a_job(client, shipped_catalog):
+    response = client.post(HOME, jobs_data(client), HTTP_ACCEPT_LANGUAGE="en")
+    assert response.context["form"].errors["job_name_1"] == ["Describe at least one job."]
+
+
+def test_changing_the_inputs_reopens_the_jobs_as_described(client, shipped_catalog):
+    response = client.post(HOME, jobs_data(client, ADAPTER_7B, IMAGENET))
+    code = urlsplit(response["Location"]).path.rstrip("/").rsplit("/", 1)[-1]
+    form = client.get(HOME, {"from": code}).context["form"]
+    assert form.initial["workload_kind"] == "jobs"
+    assert form.initial["job_name_1"] == "7B adapter fine-tune"
+    assert form.initial["job_precision_1"] == "int8"
+    assert form.initial["job_kind_2"] == "dataset"
+    assert form.initial["job_runs_2"] == "1, 0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0"
+    # sent back as shown, it is the same plan
+    again = client.post(HOME, form_data_of(form))
+    assert link_of(again["Location"]).scenario == link_of(response["Location"]).scenario
+
+
+def form_data_of(form) -> dict:
+    data = {}
+    for name, field in form.fields.items():
+        value = form.initial.get(name, field.initial)
+        if value is None or value is False:
+            continue
+        data[name] = "on" if value is True else value
+    return data
+
+
+def test_a_jobs_plan_with_a_commitment_commits_to_the_engines_cheapest_count(
+    client, shipped_catalog
+):
+    from costmodel.operations import commitment_table
+
+    data = jobs_data(
+        client, {**ADAPTER_7B, "runs": "4"}, cloud_offering="gcp-a3-highgpu-1g-commit-1y"
+    )
+    response = client.post(HOME, data)
+    assert response.status_code == 302, response.context["form"].errors
+    scenario = link_of(response["Location"]).scenario
+    assert scenario.workload.kind == "jobs"
+    best = commitment_table(scenario)["best_committed_instances"]
+    assert scenario.rent.committed_instances == best
+    answer = client.get(reverse("planner:committed-default"), data).json()
+    assert answer["committed_instances"] == best
+
+
+def test_more_runs_than_eight_boxes_do_are_refused_in_words(client, shipped_catalog):
+    response = client.post(
+        HOME, jobs_data(client, {**ADAPTER_7B, "runs": "40"}), HTTP_ACCEPT_LANGUAGE="zh-hans"
+    )
+    [message] = response.context["form"].errors["workload_kind"]
+    assert message.startswith("第 1 个月")  # the engine's code and figures, worded here
+    assert "8" in message
+
+
+def test_a_jobs_plan_has_its_csv_analysis_and_scenario_json(client, shipped_catalog):
+    response = client.post(HOME, jobs_data(client, ADAPTER_7B, IMAGENET))
+    code = urlsplit(response["Location"]).path.rstrip("/").rsplit("/", 1)[-1]
+    scenario = link_of(response["Location"]).scenario
+    csv = client.get(reverse("planner:results-csv", args=[code]))
+    assert csv.status_code == 200
+    assert "jobs" in csv.content.decode("utf-8-sig")
+    analysis = client.get(reverse("planner:results-analysis", args=[code]))
+    assert analysis.status_code == 200
+    rerun = client.get(reverse("planner:results-scenario", args=[code])).json()
+    assert compare(scenario)["savings"] == pytest.approx(
+        client.post(
+            "/api/v1/compare",
+            rerun,
+            content_type="application/json",
+        ).json()["savings"],
+        rel=1e-12,
+    )
+
+
+def test_without_the_catalog_a_transformer_job_asks_for_gpu_hours(client, shipped_catalog):
+    data = jobs_data(client, ADAPTER_7B)
+    data.pop("use_catalog")
+    response = client.post(HOME, data, HTTP_ACCEPT_LANGUAGE="en")
+    assert response.status_code == 200
+    [message] = response.context["form"].errors["job_kind_1"]
+    assert "describe this job in reference GPU-hours" in message
+    typed_data = jobs_data(client, TYPED)
+    typed_data.pop("use_catalog")
+    typed = client.post(HOME, typed_data)
+    assert typed.status_code == 302, typed.context["form"].errors
+
+
+def test_a_custom_box_holds_what_its_gpu_cards_hold_together(client, shipped_catalog):
+    parts = {
+        "part__gpu-rtx-4090": "2",
+        "part__cpu-desktop-16c": "1",
+        "part__psu-silverstone-hela-2050": "1",
+    }
+    data = jobs_data(client, FULL_7B, box="custom", scaling_efficiency="90", **parts)
+    data.pop("preset")
+    response = client.post(HOME, data, HTTP_ACCEPT_LANGUAGE="en")
+    [message] = response.context["form"].errors["job_parameters_billion_1"]
+    assert "needs about 159.5 GB" in message and "this box has 48 GB" in message  # 2 × 24 GB
+    small = {**FULL_7B, "parameters_billion": "1.5"}  # 1.5 × 18 × 1.25 + 2 = 35.75 GB
+    data.update({f"job_{key}_1": value for key, value in small.items()})
+    assert client.post(HOME, data).status_code == 302
+
+
+def test_the_refusal_speaks_chinese_to_a_chinese_browser(client, shipped_catalog):
+    response = client.post(HOME, jobs_data(client, FULL_7B), HTTP_ACCEPT_LANGUAGE="zh-hans")
+    html = response.content.decode()
+    assert "训练约需 159.5 GB 显存；这台机器只有 16 GB" in html
+    assert "用这个预设打开规划器" in html
