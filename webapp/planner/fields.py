@@ -359,6 +359,7 @@ WORKLOAD_KIND_LABELS: dict[str, Promise] = {
     "steady": _("steady"),
     "tidal": _("tidal"),
     "profile": _("12-month profile"),
+    "jobs": _("training jobs"),
 }
 
 

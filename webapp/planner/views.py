@@ -114,14 +114,35 @@ def results_csv(request: HttpRequest, code: str) -> HttpResponse:
         link = decode(code)
     except PermalinkError as exc:
         return bad_request(request, str(exc))
-    return _monthly_csv_response(
-        request, link, request.build_absolute_uri(reverse("planner:results", args=[code]))
-    )
+    return _monthly_csv_response(request, link)
 
 
-def _monthly_csv_response(request: HttpRequest, link: Permalink, url: str) -> HttpResponse:
-    """The finance CSV of a link, with its decision, uncertainty, tornado, fleet and fiscal
-    years (booked with the query string's accounting options)."""
+@require_GET
+def results_zip(request: HttpRequest, code: str) -> HttpResponse:
+    """Every finance table of a permalink's scenario, one CSV each, in a zip."""
+    try:
+        link = decode(code)
+    except PermalinkError as exc:
+        return bad_request(request, str(exc))
+    url = request.build_absolute_uri(reverse("planner:results", args=[code]))
+    return _finance_zip_response(request, link, url)
+
+
+def _monthly_csv_response(request: HttpRequest, link: Permalink) -> HttpResponse:
+    """The monthly projection of a link, with the uncertainty's bands by month."""
+    try:
+        analyses = run_analyses(link)
+    except ProjectionOverflowError:
+        return too_large(request)
+    text = export.monthly_csv(link.scenario, analyses.result, analyses)
+    return _csv_response(text, "projection.csv")
+
+
+def _finance_zip_response(
+    request: HttpRequest, link: Permalink, url: str, name: str = ""
+) -> HttpResponse:
+    """The finance tables of a link as a zip: its decision, uncertainty, tornado, fleet and
+    fiscal years (booked with the query string's accounting options) beside the months."""
     form = accounting_form(request.GET)
     options = options_of(form)
     if options is None:
@@ -130,16 +151,19 @@ def _monthly_csv_response(request: HttpRequest, link: Permalink, url: str) -> Ht
         analyses = run_analyses(link)
     except ProjectionOverflowError:
         return too_large(request)
-    text = export.monthly_csv(
+    files = export.finance_files(
         link.scenario,
         analyses.result,
-        link.provenance,
-        link.overrides,
-        url,
+        provenance=link.provenance,
+        overrides=link.overrides,
+        link=url,
+        name=name,
         analyses=analyses,
         accounts=accounting(link.scenario, analyses.result, options),
     )
-    return _csv_response(text, "projection.csv")
+    response = HttpResponse(export.zipped(files), content_type="application/zip")
+    response["Content-Disposition"] = 'attachment; filename="finance.zip"'
+    return response
 
 
 ANALYSIS_MAX_AGE = 24 * 3600
@@ -273,12 +297,16 @@ def saved_delete(request: HttpRequest, pk: uuid.UUID) -> HttpResponse:
 
 @require_GET
 def saved_csv(request: HttpRequest, pk: uuid.UUID) -> HttpResponse:
+    # a row saved before saves were checked may overflow: a 400
+    return _monthly_csv_response(request, _saved_link(_saved_or_404(pk)))
+
+
+@require_GET
+def saved_zip(request: HttpRequest, pk: uuid.UUID) -> HttpResponse:
+    """Every finance table of a saved scenario in a zip, named by its saved name."""
     item = _saved_or_404(pk)
-    return _monthly_csv_response(
-        request,
-        _saved_link(item),  # a row saved before saves were checked may overflow: a 400
-        request.build_absolute_uri(reverse("planner:saved-detail", args=[item.pk])),
-    )
+    url = request.build_absolute_uri(reverse("planner:saved-detail", args=[item.pk]))
+    return _finance_zip_response(request, _saved_link(item), url, item.name)
 
 
 def _compared(request: HttpRequest) -> list[SavedScenario] | CompareForm:
