@@ -236,6 +236,45 @@ class Unresolvable(Exception):
         self.error = FieldError(field, message)
 
 
+# --- notes ---------------------------------------------------------------------------------
+
+# Notes the resolver writes into the provenance. A permalink keeps them in English; a page
+# shows them in its own language (webapp.planner.sources reads them back by these patterns),
+# so every note is one of these templates filled in, never free text.
+NOTE_GPU_POWER = gettext_noop("%(count)s × %(load)s W load, %(idle)s W idle")
+NOTE_GPU_POWER_SERVERS = gettext_noop(
+    "%(count)s × %(load)s W load, %(idle)s W idle, in %(servers)s servers"
+)
+NOTE_HOSTING_FEE = gettext_noop("%(per_u)s × %(units)s U + %(per_kw)s × %(kw)s kW; PUE %(pue)s")
+NOTE_POWER_INCLUDED = gettext_noop("not used: the hosting fee includes power")
+NOTE_SCALING = gettext_noop("× scaling efficiency %(efficiency)s for %(gpus)s GPUs")
+NOTE_MULTI_NODE = gettext_noop(
+    "× multi-node scaling efficiency %(efficiency)s for %(servers)s servers"
+)
+NOTE_NO_REWORK = gettext_noop("no rework fraction in the catalog: 0 used")
+NOTE_OVERFLOW = gettext_noop(
+    "on-demand rate of the same instance: pays the hours beyond the committed instances"
+)
+NOTE_SET_BY_SELECTION = gettext_noop("set by the selection")
+NOTE_MONTHS = gettext_noop("%(months)s months")
+NOTE_COMMITTED_DEFAULT = gettext_noop(
+    "default: %(count)s, the fewest instances that cover the average need of %(need)s instances"
+)
+NOTES = (
+    NOTE_GPU_POWER_SERVERS,
+    NOTE_GPU_POWER,
+    NOTE_HOSTING_FEE,
+    NOTE_POWER_INCLUDED,
+    NOTE_SCALING,
+    NOTE_MULTI_NODE,
+    NOTE_NO_REWORK,
+    NOTE_OVERFLOW,
+    NOTE_SET_BY_SELECTION,
+    NOTE_COMMITTED_DEFAULT,
+    NOTE_MONTHS,
+)
+"""Every note template, the longer of two that share a beginning first."""
+
 # --- currency -------------------------------------------------------------------------------
 
 
@@ -508,11 +547,13 @@ def parts_rule(box: Box, as_of: datetime.date, fx: Converter) -> tuple[BoxPower,
             fields=["build.gpu_count", "build.power_load_watts", "build.power_idle_watts"],
             quantity=box.gpu_count,
             source=box.gpu.source,
-            note=(
-                f"{box.gpu_count} × {box.gpu.board_power_watts} W load, "
-                f"{box.gpu.idle_power_watts} W idle"
-                + (f", in {box.node_count} servers" if box.node_count > 1 else "")
-            ),
+            note=(NOTE_GPU_POWER_SERVERS if box.node_count > 1 else NOTE_GPU_POWER)
+            % {
+                "count": box.gpu_count,
+                "load": box.gpu.board_power_watts,
+                "idle": box.gpu.idle_power_watts,
+                "servers": box.node_count,
+            },
         )
     )
     return BoxPower(capex, load, idle, rack_units), provenance
@@ -555,7 +596,7 @@ def electricity_rule(
         currency=tariff.currency,
         fx_rate=rate,
         converted_amount=converted,
-        note="not used: the hosting fee includes power" if included else how,
+        note=NOTE_POWER_INCLUDED if included else how,
     )
     return {"electricity_price_per_kwh": 0.0 if included else float(converted)}, item
 
@@ -579,10 +620,14 @@ def hosting_rule(
         currency=hosting.currency,
         fx_rate=rate,
         converted_amount=converted,
-        note=(
-            f"{hosting.per_u_monthly} × {power.rack_units} U + {hosting.per_kw_monthly} × "
-            f"{_money(load_kw)} kW; PUE {hosting.pue}"
-        ),
+        note=NOTE_HOSTING_FEE
+        % {
+            "per_u": hosting.per_u_monthly,
+            "units": power.rack_units,
+            "per_kw": hosting.per_kw_monthly,
+            "kw": _money(load_kw),
+            "pue": hosting.pue,
+        },
     )
     return {"hosting_monthly": float(converted), "pue": float(hosting.pue)}, item
 
@@ -637,7 +682,7 @@ def preset_defaults_rule(box: Box, fx: Converter) -> tuple[dict[str, Any], list[
                 quantity=box.useful_life_months,
                 source=preset.useful_life_source,
                 estimate=preset.useful_life_estimate,
-                note=f"{box.useful_life_months} months",
+                note=NOTE_MONTHS % {"months": box.useful_life_months},
             )
         )
     return values, items
@@ -695,11 +740,10 @@ def throughput_rule(
     )
     notes = []
     if gpus_per_node > 1:
-        notes.append(f"× scaling efficiency {scaling_efficiency} for {gpus_per_node} GPUs")
+        notes.append(NOTE_SCALING % {"efficiency": scaling_efficiency, "gpus": gpus_per_node})
     if node_count > 1:
         notes.append(
-            f"× multi-node scaling efficiency {multi_node_scaling_efficiency} "
-            f"for {node_count} servers"
+            NOTE_MULTI_NODE % {"efficiency": multi_node_scaling_efficiency, "servers": node_count}
         )
     item = Provenance.of_price(
         role,
@@ -728,6 +772,14 @@ def average_demand(workload: Any, horizon_months: int) -> float:
     return float(sum(values[m % len(values)] for m in range(horizon_months)) / horizon_months)
 
 
+def average_instance_need(
+    demand: float, capacity_ratio: float, rework_fraction: float = 0.0
+) -> float:
+    """Instances the average month keeps busy [instances]: ``demand × capacity_ratio ×
+    (1 + rework_fraction)`` (``demand`` in boxes' worth of work, 1.0 = one box all month)."""
+    return demand * capacity_ratio * (1 + rework_fraction)
+
+
 def default_committed_instances(
     demand: float, capacity_ratio: float, rework_fraction: float = 0.0
 ) -> int:
@@ -743,7 +795,7 @@ def default_committed_instances(
     >>> default_committed_instances(0.5, 4.0), default_committed_instances(0.9, 1.1)
     (2, 1)
     """
-    needed = demand * capacity_ratio * (1 + rework_fraction)
+    needed = average_instance_need(demand, capacity_ratio, rework_fraction)
     return max(math.ceil(needed - 1e-9), 0)
 
 
@@ -824,7 +876,7 @@ def cloud_rate_rule(offering: CloudOffering, as_of: datetime.date, fx: Converter
                 amount=rework,
                 source=offering.rework_source,
                 estimate=offering.rework_estimate,
-                note="" if rework is not None else "no rework fraction in the catalog: 0 used",
+                note="" if rework is not None else NOTE_NO_REWORK,
             )
         )
     items.insert(
@@ -880,9 +932,7 @@ def _overflow_rate(
         currency=sibling_rate.currency,
         fx_rate=rate,
         converted_amount=converted,
-        note=(
-            f"on-demand sibling of {offering.slug}: pays the hours beyond the committed instances"
-        ),
+        note=NOTE_OVERFLOW,
     )
 
 
@@ -900,13 +950,11 @@ def commitment_rule(
     demand = average_demand(selection.workload, selection.horizon_months)
     if selection.committed_instances is not None:
         count = selection.committed_instances
-        note = "set by the selection"
+        note = NOTE_SET_BY_SELECTION
     else:
         count = default_committed_instances(demand, capacity_ratio, rent.get("rework_fraction", 0))
-        note = (
-            f"default: ceil(average demand {demand:.4g} × capacity ratio {capacity_ratio:.4g}) "
-            f"= {count}, the fewest instances covering the average instance-hours"
-        )
+        need = average_instance_need(demand, capacity_ratio, rent.get("rework_fraction", 0))
+        note = NOTE_COMMITTED_DEFAULT % {"count": count, "need": f"{need:.3g}"}
     item = Provenance(
         role=gettext_noop("committed instances"),
         label=str(offering),
