@@ -90,6 +90,12 @@
     return {
       responsive: true,
       displaylogo: false,
+      // plotly 4 adds "Share chart...", which uploads the chart to plotly's cloud: the
+      // figures stay on this server
+      showSendToCloud: false,
+      // the page's language: plotly's own zh-CN strings (toolbar, dates) are loaded with a
+      // Chinese page (static/vendor/plotly/plotly-locale-zh-cn.js)
+      locale: /^zh/.test(document.documentElement.lang) ? "zh-CN" : "en",
       // Shown while the pointer is over the chart; never on a phone, where it would sit
       // on the title and a tap is enough to read a value.
       displayModeBar: narrow(el) ? false : "hover",
