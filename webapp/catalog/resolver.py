@@ -1106,7 +1106,12 @@ def _scenario_data(
 ) -> dict[str, Any]:
     if build.get("useful_life_months") is None:
         build.pop("useful_life_months", None)
-    name = f"{box.label} vs {offering}"
+    # the name a person sees (and may change): in the language of the one who planned it
+    build_name = box.preset.localized_name() if box.preset is not None else box.label
+    name = gettext("%(build)s vs %(rent)s") % {
+        "build": build_name,
+        "rent": offering.localized_name(),
+    }
     return {
         "name": name[:200],
         "currency": selection.currency,

@@ -41,6 +41,7 @@ from webapp.catalog.models import (
 )
 from webapp.planner import formatting
 from webapp.planner.fields import ALL_FIELDS
+from webapp.planner.sources import translated
 from webapp.scenarios.models import SavedScenario
 from webapp.scenarios.services import stored_scenario
 
@@ -134,6 +135,11 @@ class DisplayRate:
     """The catalog's rate used (base, quote, rate, effective date, source)."""
     day: datetime.date
     """The scenario's date: the rate is the one in effect then."""
+
+    @property
+    def source(self) -> str:
+        """The rate's source in the page's language ("PBOC central parity …" under Chinese)."""
+        return translated(self.row.source)
 
 
 def display_rate(currency: str, target: str, day: datetime.date) -> DisplayRate | None:

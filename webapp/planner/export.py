@@ -56,6 +56,7 @@ from webapp.planner.fields import (
 from webapp.planner.figures import FIGURES, Figure
 from webapp.planner.finance import fiscal_year_rows
 from webapp.planner.formatting import round_money
+from webapp.planner.sources import translated
 from webapp.planner.verdict import confidence_label
 
 BOM = "\ufeff"
@@ -323,7 +324,7 @@ def assumption_rows(
             continue
         overridden = field.path in overrides
         items = [] if overridden else by_field.get(field.path, [])
-        source = "; ".join(str(i.get("source", "")) for i in items if i.get("source"))
+        source = "; ".join(translated(str(i["source"])) for i in items if i.get("source"))
         as_of = "; ".join(
             str(i.get("effective_date", "")) for i in items if i.get("effective_date")
         )
