@@ -14,6 +14,7 @@ from webapp.planner import views as planner_views
 urlpatterns = [
     path("api/v1/", api.urls),
     path("healthz", planner_views.health, name="health"),
+    path("favicon.ico", planner_views.favicon, name="favicon"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
     path("", include("webapp.advisor.urls")),

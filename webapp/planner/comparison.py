@@ -300,7 +300,9 @@ def input_rows(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
         values = [get_path(d, field.path) for d in data]
         if all(v is None for v in values):
             continue
-        differs = not _same(values) or (field.unit.startswith("money") and not _same(currencies))
+        # an amount in two currencies differs, unless it is nothing in every one of them
+        in_other_currencies = field.unit.startswith("money") and not _same(currencies)
+        differs = not _same(values) or (in_other_currencies and any(values))
         rows.append(
             {
                 "key": field.path,

@@ -7,6 +7,7 @@ import uuid
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.translation import gettext as _
@@ -33,6 +34,12 @@ from webapp.templating import ENGINE
 def health(request: HttpRequest) -> HttpResponse:
     """Trivial view: the baseline that other routes' latency is compared with."""
     return JsonResponse({"status": "ok"})
+
+
+@require_GET
+def favicon(request: HttpRequest) -> HttpResponse:
+    """``/favicon.ico``, which browsers and crawlers ask for on their own: the static icon."""
+    return redirect(static("favicon.ico"), permanent=True)
 
 
 def bad_request(request: HttpRequest, message: str) -> HttpResponse:
