@@ -63,6 +63,11 @@
     Object.keys(out).forEach(function (k) {
       // Axes make room for their tick labels and titles, so the legend below never covers them.
       if (/^[xy]axis[0-9]*$/.test(k)) { out[k] = merge({ automargin: true }, out[k]); }
+      // A horizontal axis title longer than a phone is wide is broken into lines, not cut.
+      var title = out[k] && out[k].title;
+      if (compact && /^xaxis[0-9]*$/.test(k) && title && title.text) {
+        out[k].title = merge(title, { text: wrap(title.text, width - 24, 12).join("<br>") });
+      }
     });
     if (compact) {
       out.dragmode = false;  // a finger on the chart scrolls the page instead of zooming
