@@ -266,3 +266,44 @@ def test_the_tornado_and_breakdown_charts_read_cleanly_on_a_phone(
     finally:
         context.close()
     assert not any(v for problems in found.values() for v in problems.values()), found
+
+
+@pytest.mark.parametrize("language", ["en", "zh-hans"])
+def test_the_compare_page_reads_cleanly_on_a_phone(browser, live_server, artifacts, language):
+    import json
+    from pathlib import Path
+
+    from costmodel import parse_scenario
+    from webapp.scenarios.services import create_saved_scenario
+
+    example = Path(__file__).resolve().parents[1] / "costmodel" / "examples"
+    data = json.loads((example / "steady-4090-vs-a100.json").read_text())
+    items = [
+        create_saved_scenario(name=name, scenario=parse_scenario(data), session_key="s")
+        for name in ("单卡 RTX 4090 工作站，稳定使用", "Single RTX 4090 box, busy every day")
+    ]
+    context = browser.new_context(
+        viewport=PHONE,
+        is_mobile=True,
+        has_touch=True,
+        extra_http_headers={"Accept-Language": language},
+    )
+    try:
+        phone = context.new_page()
+        phone.set_default_timeout(20_000)
+        query = "&".join(f"ids={item.pk}" for item in items)
+        phone.goto(f"{live_server.url}/saved/compare?{query}")
+        phone.wait_for_selector(".compare-chart[data-rendered='true']")
+        phone.screenshot(path=str(artifacts / f"phone-compare-{language}.png"), full_page=True)
+        chart = phone.locator(".compare-chart").first
+        b = chart.evaluate(BOXES)
+        clipped = [t["text"] for t in b["legend"] + b["title"] if not _inside(t, b["chart"])]
+        assert len(b["legend"]) == 4 and not clipped, (b["legend"], clipped)
+        # no header row standing blank above the figures: on a phone each row reads on its own
+        header = phone.locator(".compare-table thead").bounding_box()
+        assert header is None or header["height"] <= 2, header
+        first = phone.locator(".compare-table tbody tr").first
+        assert first.locator(".cell-label").first.is_visible()
+        assert phone.evaluate("document.scrollingElement.scrollWidth") <= PHONE["width"]
+    finally:
+        context.close()
