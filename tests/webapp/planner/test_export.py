@@ -140,7 +140,7 @@ def test_the_headline_and_assumptions_travel_with_the_numbers(client, scenario, 
     assert inputs["Purchase price of the box"][:2] == ["25000.00", "CNY"]
     assert inputs["Electricity price"][:2] == ["0.8", "CNY/kWh"]
     assert inputs["Utilization"][:2] == ["80", "%"]  # a percentage, not the fraction 0.8
-    assert inputs["Workload"][0] == "steady"  # in words, translated
+    assert inputs["Workload"][0] == "steady use all month"  # in words, not the code
     assert inputs["Cloud price per instance-hour"][5] == "false"
     about = files["scenario.csv"]
     assert about[0][:5] == [
@@ -236,7 +236,7 @@ def test_the_summary_has_one_row_per_scenario_checked_against_the_engine(client,
         assert Decimal(savings) == money_cell(result["savings"])
         assert record["Horizon [months]"] == "36"
         assert record["Average utilization [%]"] == "80.00"
-        assert record["Workload"] == "steady"
+        assert record["Workload"] == "steady use all month"
         assert record["Saved on"]
 
 
