@@ -15,6 +15,11 @@ STAMP := $(VENV)/.installed
 PLOTLY_PACKAGE := node_modules/plotly.js-cartesian-dist-min
 PLOTLY_JS := static/vendor/plotly/plotly-cartesian.min.js
 PLOTLY_JS_SHA256 := 79542150855a52c567260e3137095dbe2b744e6d702a5cabe67da246942fba7a
+# plotly's own Simplified Chinese (toolbar, date and number formats), pinned the same way;
+# the package is CommonJS, so node writes it out as the browser's Plotly.register(...) call.
+PLOTLY_LOCALES := node_modules/plotly.js-locales
+PLOTLY_LOCALE_ZH := static/vendor/plotly/plotly-locale-zh-cn.js
+PLOTLY_LOCALE_ZH_SHA256 := 78051d4c8cddc682a8ae1674d3c6a2b138dc61fe725adf12fa2759dd131f8387
 HOST ?= 127.0.0.1
 PORT ?= 8000
 DEV_ENV := DJANGO_DEBUG=true
@@ -41,6 +46,8 @@ $(PLOTLY_JS): package.json package-lock.json
 	mkdir -p $(dir $@)
 	cp $(PLOTLY_PACKAGE)/LICENSE $(dir $@)LICENSE
 	cp $(PLOTLY_PACKAGE)/plotly-cartesian.min.js $@
+	echo "$(PLOTLY_LOCALE_ZH_SHA256)  $(PLOTLY_LOCALES)/zh-cn.js" | sha256sum --check --quiet
+	node -e 'process.stdout.write("Plotly.register(" + JSON.stringify(require("./$(PLOTLY_LOCALES)/zh-cn.js")) + ");\n")' > $(PLOTLY_LOCALE_ZH)
 
 # Node.js and npm, only for a machine that lacks them (they fetch the pinned plotly.js).
 debian-node:

@@ -15,6 +15,7 @@ urlpatterns = [
     path("api/v1/", index, name="api-index"),
     path("api/v1/", api.urls),
     path("healthz", planner_views.health, name="health"),
+    path("favicon.ico", planner_views.favicon, name="favicon"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
     # Django's sign-in, sign-out and password reset views (names: login, logout, …).

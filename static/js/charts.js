@@ -63,6 +63,11 @@
     Object.keys(out).forEach(function (k) {
       // Axes make room for their tick labels and titles, so the legend below never covers them.
       if (/^[xy]axis[0-9]*$/.test(k)) { out[k] = merge({ automargin: true }, out[k]); }
+      // A horizontal axis title longer than a phone is wide is broken into lines, not cut.
+      var title = out[k] && out[k].title;
+      if (compact && /^xaxis[0-9]*$/.test(k) && title && title.text) {
+        out[k].title = merge(title, { text: wrap(title.text, width - 24, 12).join("<br>") });
+      }
     });
     if (compact) {
       out.dragmode = false;  // a finger on the chart scrolls the page instead of zooming
@@ -90,6 +95,12 @@
     return {
       responsive: true,
       displaylogo: false,
+      // plotly 4 adds "Share chart...", which uploads the chart to plotly's cloud: the
+      // figures stay on this server
+      showSendToCloud: false,
+      // the page's language: plotly's own zh-CN strings (toolbar, dates) are loaded with a
+      // Chinese page (static/vendor/plotly/plotly-locale-zh-cn.js)
+      locale: /^zh/.test(document.documentElement.lang) ? "zh-CN" : "en",
       // Shown while the pointer is over the chart; never on a phone, where it would sit
       // on the title and a tap is enough to read a value.
       displayModeBar: narrow(el) ? false : "hover",

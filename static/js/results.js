@@ -142,13 +142,29 @@
       { x: t.rows.map(function (row) { return row.savings_high; }), y: labels, name: L.tornado_high, mode: "markers", marker: { color: BUILD, size: 11, symbol: "square" } }
     ], function (el) {
       var base = vline(t.base_savings, L.tornado_base, MUTED);
+      var phone = ChartLayout.narrow(el);
+      var yaxis = { type: "category", autorange: "reversed", categoryorder: "array", categoryarray: labels };
+      var annotations = [base.annotation];
+      if (phone) {
+        // No room for labels beside the bars: each row's label goes above its bar, full width.
+        yaxis.showticklabels = false;
+        labels.forEach(function (label) {
+          annotations.push({ xref: "paper", x: 0, xanchor: "left", yref: "y", y: label, yanchor: "bottom",
+                             yshift: 9, align: "left", showarrow: false, font: { size: 11 },
+                             text: ChartLayout.wrap(label, el.clientWidth - 40, 11) });
+        });
+      } else {
+        yaxis.tickmode = "array";
+        yaxis.tickvals = labels;
+        yaxis.ticktext = labels.map(function (text) { return ChartLayout.wrap(text, 220, 11); });
+      }
       return {
         title: { text: L.tornado_title },
         hovermode: "closest",
+        margin: phone ? { l: 12 } : {},
         xaxis: moneyAxis(L.tornado_axis),
-        yaxis: { type: "category", autorange: "reversed", categoryorder: "array", categoryarray: labels,
-                 tickmode: "array", tickvals: labels, ticktext: labels.map(function (text) { return ChartLayout.wrap(text, ChartLayout.narrow(el) ? 120 : 220, 11); }) },
-        shapes: [base.shape], annotations: [base.annotation]
+        yaxis: yaxis,
+        shapes: [base.shape], annotations: annotations
       };
     });
   }
@@ -207,16 +223,35 @@
                xaxis: s.side === "build" ? "x" : "x2", yaxis: s.side === "build" ? "y" : "y2" };
     });
     return draw("chart-breakdown", traces, function (el) {
-      var stacked = ChartLayout.narrow(el);
+      if (!ChartLayout.narrow(el)) {
+        return {
+          title: { text: L.breakdown_title },
+          barmode: "stack",
+          legend: { traceorder: "normal" },
+          grid: { rows: 1, columns: 2, pattern: "independent" },
+          xaxis: { title: { text: L.build + " — " + L.month } },
+          xaxis2: { title: { text: L.rent + " — " + L.month } },
+          yaxis: moneyAxis(L.breakdown_axis, { rangemode: "tozero" }),
+          yaxis2: moneyAxis("", { matches: "y" })
+        };
+      }
+      // A phone: build above rent, each panel headed by its side and the unit (a vertical
+      // axis title does not fit a short panel), one month axis title at the bottom.
+      function heading(side, top) {
+        return { xref: "paper", x: 0, xanchor: "left", yref: "paper", y: top, yanchor: "bottom",
+                 align: "left", showarrow: false, font: { size: 12 },
+                 text: ChartLayout.wrap(side + " — " + L.breakdown_axis, el.clientWidth - 24, 12) };
+      }
       return {
         title: { text: L.breakdown_title },
         barmode: "stack",
         legend: { traceorder: "normal" },
-        grid: stacked ? { rows: 2, columns: 1, pattern: "independent", ygap: 0.35 } : { rows: 1, columns: 2, pattern: "independent" },
-        xaxis: { title: { text: L.build + " — " + L.month } },
-        xaxis2: { title: { text: L.rent + " — " + L.month } },
-        yaxis: moneyAxis(L.breakdown_axis, { rangemode: "tozero" }),
-        yaxis2: moneyAxis(stacked ? L.breakdown_axis : "", { matches: "y" })
+        margin: { t: 64 },
+        xaxis: { anchor: "y", domain: [0, 1], matches: "x2", showticklabels: true },
+        xaxis2: { anchor: "y2", domain: [0, 1], title: { text: L.month } },
+        yaxis: moneyAxis("", { rangemode: "tozero", domain: [0.6, 1] }),
+        yaxis2: moneyAxis("", { matches: "y", domain: [0, 0.4] }),
+        annotations: [heading(L.build, 1.0), heading(L.rent, 0.4)]
       };
     });
   }

@@ -68,3 +68,30 @@ def test_the_breakdown_chart_draws_each_of_its_six_series_from_its_own_figures(p
         assert trace["x"] == result["months"][1:], name
         assert trace["y"] == series[1:], name
     page.watch.assert_clean()
+
+
+def test_a_chinese_page_draws_its_charts_with_plotlys_chinese_toolbar(browser, live_server):
+    from tests.browser.conftest import PageWatch
+    from webapp.planner.permalink import encode
+
+    context = browser.new_context(
+        viewport={"width": 1280, "height": 900},
+        locale="zh-CN",
+        extra_http_headers={"Accept-Language": "zh-hans"},
+    )
+    try:
+        page = context.new_page()
+        watch = PageWatch(page, live_server.url)
+        code = encode(parse_scenario(SCENARIO))
+        page.goto(f"{live_server.url}{reverse('planner:results', args=[code])}")
+        page.wait_for_selector("#chart-breakdown[data-rendered='true']")
+        assert page.locator("html").get_attribute("lang") == "zh-hans"
+        titles = page.locator("#chart-breakdown .modebar-btn").evaluate_all(
+            "buttons => buttons.map(b => b.getAttribute('data-title'))"
+        )
+        assert "下载图表为PNG格式" in titles, titles
+        assert "重置轴" in titles, titles
+        assert not [t for t in titles if t and t.isascii()], titles  # nor "Share chart..."
+        watch.assert_clean()
+    finally:
+        context.close()

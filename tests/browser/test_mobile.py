@@ -191,3 +191,119 @@ def test_the_chinese_pages_fit_390_px_too(browser, live_server, shipped_catalog,
     finally:
         context.close()
     assert not too_wide, f"wider than the 390 px screen: {too_wide}"
+
+
+BOXES = """(el) => {
+  const box = (node) => {
+    const r = node.getBoundingClientRect();
+    return { x: r.x, y: r.y, width: r.width, height: r.height, text: node.textContent };
+  };
+  const all = (selector) => [...el.querySelectorAll(selector)].map(box)
+    .filter((b) => b.width > 0 && b.text.trim());
+  return {
+    chart: box(el),
+    title: all(".gtitle"),
+    axisTitles: all(".g-xtitle text, .g-x2title text, .g-ytitle text, .g-y2title text"),
+    yTicks: all(".yaxislayer-above .ytick text, .yaxislayer-above .y2tick text"),
+    xTicks: all(".xaxislayer-above .xtick text, .xaxislayer-above .x2tick text"),
+    plots: [...el.querySelectorAll(".draglayer .nsewdrag")].map(box),
+    legend: all(".legend .legendtext"),
+  };
+}"""
+
+
+def _inside(inner: dict, outer: dict) -> bool:
+    return (
+        inner["x"] >= outer["x"] - 0.5
+        and inner["y"] >= outer["y"] - 0.5
+        and inner["x"] + inner["width"] <= outer["x"] + outer["width"] + 0.5
+        and inner["y"] + inner["height"] <= outer["y"] + outer["height"] + 0.5
+    )
+
+
+def _collisions(boxes: list[dict]) -> list[tuple[str, str]]:
+    return [
+        (a["text"], b["text"])
+        for i, a in enumerate(boxes)
+        for b in boxes[i + 1 :]
+        if _overlap(a, b)
+    ]
+
+
+@pytest.mark.parametrize("language", ["en", "zh-hans"])
+def test_the_tornado_and_breakdown_charts_read_cleanly_on_a_phone(
+    browser, live_server, shipped_catalog, artifacts, language
+):
+    context = browser.new_context(
+        viewport=PHONE,
+        is_mobile=True,
+        has_touch=True,
+        extra_http_headers={"Accept-Language": language},
+    )
+    try:
+        phone = context.new_page()
+        phone.set_default_timeout(20_000)
+        phone.goto(f"{live_server.url}/?preset=entry-rtx4090")
+        phone.locator("#compare-button").click()
+        phone.wait_for_selector(f"body[data-charts-rendered='{len(CHARTS)}']")
+        found = {}
+        for chart in ("tornado", "breakdown"):
+            element = phone.locator(f"#chart-{chart}")
+            element.scroll_into_view_if_needed()
+            element.screenshot(path=str(artifacts / f"phone-{chart}-{language}.png"))
+            b = element.evaluate(BOXES)
+            texts = b["title"] + b["axisTitles"]
+            found[chart] = {
+                "cut": [t["text"] for t in texts + b["legend"] if not _inside(t, b["chart"])],
+                "titles collide": _collisions(texts + b["xTicks"] + b["yTicks"]),
+                "tick labels collide": _collisions(b["yTicks"]) + _collisions(b["xTicks"]),
+            }
+            if chart == "breakdown":  # build and rent one above the other, never side by side
+                plots = sorted(b["plots"], key=lambda p: p["y"])
+                assert len(plots) == 2, plots
+                assert plots[0]["y"] + plots[0]["height"] <= plots[1]["y"], plots
+                assert min(p["width"] for p in plots) > PHONE["width"] / 2, plots
+    finally:
+        context.close()
+    assert not any(v for problems in found.values() for v in problems.values()), found
+
+
+@pytest.mark.parametrize("language", ["en", "zh-hans"])
+def test_the_compare_page_reads_cleanly_on_a_phone(browser, live_server, artifacts, language):
+    import json
+    from pathlib import Path
+
+    from costmodel import parse_scenario
+    from webapp.scenarios.services import create_saved_scenario
+
+    example = Path(__file__).resolve().parents[1] / "costmodel" / "examples"
+    data = json.loads((example / "steady-4090-vs-a100.json").read_text())
+    items = [
+        create_saved_scenario(name=name, scenario=parse_scenario(data), session_key="s")
+        for name in ("单卡 RTX 4090 工作站，稳定使用", "Single RTX 4090 box, busy every day")
+    ]
+    context = browser.new_context(
+        viewport=PHONE,
+        is_mobile=True,
+        has_touch=True,
+        extra_http_headers={"Accept-Language": language},
+    )
+    try:
+        phone = context.new_page()
+        phone.set_default_timeout(20_000)
+        query = "&".join(f"ids={item.pk}" for item in items)
+        phone.goto(f"{live_server.url}/saved/compare?{query}")
+        phone.wait_for_selector(".compare-chart[data-rendered='true']")
+        phone.screenshot(path=str(artifacts / f"phone-compare-{language}.png"), full_page=True)
+        chart = phone.locator(".compare-chart").first
+        b = chart.evaluate(BOXES)
+        clipped = [t["text"] for t in b["legend"] + b["title"] if not _inside(t, b["chart"])]
+        assert len(b["legend"]) == 4 and not clipped, (b["legend"], clipped)
+        # no header row standing blank above the figures: on a phone each row reads on its own
+        header = phone.locator(".compare-table thead").bounding_box()
+        assert header is None or header["height"] <= 2, header
+        first = phone.locator(".compare-table tbody tr").first
+        assert first.locator(".cell-label").first.is_visible()
+        assert phone.evaluate("document.scrollingElement.scrollWidth") <= PHONE["width"]
+    finally:
+        context.close()

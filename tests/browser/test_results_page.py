@@ -5,6 +5,7 @@ import csv
 import io
 import json
 import re
+import zipfile
 from decimal import Decimal
 from pathlib import Path
 
@@ -265,24 +266,34 @@ def test_the_csv_has_money_in_cents_and_no_float_noise(page, live_server, shippe
 
     noisy = [cell for row in rows for cell in row if NOISE.search(cell) and cell[:1].isdigit()]
     assert not noisy, noisy[:5]
-
-    def value(key: str) -> str:
-        return next(r for r in rows if r and r[0] == key)[2]
-
-    assert value("savings") == str(Decimal(repr(result["savings"])).quantize(Decimal("0.01")))
-    header = rows.index(next(r for r in rows if r[:2] == ["month", "build_energy"]))
-    monthly = rows[header + 2 : header + 2 + scenario.horizon_months + 1]
+    currency = scenario.currency
+    monthly = rows[1:]
     assert [int(r[0]) for r in monthly] == list(range(scenario.horizon_months + 1))
     assert all(MONEY.match(cell) for r in monthly for cell in r[1:]), monthly[:2]
-    sold = rows[header].index("build_value_if_sold")
+    sold = rows[0].index(f"Build: value if sold [{currency}]")
     assert [Decimal(r[sold]) for r in monthly] == [
         Decimal(repr(v)).quantize(Decimal("0.01")) for v in result["build"]["value_if_sold"]
     ]
-    # the uncertainty summary: savings in cents, a share of draws to four decimals
-    for key in ("savings_p10", "savings_p50", "savings_p90"):
-        assert MONEY.match(value(key)), (key, value(key))
-    assert re.match(r"^(0(\.\d{1,4})?|1)$", value("probability_build_cheaper"))
-    assert value("recommendation") in ("build", "rent")
+
+    with page.expect_download() as download:
+        page.locator("#download-zip").click()
+    with zipfile.ZipFile(download.value.path()) as archive:
+        files = {
+            name: list(csv.reader(io.StringIO(archive.read(name).decode("utf-8-sig"))))
+            for name in archive.namelist()
+        }
+
+    def value(name: str, label: str) -> str:
+        return next(r for r in files[name] if r and r[0] == label)[1]
+
+    savings = value("headline.csv", "Savings of building over the horizon")
+    assert savings == str(Decimal(repr(result["savings"])).quantize(Decimal("0.01")))
+    # the uncertainty summary: savings in cents, a share of draws in percent to two decimals
+    for label in ("Savings, P10", "Savings, P50 (median)", "Savings, P90"):
+        assert MONEY.match(value("uncertainty.csv", label)), label
+    share = value("uncertainty.csv", "Share of draws in which building is cheaper")
+    assert re.match(r"^\d{1,3}\.\d{2}$", share) and 0 <= float(share) <= 100
+    assert value("decision.csv", "Recommendation (build or rent)") in ("Build", "Rent")
     page.watch.assert_clean()
 
 

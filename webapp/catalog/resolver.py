@@ -386,6 +386,41 @@ class Unresolvable(Exception):
         self.error = FieldError(field, message)
 
 
+# --- notes ---------------------------------------------------------------------------------
+
+# Notes the resolver writes into the provenance. A permalink keeps them in English; a page
+# shows them in its own language (webapp.planner.sources reads them back by these patterns),
+# so every note is one of these templates filled in, never free text.
+NOTE_GPU_POWER = gettext_noop("%(count)s × %(load)s W load, %(idle)s W idle")
+NOTE_GPU_POWER_SERVERS = gettext_noop(
+    "%(count)s × %(load)s W load, %(idle)s W idle, in %(servers)s servers"
+)
+NOTE_HOSTING_FEE = gettext_noop("%(per_u)s × %(units)s U + %(per_kw)s × %(kw)s kW; PUE %(pue)s")
+NOTE_POWER_INCLUDED = gettext_noop("not used: the hosting fee includes power")
+NOTE_SCALING = gettext_noop("× scaling efficiency %(efficiency)s for %(gpus)s GPUs")
+NOTE_MULTI_NODE = gettext_noop(
+    "× multi-node scaling efficiency %(efficiency)s for %(servers)s servers"
+)
+NOTE_NO_REWORK = gettext_noop("no rework fraction in the catalog: 0 used")
+NOTE_OVERFLOW = gettext_noop(
+    "on-demand rate of the same instance: pays the hours beyond the committed instances"
+)
+NOTE_SET_BY_SELECTION = gettext_noop("set by the selection")
+NOTE_MONTHS = gettext_noop("%(months)s months")
+NOTES = (
+    NOTE_GPU_POWER_SERVERS,
+    NOTE_GPU_POWER,
+    NOTE_HOSTING_FEE,
+    NOTE_POWER_INCLUDED,
+    NOTE_SCALING,
+    NOTE_MULTI_NODE,
+    NOTE_NO_REWORK,
+    NOTE_OVERFLOW,
+    NOTE_SET_BY_SELECTION,
+    NOTE_MONTHS,
+)
+"""Every note template, the longer of two that share a beginning first."""
+
 # --- currency -------------------------------------------------------------------------------
 
 
@@ -807,11 +842,13 @@ def parts_rule(choice: Choice, catalog: CatalogSnapshot) -> Ruling:
             fields=["build.gpu_count", "build.power_load_watts", "build.power_idle_watts"],
             quantity=box.gpu_count,
             source=box.gpu.source,
-            note=(
-                f"{box.gpu_count} × {box.gpu.board_power_watts} W load, "
-                f"{box.gpu.idle_power_watts} W idle"
-                + (f", in {box.node_count} servers" if box.node_count > 1 else "")
-            ),
+            note=(NOTE_GPU_POWER_SERVERS if box.node_count > 1 else NOTE_GPU_POWER)
+            % {
+                "count": box.gpu_count,
+                "load": box.gpu.board_power_watts,
+                "idle": box.gpu.idle_power_watts,
+                "servers": box.node_count,
+            },
         )
     )
     power = box_power(box)
@@ -862,7 +899,7 @@ def electricity_rule(choice: Choice, catalog: CatalogSnapshot) -> Ruling:
         currency=tariff.currency,
         fx_rate=rate,
         converted_amount=converted,
-        note="not used: the hosting fee includes power" if included else how,
+        note=NOTE_POWER_INCLUDED if included else how,
     )
     return Ruling(
         {"build.electricity_price_per_kwh": 0.0 if included else float(converted)}, (item,)
@@ -890,10 +927,14 @@ def hosting_rule(choice: Choice, catalog: CatalogSnapshot) -> Ruling:
         currency=hosting.currency,
         fx_rate=rate,
         converted_amount=converted,
-        note=(
-            f"{hosting.per_u_monthly} × {power.rack_units} U + {hosting.per_kw_monthly} × "
-            f"{_money(load_kw)} kW; PUE {hosting.pue}"
-        ),
+        note=NOTE_HOSTING_FEE
+        % {
+            "per_u": hosting.per_u_monthly,
+            "units": power.rack_units,
+            "per_kw": hosting.per_kw_monthly,
+            "kw": _money(load_kw),
+            "pue": hosting.pue,
+        },
     )
     return Ruling(
         {"build.hosting_monthly": float(converted), "build.pue": float(hosting.pue)}, (item,)
@@ -960,7 +1001,7 @@ def running_costs_rule(choice: Choice, catalog: CatalogSnapshot) -> Ruling:
                 quantity=preset.useful_life_months,
                 source=preset.useful_life_source,
                 estimate=preset.useful_life_estimate,
-                note=f"{preset.useful_life_months} months",
+                note=NOTE_MONTHS % {"months": preset.useful_life_months},
             )
         )
     values = {
@@ -1025,11 +1066,10 @@ def _throughput(
     )
     notes = []
     if gpus_per_node > 1:
-        notes.append(f"× scaling efficiency {scaling_efficiency} for {gpus_per_node} GPUs")
+        notes.append(NOTE_SCALING % {"efficiency": scaling_efficiency, "gpus": gpus_per_node})
     if node_count > 1:
         notes.append(
-            f"× multi-node scaling efficiency {multi_node_scaling_efficiency} "
-            f"for {node_count} servers"
+            NOTE_MULTI_NODE % {"efficiency": multi_node_scaling_efficiency, "servers": node_count}
         )
     item = Provenance.of_price(
         role,
@@ -1181,9 +1221,7 @@ def overflow_rate_rule(choice: Choice, catalog: CatalogSnapshot) -> Ruling:
         currency=sibling_rate.currency,
         fx_rate=rate,
         converted_amount=converted,
-        note=(
-            f"on-demand sibling of {offering.slug}: pays the hours beyond the committed instances"
-        ),
+        note=NOTE_OVERFLOW,
     )
     return Ruling({"rent.hourly_rate": float(converted)}, (item,))
 
@@ -1203,7 +1241,7 @@ def rework_rule(choice: Choice, catalog: CatalogSnapshot) -> Ruling:
         amount=rework,
         source=offering.rework_source,
         estimate=offering.rework_estimate,
-        note="" if rework is not None else "no rework fraction in the catalog: 0 used",
+        note="" if rework is not None else NOTE_NO_REWORK,
     )
     return Ruling({"rent.rework_fraction": float(rework or 0)}, (item,))
 
@@ -1297,8 +1335,15 @@ def commitment_rule(choice: Choice, catalog: CatalogSnapshot, draft: Scenario) -
 
 
 def _scenario_data(selection: Selection, choice: Choice, values: dict[str, Any]) -> dict[str, Any]:
+    # the name a person sees (and may change): in the language of the one who planned it
+    box = choice.box
+    build_name = box.preset.localized_name() if box.preset is not None else box.label
+    name = gettext("%(build)s vs %(rent)s") % {
+        "build": build_name,
+        "rent": choice.offering.localized_name(),
+    }
     data: dict[str, Any] = {
-        "name": f"{choice.box.label} vs {choice.offering}"[:200],
+        "name": name[:200],
         "currency": selection.currency,
         "horizon_months": selection.horizon_months,
         "discount_rate_per_year": selection.discount_rate_per_year,

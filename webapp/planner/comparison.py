@@ -41,6 +41,7 @@ from webapp.catalog.models import (
 )
 from webapp.planner import formatting
 from webapp.planner.fields import ALL_FIELDS
+from webapp.planner.sources import translated
 from webapp.scenarios.models import SavedScenario
 from webapp.scenarios.services import stored_scenario
 
@@ -134,6 +135,11 @@ class DisplayRate:
     """The catalog's rate used (base, quote, rate, effective date, source)."""
     day: datetime.date
     """The scenario's date: the rate is the one in effect then."""
+
+    @property
+    def source(self) -> str:
+        """The rate's source in the page's language ("PBOC central parity …" under Chinese)."""
+        return translated(self.row.source)
 
 
 def display_rate(currency: str, target: str, day: datetime.date) -> DisplayRate | None:
@@ -294,7 +300,9 @@ def input_rows(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
         values = [get_path(d, field.path) for d in data]
         if all(v is None for v in values):
             continue
-        differs = not _same(values) or (field.unit.startswith("money") and not _same(currencies))
+        # an amount in two currencies differs, unless it is nothing in every one of them
+        in_other_currencies = field.unit.startswith("money") and not _same(currencies)
+        differs = not _same(values) or (in_other_currencies and any(values))
         rows.append(
             {
                 "key": field.path,

@@ -1,9 +1,15 @@
-"""CSV exports for finance: one scenario's monthly projection, and a summary of several.
+"""CSV exports for finance: one scenario's tables, and a summary of several.
 
-Layout (documented in ``docs/planner.md``): UTF-8 with a byte-order mark so
-spreadsheet programs read Chinese labels correctly; amounts rounded to the
-currency's minor unit; the assumptions (every scenario input with its source,
-date, estimate and override flags) travel in the same file as the numbers.
+Layout (documented in ``docs/planner.md``): each file is one tidy table with a
+single header row whose labels carry their unit and currency (``Build: energy
+[CNY]``, ``Average utilization [%]``; shares are written as percentages). The
+machine-readable keys are the JSON API's business, not a second header row.
+One scenario's monthly projection is a CSV of its own; with it, the headline,
+the assumptions (every input with its source, date, estimate and override
+flags), the decision, the uncertainty, the tornado, the fleet and the fiscal
+years are files of their own, offered together as a zip (:func:`finance_files`,
+:func:`zipped`). UTF-8 with a byte-order mark so spreadsheet programs read
+Chinese labels correctly; amounts rounded to the currency's minor unit.
 
 Formula injection: a *text* cell that a spreadsheet could read as a formula is
 prefixed with ``'`` so it shows as text: one that begins with ``=``, ``+``,
@@ -25,6 +31,7 @@ import csv
 import io
 import math
 import unicodedata
+import zipfile
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import date
 from decimal import Context, Decimal
@@ -40,10 +47,18 @@ from costmodel.paths import get_path
 from costmodel.tables import MONTHLY_COLUMNS, monthly_table
 from webapp.planner import verdict
 from webapp.planner.analysis import SEED, Analyses, field_label
-from webapp.planner.fields import ALL_FIELDS, BY_PATH, items_by_field
+from webapp.planner.fields import (
+    ALL_FIELDS,
+    BY_PATH,
+    PERCENT_UNITS,
+    WORKLOAD_KIND_LABELS,
+    items_by_field,
+)
 from webapp.planner.figures import FIGURES, Figure
 from webapp.planner.finance import fiscal_year_rows
 from webapp.planner.formatting import round_money
+from webapp.planner.sources import translated
+from webapp.planner.verdict import confidence_label
 
 BOM = "\ufeff"
 FORMULA_STARTS = frozenset("=+-@\uff1d\uff0b\uff0d\uff20")
@@ -102,22 +117,6 @@ def significant(value: float) -> Decimal:
     return Decimal(format(float(value), f".{SIGNIFICANT_DIGITS}g")).normalize()
 
 
-def input_cell(path: str, value: Any, currency: str) -> Cell:
-    """A scenario input rounded for finance by its unit: money to the minor unit, rates to
-    six decimals, fractions to six, watts, hours and days to four; counts as they are."""
-    field = BY_PATH.get(path)
-    unit = field.unit if field is not None else ""
-    if isinstance(value, bool) or value is None or isinstance(value, str | int):
-        return value
-    if isinstance(value, list):
-        return " ".join(str(input_cell(path, v, currency)) for v in value)
-    if unit in ("money", "money/month"):
-        return round_money(value, currency)
-    if unit in UNIT_PLACES:
-        return rounded(value, UNIT_PLACES[unit])
-    return significant(value)
-
-
 def _skippable(char: str) -> bool:
     """Whitespace, a control character or an invisible format character (Unicode Z*, Cc, Cf)."""
     return char.isspace() or unicodedata.category(char) in {"Zs", "Zl", "Zp", "Cc", "Cf"}
@@ -159,6 +158,59 @@ def _write(rows: Iterable[Sequence[Cell]]) -> str:
     return buffer.getvalue()
 
 
+def with_unit(label: object, unit: str) -> str:
+    """A column or row label with its unit in brackets: ``Build: energy [CNY]``."""
+    return f"{label} [{unit}]" if unit else str(label)
+
+
+def unit_of(path: str, currency: str) -> str:
+    """The unit an input is written in by :func:`input_cell`, as a reader sees it:
+    ``CNY/kWh``, ``%``, ``W``, ``months``; empty for counts, ratios and text."""
+    field = BY_PATH.get(path)
+    unit = field.unit if field is not None else ""
+    if unit.startswith("money"):
+        rest = unit[len("money") :]
+        return currency + ("/" + _("month") if rest == "/month" else rest)
+    return {
+        "fraction": "%",
+        "signed_fraction": _("% per year"),
+        "profile": "%",
+        "W": "W",
+        "h": "h",
+        "days": _("days"),
+        "months": _("months"),
+    }.get(unit, "")
+
+
+def percent_cell(fraction: float | None, places: int) -> Cell:
+    """A fraction written as a percentage (0.4 → ``40.00`` with ``places=2``), computed in
+    decimal from the figure's shortest repr, so 0.07 is 7, not 7.000000000000001."""
+    if fraction is None:
+        return None
+    return (Decimal(repr(float(fraction))) * 100).quantize(Decimal(1).scaleb(-places))
+
+
+def input_cell(path: str, value: Any, currency: str) -> Cell:
+    """A scenario input rounded for finance by its unit: money to the minor unit, rates to
+    six decimals, fractions as percentages to four decimals, watts, hours and days to four;
+    counts as they are; a workload kind in words."""
+    field = BY_PATH.get(path)
+    unit = field.unit if field is not None else ""
+    if path == "workload.kind":
+        return str(WORKLOAD_KIND_LABELS.get(value, value))
+    if isinstance(value, bool) or value is None or isinstance(value, str | int):
+        return value
+    if isinstance(value, list):
+        return " ".join(str(input_cell(path, v, currency)) for v in value)
+    if unit in ("money", "money/month"):
+        return round_money(value, currency)
+    if unit in PERCENT_UNITS or unit == "profile":
+        return rounded(float(percent_cell(value, FRACTION_PLACES - 2) or 0), FRACTION_PLACES - 2)
+    if unit in UNIT_PLACES:
+        return rounded(value, UNIT_PLACES[unit])
+    return significant(value)
+
+
 MONTHLY_LABELS = {
     "month": gettext_lazy("Month"),
     "build_energy": gettext_lazy("Build: energy"),
@@ -178,43 +230,121 @@ MONTHLY_LABELS = {
     "rent_cumulative": gettext_lazy("Rent: cumulative"),
     "cumulative_difference": gettext_lazy("Cumulative build minus rent"),
 }
+"""Labels of :data:`costmodel.tables.MONTHLY_COLUMNS`; every column but the month is money."""
+
+BAND_LABELS = {
+    "p10": gettext_lazy("Rent minus build so far, P10"),
+    "p50": gettext_lazy("Rent minus build so far, P50"),
+    "p90": gettext_lazy("Rent minus build so far, P90"),
+}
+"""Labels of the uncertainty's monthly bands, the monthly table's last columns."""
+
+
+def monthly_header(currency: str, bands: bool = False) -> list[Cell]:
+    """The monthly table's one header row: ``Month``, then each amount with its currency."""
+    labels: list[Cell] = [str(MONTHLY_LABELS["month"])]
+    labels += [with_unit(MONTHLY_LABELS[c], currency) for c in MONTHLY_COLUMNS[1:]]
+    if bands:
+        labels += [with_unit(BAND_LABELS[p], currency) for p in BAND_LABELS]
+    return labels
+
+
+def monthly_rows(
+    scenario: Scenario, result: Mapping[str, Any], analyses: Analyses | None = None
+) -> list[list[Cell]]:
+    """The monthly projection as one tidy table: a header row, then one row per month
+    ``0..H``; with ``analyses`` whose uncertainty ran, its P10/P50/P90 bands as last columns."""
+    currency = scenario.currency
+    header, rows = monthly_table(dict(result))
+    assert tuple(header) == MONTHLY_COLUMNS
+    bands = analyses.uncertainty["bands"] if analyses and analyses.uncertainty else None
+    out: list[list[Cell]] = [monthly_header(currency, bands is not None)]
+    for row in rows:
+        cells: list[Cell] = [row[0], *(round_money(float(v), currency) for v in row[1:])]
+        if bands is not None:
+            cells += [round_money(bands[p][row[0]], currency) for p in BAND_LABELS]
+        out.append(cells)
+    return out
+
+
+def figure_unit(figure: Figure, currency: str) -> str:
+    return {
+        "money": currency,
+        "months": _("months"),
+        "fraction": "%",
+        "quantity": "",  # the label names it: "Work done [reference GPU-hours]"
+    }[figure.kind]
 
 
 def _figure_cell(figure: Figure, result: Mapping[str, Any], currency: str) -> Cell:
     """A headline figure rounded for finance: money to the minor unit, months to 0.01,
-    fractions to 0.0001, a quantity (GPU-hours) to 0.01."""
+    fractions as percentages to 0.01, a quantity (GPU-hours) to 0.01."""
     value = figure.value(result)
     if value is None:
         return None
     if figure.kind == "money":
         return round_money(value, currency)
-    return quantized(value, 4 if figure.kind == "fraction" else 2)
+    if figure.kind == "fraction":
+        return percent_cell(value, 2)
+    return quantized(value, 2)
 
 
-def _headline_rows(result: Mapping[str, Any], currency: str) -> list[list[Cell]]:
-    return [[f.column, str(f.label), _figure_cell(f, result, currency)] for f in FIGURES.values()]
+VALUE_HEADER = (gettext_lazy("Figure"), gettext_lazy("Value"), gettext_lazy("Unit"))
+
+
+def headline_rows(result: Mapping[str, Any], currency: str) -> list[list[Cell]]:
+    """The headline figures: Figure, Value, Unit."""
+    header: list[Cell] = [str(h) for h in VALUE_HEADER]
+    return [
+        header,
+        *(
+            [str(f.label), _figure_cell(f, result, currency), figure_unit(f, currency)]
+            for f in FIGURES.values()
+        ),
+    ]
 
 
 def assumption_rows(
     scenario: Scenario, provenance: list[dict[str, Any]], overrides: list[str]
 ) -> list[list[Cell]]:
-    """One row per scenario input: field, label, value, source, as-of date, estimate, override."""
+    """One row per scenario input: input, value, unit, source, as-of date, estimate,
+    overridden."""
     data = scenario.model_dump(mode="json")
     by_field = items_by_field(provenance)
-    rows: list[list[Cell]] = []
+    rows: list[list[Cell]] = [
+        [
+            _("Input"),
+            _("Value"),
+            _("Unit"),
+            _("Source"),
+            _("As of"),
+            _("Estimate"),
+            _("Override"),
+        ]
+    ]
+    currency = scenario.currency
     for field in ALL_FIELDS:
         value = get_path(data, field.path)
         if value is None:
             continue
-        value = input_cell(field.path, value, scenario.currency)
         overridden = field.path in overrides
         items = [] if overridden else by_field.get(field.path, [])
-        source = "; ".join(str(i.get("source", "")) for i in items if i.get("source"))
+        source = "; ".join(translated(str(i["source"])) for i in items if i.get("source"))
         as_of = "; ".join(
             str(i.get("effective_date", "")) for i in items if i.get("effective_date")
         )
         estimate = any(bool(i.get("estimate")) for i in items)
-        rows.append([field.path, str(field.label), value, source, as_of, estimate, overridden])
+        rows.append(
+            [
+                str(field.label),
+                input_cell(field.path, value, currency),
+                unit_of(field.path, currency),
+                source,
+                as_of,
+                estimate,
+                overridden,
+            ]
+        )
     return rows
 
 
@@ -226,289 +356,296 @@ def _places(value: float | None, places: int) -> Cell:
     return None if value is None else quantized(value, places)
 
 
+RECOMMENDATION_LABELS = {"build": gettext_lazy("Build"), "rent": gettext_lazy("Rent")}
+
+
 def decision_rows(a: Analyses, currency: str) -> list[list[Cell]]:
-    """The decision behind the verdict (:class:`costmodel.decision.Decision`), key by key."""
+    """The decision behind the verdict (:class:`costmodel.decision.Decision`): Figure, Value,
+    Unit; shares as percentages, codes in words."""
     d = a.decision
-    rows: list[tuple[str, Any, Cell]] = [
-        ("verdict", _("Verdict"), d.verdict),
-        ("verdict_sentence", _("Verdict in words"), verdict.headline(d, currency)),
-        ("warning", _("Warning"), verdict.warning(d)),
-        ("recommendation", _("Recommendation (build or rent)"), d.recommendation),
+    months = _("months")
+    rows: list[tuple[Any, Cell, str]] = [
+        (_("Verdict"), verdict.headline(d, currency), ""),
+        (_("Warning"), verdict.warning(d), ""),
         (
-            "close_call",
+            _("Recommendation (build or rent)"),
+            str(RECOMMENDATION_LABELS[d.recommendation]),
+            "",
+        ),
+        (
             _("Close call: savings within the next row's share of the larger total"),
             d.close_call,
+            "",
         ),
         (
-            "close_call_share",
             _("Share of the larger total that makes a close call"),
-            rounded(CLOSE_CALL_SHARE, 4),
+            percent_cell(CLOSE_CALL_SHARE, 2),
+            "%",
         ),
         (
-            "cash_savings",
             _("Savings in cash alone, resale not counted"),
             _money(d.cash_savings, currency),
+            currency,
         ),
         (
-            "resale_decides",
             _("Cash alone favours renting, the resale value tips it to building"),
             d.resale_decides,
+            "",
         ),
         (
-            "build_when_busier",
             _("Building wins above the break-even utilization (false: below it)"),
             d.build_when_busier,
+            "",
         ),
+        (_("Average utilization of this plan"), percent_cell(d.average_utilization, 2), "%"),
+        (_("Pay-back limit [months]: the useful life, or 36"), d.payback_limit_months, months),
+        (_("Cash break-even later than the pay-back limit"), d.late_payback, ""),
+        (_("Reference utilization"), percent_cell(d.reference_utilization, 2), "%"),
         (
-            "average_utilization",
-            _("Average utilization of this plan"),
-            _places(d.average_utilization, 4),
-        ),
-        (
-            "payback_limit_months",
-            _("Pay-back limit [months]: the useful life, or 36"),
-            d.payback_limit_months,
-        ),
-        ("late_payback", _("Cash break-even later than the pay-back limit"), d.late_payback),
-        ("reference_utilization", _("Reference utilization"), _places(d.reference_utilization, 4)),
-        (
-            "reference_savings",
             _("Savings at the reference utilization"),
             _money(d.reference_savings, currency),
+            currency,
         ),
-        ("box_hours", _("Work over the horizon [box-hours]"), _places(d.box_hours, HOURS_PLACES)),
         (
-            "instance_hours",
+            _("Work over the horizon [box-hours]"),
+            _places(d.box_hours, HOURS_PLACES),
+            _("box-hours"),
+        ),
+        (
             _("Instance-hours rented for the same work"),
             _places(d.instance_hours, HOURS_PLACES),
+            _("instance-hours"),
         ),
         (
-            "probability_recommendation_holds",
             _("Share of draws in which the recommendation holds"),
-            _places(d.probability_recommendation_holds, PROBABILITY_PLACES),
+            percent_cell(d.probability_recommendation_holds, PROBABILITY_PLACES - 2),
+            "%",
         ),
-        ("confidence", _("Confidence"), d.confidence),
+        (
+            _("Confidence"),
+            confidence_label(d.confidence) if d.confidence else None,
+            "",
+        ),
     ]
-    return [[key, str(label), value] for key, label, value in rows]
+    header: list[Cell] = [str(h) for h in VALUE_HEADER]
+    return [header, *([str(label), value, unit] for label, value, unit in rows)]
 
 
 def uncertainty_rows(a: Analyses, currency: str) -> list[list[Cell]]:
-    """The Monte Carlo's summary, key by key (or why it could not run)."""
+    """The Monte Carlo's summary: Figure, Value, Unit (or why it could not run)."""
     rows: list[list[Cell]] = [
-        ["draws", _("Draws"), a.draws],
-        ["seed", _("Seed of the random generator"), SEED],
+        [str(h) for h in VALUE_HEADER],
+        [_("Draws"), a.draws, ""],
+        [_("Seed of the random generator"), SEED, ""],
     ]
     if a.uncertainty is None:
-        return [*rows, ["error", _("Not computed"), a.uncertainty_error]]
+        return [*rows, [_("Not computed"), a.uncertainty_error, ""]]
     u = a.uncertainty
     savings, months = u["savings"], u["break_even_month"]
+    share = PROBABILITY_PLACES - 2
     return [
         *rows,
-        ["savings_p10", _("Savings, P10"), _money(savings["p10"], currency)],
-        ["savings_p50", _("Savings, P50 (median)"), _money(savings["p50"], currency)],
-        ["savings_p90", _("Savings, P90"), _money(savings["p90"], currency)],
-        ["savings_mean", _("Savings, mean"), _money(savings["mean"], currency)],
+        [_("Savings, P10"), _money(savings["p10"], currency), currency],
+        [_("Savings, P50 (median)"), _money(savings["p50"], currency), currency],
+        [_("Savings, P90"), _money(savings["p90"], currency), currency],
+        [_("Savings, mean"), _money(savings["mean"], currency), currency],
         [
-            "probability_build_cheaper",
             _("Share of draws in which building is cheaper"),
-            _places(u["probability_build_cheaper"], PROBABILITY_PLACES),
+            percent_cell(u["probability_build_cheaper"], share),
+            "%",
         ],
         [
-            "probability_pays_back",
             _("Share of draws that break even in cash within the horizon"),
-            _places(u["probability_pays_back"], PROBABILITY_PLACES),
+            percent_cell(u["probability_pays_back"], share),
+            "%",
         ],
         [
-            "break_even_month_p10",
             _("Break-even month, P10 of the draws that break even"),
             _places(months["p10"], 2),
+            _("months"),
         ],
         [
-            "break_even_month_p50",
             _("Break-even month, P50 of the draws that break even"),
             _places(months["p50"], 2),
+            _("months"),
         ],
         [
-            "break_even_month_p90",
             _("Break-even month, P90 of the draws that break even"),
             _places(months["p90"], 2),
+            _("months"),
         ],
     ]
 
 
 def range_rows(a: Analyses, currency: str) -> list[list[Cell]]:
+    """The uncertain inputs' ranges: Input, Unit, Low, Likely, High."""
+    return [
+        [_("Input"), _("Unit"), _("Low"), _("Likely"), _("High")],
+        *(
+            [
+                field_label(r.path),
+                unit_of(r.path, currency),
+                *(input_cell(r.path, v, currency) for v in (r.low, r.mode, r.high)),
+            ]
+            for r in a.ranges
+        ),
+    ]
+
+
+def tornado_rows(a: Analyses, currency: str) -> list[list[Cell]]:
+    """Each input at its low and high value, largest swing first (empty without a tornado)."""
+    if a.tornado is None:
+        return []
+    months = _("months")
     return [
         [
-            r.path,
-            field_label(r.path),
-            *(input_cell(r.path, v, currency) for v in (r.low, r.mode, r.high)),
-        ]
-        for r in a.ranges
+            _("Input"),
+            _("Unit"),
+            _("Low"),
+            _("High"),
+            with_unit(_("Savings, input low"), currency),
+            with_unit(_("Savings, input high"), currency),
+            with_unit(_("Break-even month, input low"), months),
+            with_unit(_("Break-even month, input high"), months),
+        ],
+        *(
+            [
+                field_label(row["path"]),
+                unit_of(row["path"], currency),
+                input_cell(row["path"], row["low"], currency),
+                input_cell(row["path"], row["high"], currency),
+                round_money(row["savings_low"], currency),
+                round_money(row["savings_high"], currency),
+                _places(row["break_even_month_low"], 2),
+                _places(row["break_even_month_high"], 2),
+            ]
+            for row in a.tornado["drivers"]
+        ),
     ]
 
 
-BAND_COLUMNS = ("month", "advantage_p10", "advantage_p50", "advantage_p90")
-TORNADO_COLUMNS = (
-    "field",
-    "low",
-    "high",
-    "savings_low",
-    "savings_high",
-    "break_even_month_low",
-    "break_even_month_high",
-)
-FLEET_COLUMNS = (
-    "boxes",
-    "build_total_net",
-    "build_present_value",
-    "savings",
-    "break_even_month",
-    "cheapest",
-)
-
-
-def analysis_blocks(a: Analyses, currency: str) -> list[list[Cell]]:
-    """The blocks after the monthly projection: decision, uncertainty, its ranges and bands,
-    tornado and fleet."""
-    out: list[list[Cell]] = [
-        [],
-        [_("Decision")],
-        ["key", _("Label"), _("Value")],
-        *decision_rows(a, currency),
-        [],
-        [_("Uncertainty")],
-        ["key", _("Label"), _("Value")],
-        *uncertainty_rows(a, currency),
-        [],
-        [_("Uncertainty ranges")],
-        ["field", _("Input"), _("Low"), _("Likely"), _("High")],
-        *range_rows(a, currency),
+def fleet_rows(a: Analyses, currency: str) -> list[list[Cell]]:
+    """Boxes owned, the rest rented: one row per fleet size (empty without a fleet)."""
+    if a.fleet is None:
+        return []
+    best = a.fleet["best_boxes"]
+    return [
+        [
+            _("Boxes owned"),
+            with_unit(_("Build: total net of resale"), currency),
+            with_unit(_("Build: present value"), currency),
+            with_unit(_("Savings of building over the horizon"), currency),
+            with_unit(_("Break-even month"), _("months")),
+            _("Cheapest"),
+        ],
+        *(
+            [
+                row["boxes"],
+                round_money(row["build_total_net"], currency),
+                round_money(row["build_present_value"], currency),
+                round_money(row["savings"], currency),
+                _places(row["break_even_month"], 2),
+                row["boxes"] == best,
+            ]
+            for row in a.fleet["rows"]
+        ),
     ]
-    if a.uncertainty is not None:
-        bands = a.uncertainty["bands"]
-        out += [
-            [],
-            [_("Advantage of building by month over the draws")],
-            list(BAND_COLUMNS),
-            [
-                _("Month"),
-                _("Rent minus build so far, P10"),
-                _("Rent minus build so far, P50"),
-                _("Rent minus build so far, P90"),
-            ],
-            *(
-                [month, *(round_money(bands[p][month], currency) for p in ("p10", "p50", "p90"))]
-                for month in bands["months"]
-            ),
+
+
+def scenario_rows(
+    scenario: Scenario, link: str, name: str = "", accounts: Accounts | None = None
+) -> list[list[Cell]]:
+    """What the files describe, as one row: scenario (its saved name when saved), currency,
+    horizon, date, results page, and with ``accounts`` how finance books the box."""
+    header: list[Cell] = [
+        _("Scenario"),
+        _("Currency"),
+        _("Horizon [months]"),
+        _("Generated on"),
+        _("Results page"),
+    ]
+    row: list[Cell] = [
+        name or scenario.name or "",
+        scenario.currency,
+        scenario.horizon_months,
+        date.today().isoformat(),
+        link,
+    ]
+    if accounts is not None:
+        header += [
+            _("Depreciation period [months]"),
+            _("Fiscal year starts in month"),
+            _("Box bought in month"),
         ]
-    if a.tornado is not None:
-        out += [
-            [],
-            [_("Tornado: each input at its low and high value")],
-            list(TORNADO_COLUMNS),
-            [
-                _("Input"),
-                _("Low"),
-                _("High"),
-                _("Savings, input low"),
-                _("Savings, input high"),
-                _("Break-even month, input low"),
-                _("Break-even month, input high"),
-            ],
-            *(
-                [
-                    row["path"],
-                    input_cell(row["path"], row["low"], currency),
-                    input_cell(row["path"], row["high"], currency),
-                    round_money(row["savings_low"], currency),
-                    round_money(row["savings_high"], currency),
-                    _places(row["break_even_month_low"], 2),
-                    _places(row["break_even_month_high"], 2),
-                ]
-                for row in a.tornado["drivers"]
-            ),
+        row += [
+            accounts.depreciation_months,
+            accounts.options.fiscal_year_start_month,
+            accounts.purchase_month,
         ]
-    if a.fleet is not None:
-        best = a.fleet["best_boxes"]
-        out += [
-            [],
-            [_("Fleet: boxes owned, the rest rented")],
-            list(FLEET_COLUMNS),
-            [
-                _("Boxes owned"),
-                _("Build: total net of resale"),
-                _("Build: present value"),
-                _("Savings of building over the horizon"),
-                _("Break-even month"),
-                _("Cheapest"),
-            ],
-            *(
-                [
-                    row["boxes"],
-                    round_money(row["build_total_net"], currency),
-                    round_money(row["build_present_value"], currency),
-                    round_money(row["savings"], currency),
-                    _places(row["break_even_month"], 2),
-                    row["boxes"] == best,
-                ]
-                for row in a.fleet["rows"]
-            ),
-        ]
-    return out
+    return [header, row]
 
 
 def monthly_csv(
+    scenario: Scenario, result: Mapping[str, Any], analyses: Analyses | None = None
+) -> str:
+    """The finance CSV of one scenario's months: one header row whose labels carry the
+    currency, one row per month (with the uncertainty's bands when ``analyses`` has them)."""
+    return _write(monthly_rows(scenario, result, analyses))
+
+
+FINANCE_FILES = (
+    "monthly.csv",
+    "scenario.csv",
+    "headline.csv",
+    "assumptions.csv",
+    "decision.csv",
+    "uncertainty.csv",
+    "uncertainty_ranges.csv",
+    "tornado.csv",
+    "fleet.csv",
+    "fiscal_years.csv",
+)
+"""The files of :func:`finance_files`, in this order; a block that does not apply is left out
+(a tidal workload has no fleet)."""
+
+
+def finance_files(
     scenario: Scenario,
-    result: dict[str, Any],
+    result: Mapping[str, Any],
+    *,
     provenance: list[dict[str, Any]] | None = None,
     overrides: list[str] | None = None,
     link: str = "",
+    name: str = "",
     analyses: Analyses | None = None,
     accounts: Accounts | None = None,
-) -> str:
-    """The finance CSV of one scenario: title block, headline, assumptions, monthly table, and
-    with ``analyses`` the decision, the uncertainty, the tornado and the fleet; with
-    ``accounts`` the CapEx/OpEx per fiscal year."""
+) -> dict[str, str]:
+    """Every finance table of one scenario, each a CSV of its own: file name → text."""
     currency = scenario.currency
-    header, rows = monthly_table(result)
-    assert tuple(header) == MONTHLY_COLUMNS
-    rounded: list[list[Cell]] = [
-        [row[0], *(round_money(float(v), currency) for v in row[1:])] for row in rows
-    ]
-    out: list[list[Cell]] = [
-        [_("Build or rent GPUs: monthly projection")],
-        ["name", _("Scenario"), scenario.name or ""],
-        ["currency", _("Currency"), currency],
-        ["horizon_months", _("Horizon [months]"), scenario.horizon_months],
-        ["generated_on", _("Generated on"), date.today().isoformat()],
-        ["link", _("Results page"), link],
-        [],
-        [_("Headline")],
-        ["key", _("Label"), _("Value")],
-        *_headline_rows(result, currency),
-        [],
-        [_("Assumptions")],
-        [
-            "field",
-            _("Input"),
-            _("Value"),
-            _("Source"),
-            _("As of"),
-            _("Estimate"),
-            _("Override"),
-        ],
-        *assumption_rows(scenario, provenance or [], overrides or []),
-        [],
-        [_("Monthly projection")],
-        list(header),
-        [str(MONTHLY_LABELS[c]) for c in header],
-        *rounded,
-    ]
+    tables: dict[str, list[list[Cell]]] = {
+        "monthly.csv": monthly_rows(scenario, result, analyses),
+        "scenario.csv": scenario_rows(scenario, link, name, accounts),
+        "headline.csv": headline_rows(result, currency),
+        "assumptions.csv": assumption_rows(scenario, provenance or [], overrides or []),
+    }
     if analyses is not None:
-        out += analysis_blocks(analyses, currency)
+        tables["decision.csv"] = decision_rows(analyses, currency)
+        tables["uncertainty.csv"] = uncertainty_rows(analyses, currency)
+        tables["uncertainty_ranges.csv"] = range_rows(analyses, currency)
+        tables["tornado.csv"] = tornado_rows(analyses, currency)
+        tables["fleet.csv"] = fleet_rows(analyses, currency)
     if accounts is not None:
-        out += fiscal_year_rows(accounts, currency)
-    return _write(out)
+        tables["fiscal_years.csv"] = fiscal_year_rows(accounts, currency)
+    return {name: _write(rows) for name, rows in tables.items() if rows}
+
+
+def zipped(files: Mapping[str, str]) -> bytes:
+    """The files as one zip archive (UTF-8 text, deflated)."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        for name, text in files.items():
+            archive.writestr(name, text.encode("utf-8"))
+    return buffer.getvalue()
 
 
 SUMMARY_FIGURES: tuple[Figure, ...] = tuple(
@@ -525,43 +662,53 @@ SUMMARY_FIGURES: tuple[Figure, ...] = tuple(
     )
 )
 
-SUMMARY_COLUMNS = (
-    "name",
-    "currency",
-    "horizon_months",
-    "workload",
-    "average_utilization",
-    "build_capex",
-    "rent_hourly_rate",
-    *(f.column for f in SUMMARY_FIGURES),
-    "prices_as_of",
-    "saved_at",
-    "overrides",
-    "link",
-)
+
+def summary_header(currencies: set[str]) -> list[Cell]:
+    """The summary's header row; amounts name the currency when every row shares one,
+    otherwise "the row's currency" (the Currency column)."""
+    money = next(iter(currencies)) if len(currencies) == 1 else _("the row's currency")
+    return [
+        _("Scenario"),
+        _("Currency"),
+        _("Horizon [months]"),
+        _("Workload"),
+        with_unit(_("Average utilization"), "%"),
+        with_unit(BY_PATH["build.capex"].label, money),
+        with_unit(BY_PATH["rent.hourly_rate"].label, money + "/h"),
+        *(
+            with_unit(f.label, money if f.kind == "money" else figure_unit(f, money))
+            for f in SUMMARY_FIGURES
+        ),
+        _("Prices as of"),
+        _("Saved on"),
+        _("Inputs typed over the catalog's"),
+        _("Results page"),
+    ]
 
 
 def summary_csv(entries: Sequence[dict[str, Any]]) -> str:
     """One row per scenario; each entry has ``scenario``, ``result``, ``average_utilization``,
-    ``provenance``, ``overrides``, ``saved_at`` (date or None) and ``link``."""
-    rows: list[list[Cell]] = [list(SUMMARY_COLUMNS)]
+    ``provenance``, ``overrides``, ``saved_at`` (date or None), ``link`` and, for a saved
+    scenario, ``saved`` (whose name the row carries)."""
+    rows: list[list[Cell]] = [summary_header({e["scenario"].currency for e in entries})]
     for e in entries:
         s: Scenario = e["scenario"]
         cur = s.currency
+        saved = e.get("saved")
         dates = sorted(str(p["effective_date"]) for p in e["provenance"] if p.get("effective_date"))
         rows.append(
             [
-                s.name or "",
+                saved.name if saved is not None else (s.name or ""),
                 cur,
                 s.horizon_months,
-                s.workload.kind,
-                quantized(e["average_utilization"], 4),
+                input_cell("workload.kind", s.workload.kind, cur),
+                percent_cell(e["average_utilization"], 2),
                 input_cell("build.capex", s.build.capex, cur),
                 input_cell("rent.hourly_rate", s.rent.hourly_rate, cur),
                 *(_figure_cell(f, e["result"], cur) for f in SUMMARY_FIGURES),
                 dates[-1] if dates else "",
                 e["saved_at"].isoformat() if e.get("saved_at") else "",
-                " ".join(e["overrides"]),
+                " ".join(field_label(p) for p in e["overrides"]),
                 e["link"],
             ]
         )

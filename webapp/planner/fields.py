@@ -774,8 +774,8 @@ RANGE_ENDS: tuple[tuple[str, str], ...] = (("low", "low"), ("likely", "mode"), (
 """Form name suffix → :class:`costmodel.ranges.Range` attribute."""
 
 WORKLOAD_KIND_LABELS: dict[str, Promise] = {
-    "steady": _("steady"),
-    "tidal": _("tidal"),
+    "steady": _("steady use all month"),
+    "tidal": _("busy days only (tidal)"),
     "profile": _("12-month profile"),
     "jobs": _("training jobs"),
 }

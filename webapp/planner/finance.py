@@ -182,27 +182,14 @@ def options_query(form: AccountingForm) -> str:
 
 
 def fiscal_year_rows(accounts: Accounts, currency: str) -> list[list[Any]]:
-    """The CSV block of the fiscal years: a title, names, labels, one row per year."""
+    """The fiscal years as one tidy table: a header row whose amounts name the currency, one
+    row per year (the booking options are in the scenario file beside it)."""
     return [
-        [],
-        [_("CapEx and OpEx per fiscal year")],
-        [
-            "depreciation_months",
-            _("Depreciation period [months]"),
-            accounts.depreciation_months,
-        ],
-        [
-            "fiscal_year_start_month",
-            _("Fiscal year starts in month"),
-            accounts.options.fiscal_year_start_month,
-        ],
-        ["purchase_month", _("Box bought in month"), accounts.purchase_month],
-        ["fiscal_year", "first_month", "last_month", *FISCAL_YEAR_FIELDS],
         [
             _("Fiscal year"),
             _("First month"),
             _("Last month"),
-            *(str(FISCAL_YEAR_LABELS[n]) for n in FISCAL_YEAR_FIELDS),
+            *(f"{FISCAL_YEAR_LABELS[n]} [{currency}]" for n in FISCAL_YEAR_FIELDS),
         ],
         *(
             [

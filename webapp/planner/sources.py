@@ -19,15 +19,20 @@ from __future__ import annotations
 
 import functools
 import pickle
-from collections.abc import Mapping
+import re
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
 from typing import Any
 
+from django.apps import apps
+from django.core.exceptions import ObjectDoesNotExist
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString
-from django.utils.translation import get_language
+from django.utils.translation import get_language, gettext, gettext_noop
 
-from webapp.planner.fields import fed_fields, items_by_field
+from webapp.catalog.resolver import NOTES
+from webapp.planner.fields import fed_fields, items_by_field, labels
 
 MEMO_SIZE = 256
 """Provenance × language pairs kept per worker (each about 15 KB of HTML)."""
@@ -62,9 +67,106 @@ def provenance_table(provenance: list[dict[str, Any]]) -> SafeString:
     return catalog_sources(provenance).table
 
 
+CATALOG_PHRASES = (
+    gettext_noop("PBOC central parity %(date)s (Xinhua): %(url)s"),
+    gettext_noop("PBOC central parity %(date)s: %(rate)s CNY per 100 USD (Xinhua): %(url)s"),
+    gettext_noop("The day's fixing, not an average."),
+    gettext_noop("n/a: no fee; electricity paid at the chosen tariff"),
+)
+"""Sources and notes of shipped catalog rows that are phrases rather than citations: shown
+in the page's language. (A source that is a title or a URL stays as published.)"""
+
+
+def _pattern(template: str) -> re.Pattern[str]:
+    """A template's text with each ``%(name)s`` as a named group (no ``;`` inside one)."""
+    pieces = re.split(r"%\((\w+)\)s", template)
+    return re.compile(
+        "".join(
+            re.escape(piece) if i % 2 == 0 else f"(?P<{piece}>[^;]+?)"
+            for i, piece in enumerate(pieces)
+        )
+    )
+
+
+PHRASES = tuple((template, _pattern(template)) for template in (*NOTES, *CATALOG_PHRASES))
+
+
+def _translated_part(text: str) -> str | None:
+    for template, pattern in PHRASES:
+        match = pattern.fullmatch(text)
+        if match:
+            return gettext(template) % match.groupdict() if match.groupdict() else gettext(template)
+    return None
+
+
+def translated(text: str) -> str:
+    """A note or source the resolver or the catalog wrote in English, in the active language:
+    the whole text when it is one known phrase, else each ``; ``-separated known part
+    (under Chinese, "× scaling efficiency 0.940 for 8 GPUs" reads "× 扩展效率 0.940（8 块
+    GPU）"); anything else as it is.
+    """
+    whole = _translated_part(text)
+    if whole is not None:
+        return whole
+    return "; ".join(_translated_part(part) or part for part in text.split("; "))
+
+
+def _named_rows(item: Mapping[str, Any]) -> Iterator[Any]:
+    """The catalog rows with a name in two languages that a provenance item's label shows."""
+    try:
+        model = apps.get_model(str(item.get("model", "")))
+        row = model._default_manager.get_by_natural_key(*item.get("natural_key") or [])
+    except (LookupError, ValueError, TypeError, AttributeError, ObjectDoesNotExist):
+        return
+    for candidate in (row, *(getattr(row, f, None) for f in ("part", "offering", "tariff"))):
+        if hasattr(candidate, "localized_name"):
+            yield candidate
+    for related in ("gpu_model", "benchmark"):
+        candidate = getattr(row, related, None)
+        if hasattr(candidate, "localized_name") and not hasattr(row, "localized_name"):
+            yield candidate
+
+
+def localized_label(item: Mapping[str, Any]) -> str:
+    """The item's label with each catalog name in it in the active language (``name_zh``
+    under Chinese; a row without one keeps its English name)."""
+    label = str(item.get("label", ""))
+    for row in _named_rows(item):
+        english, local = str(row), row.localized_name()
+        if local == english:
+            english = row.english_name()
+        label = label.replace(english, local)
+    return label
+
+
+def rate_shown(rate: str | None) -> str:
+    """An exchange rate to six significant digits (``0.143178``), not the 28 of its division."""
+    if not rate:
+        return ""
+    try:
+        return f"{Decimal(rate):.6g}"
+    except InvalidOperation:
+        return str(rate)
+
+
+def shown_item(item: Mapping[str, Any]) -> dict[str, Any]:
+    """A provenance item as a page shows it: names, notes and the fields it feeds in the page's
+    language, the rate rounded."""
+    names = labels()
+    return {
+        **item,
+        "label": localized_label(item),
+        "note": translated(str(item.get("note") or "")),
+        "source": translated(str(item.get("source") or "")),
+        "fx_rate": rate_shown(item.get("fx_rate")),
+        "fields": fed_fields(dict(item)),
+        "feeds": [names.get(path, path) for path in fed_fields(dict(item))],
+    }
+
+
 @functools.lru_cache(maxsize=MEMO_SIZE)
 def _rendered(language: str, provenance: bytes) -> Sources:
-    items = [{**item, "feeds": fed_fields(item)} for item in pickle.loads(provenance)]
+    items = [shown_item(item) for item in pickle.loads(provenance)]
     by_field = items_by_field(items)
     return Sources(
         table=SafeString(

@@ -8,6 +8,7 @@ from django import forms
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.translation import gettext as _
@@ -41,6 +42,12 @@ from webapp.templating import ENGINE
 def health(request: HttpRequest) -> HttpResponse:
     """Trivial view: the baseline that other routes' latency is compared with."""
     return JsonResponse({"status": "ok"})
+
+
+@require_GET
+def favicon(request: HttpRequest) -> HttpResponse:
+    """``/favicon.ico``, which browsers and crawlers ask for on their own: the static icon."""
+    return redirect(static("favicon.ico"), permanent=True)
 
 
 def bad_request(request: HttpRequest, message: str) -> HttpResponse:
@@ -164,14 +171,35 @@ def results_csv(request: HttpRequest, code: str) -> HttpResponse:
         link = decode(code)
     except PermalinkError as exc:
         return bad_request(request, str(exc))
-    return _monthly_csv_response(
-        request, link, request.build_absolute_uri(reverse("planner:results", args=[code]))
-    )
+    return _monthly_csv_response(request, link)
 
 
-def _monthly_csv_response(request: HttpRequest, link: Permalink, url: str) -> HttpResponse:
-    """The finance CSV of a link, with its decision, uncertainty, tornado, fleet and fiscal
-    years (booked with the query string's accounting options)."""
+@require_GET
+def results_zip(request: HttpRequest, code: str) -> HttpResponse:
+    """Every finance table of a permalink's scenario, one CSV each, in a zip."""
+    try:
+        link = decode(code)
+    except PermalinkError as exc:
+        return bad_request(request, str(exc))
+    url = request.build_absolute_uri(reverse("planner:results", args=[code]))
+    return _finance_zip_response(request, link, url)
+
+
+def _monthly_csv_response(request: HttpRequest, link: Permalink) -> HttpResponse:
+    """The monthly projection of a link, with the uncertainty's bands by month."""
+    try:
+        analyses = run_analyses(link)
+    except ProjectionOverflowError:
+        return too_large(request)
+    text = export.monthly_csv(link.scenario, analyses.result, analyses)
+    return _csv_response(text, "projection.csv")
+
+
+def _finance_zip_response(
+    request: HttpRequest, link: Permalink, url: str, name: str = ""
+) -> HttpResponse:
+    """The finance tables of a link as a zip: its decision, uncertainty, tornado, fleet and
+    fiscal years (booked with the query string's accounting options) beside the months."""
     form = accounting_form(request.GET)
     options = options_of(form)
     if options is None:
@@ -180,16 +208,19 @@ def _monthly_csv_response(request: HttpRequest, link: Permalink, url: str) -> Ht
         analyses = run_analyses(link)
     except ProjectionOverflowError:
         return too_large(request)
-    text = export.monthly_csv(
+    files = export.finance_files(
         link.scenario,
         analyses.result,
-        link.provenance,
-        link.overrides,
-        url,
+        provenance=link.provenance,
+        overrides=link.overrides,
+        link=url,
+        name=name,
         analyses=analyses,
         accounts=accounting(link.scenario, analyses.result, options),
     )
-    return _csv_response(text, "projection.csv")
+    response = HttpResponse(export.zipped(files), content_type="application/zip")
+    response["Content-Disposition"] = 'attachment; filename="finance.zip"'
+    return response
 
 
 def _scenario_response(scenario: Scenario) -> HttpResponse:
@@ -340,12 +371,16 @@ def saved_delete(request: HttpRequest, pk: uuid.UUID) -> HttpResponse:
 
 @require_GET
 def saved_csv(request: HttpRequest, pk: uuid.UUID) -> HttpResponse:
+    # a row saved before saves were checked may overflow: a 400
+    return _monthly_csv_response(request, services.saved_link(_saved_or_404(request, pk)))
+
+
+@require_GET
+def saved_zip(request: HttpRequest, pk: uuid.UUID) -> HttpResponse:
+    """Every finance table of a saved scenario in a zip, named by its saved name."""
     item = _saved_or_404(request, pk)
-    return _monthly_csv_response(
-        request,
-        services.saved_link(item),  # a row saved before saves were checked may overflow: a 400
-        request.build_absolute_uri(reverse("planner:saved-detail", args=[item.pk])),
-    )
+    url = request.build_absolute_uri(reverse("planner:saved-detail", args=[item.pk]))
+    return _finance_zip_response(request, services.saved_link(item), url, item.name)
 
 
 def _compared(request: HttpRequest) -> list[SavedScenario] | CompareForm:

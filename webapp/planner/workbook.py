@@ -41,8 +41,9 @@ from openpyxl.worksheet.worksheet import Worksheet
 from costmodel import Scenario
 from costmodel.accounting import Accounts
 from costmodel.paths import get_path
-from webapp.planner.fields import ALL_FIELDS, fed_fields, items_by_field
+from webapp.planner.fields import ALL_FIELDS, items_by_field
 from webapp.planner.formatting import minor_unit
+from webapp.planner.sources import shown_item
 
 MONEY = "#,##0.00"
 BOLD = Font(bold=True)
@@ -779,21 +780,21 @@ def _sources_sheet(wb: Workbook, s: Sheets, provenance: list[dict[str, Any]], li
     _header(
         ws,
         1,
-        [_("Role"), _("Item"), _("Price"), _("As of"), _("Source"), _("Notes"), _("Feeds")],
+        [_("Role"), _("Item"), _("Price"), _("As of"), _("Source"), _("Notes"), _("Used for")],
     )
     row = 2
-    for item in provenance:
+    for item in map(shown_item, provenance):  # names, notes and fields in the reader's language
         amount = item.get("amount")
         price = "" if amount is None else f"{amount} {item.get('currency', '')}".strip()
         for column, value in enumerate(
             (
-                item.get("role") or "",
+                _(item["role"]) if item.get("role") else "",
                 item.get("label") or "",
                 price,
                 item.get("effective_date") or "",
                 item.get("source") or "",
                 item.get("note") or "",
-                ", ".join(fed_fields(item)),
+                "; ".join(item["feeds"]),
             ),
             start=1,
         ):

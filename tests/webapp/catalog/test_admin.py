@@ -76,3 +76,12 @@ def test_it_filters_by_provider_currency_and_tier(staff_client, mini, model_name
     url = reverse(f"admin:catalog_{model_name}_changelist")
     results = staff_client.get(url, params).context["cl"].result_list
     assert len(results) == 1
+
+
+def test_the_chinese_admin_index_has_no_english_column_headers(staff_client, mini):
+    page = staff_client.get(reverse("admin:index"), HTTP_ACCEPT_LANGUAGE="zh-hans")
+    content = page.content.decode()
+    assert page.status_code == 200 and 'lang="zh-hans"' in content
+    for english in ("Model name", "Add link", "Change or view list link"):
+        assert english not in content, english
+    assert "模型名称" in content and "添加链接" in content

@@ -44,7 +44,7 @@ def test_a_commitment_resolves_to_its_terms_and_the_siblings_rate_for_overflow(m
     assert rent.commitment_upfront_per_instance == pytest.approx(700.0, rel=1e-12)
     overflow = _roles(resolution)["overflow rate"]
     assert overflow["natural_key"] == ["cloud-1", "2024-01-01"]
-    assert "on-demand sibling" in overflow["note"]
+    assert "on-demand rate of the same instance" in overflow["note"]
 
 
 def _rent_present_value(scenario, committed):

@@ -175,6 +175,18 @@ def test_renting_everywhere_names_the_closest_scenario(client, db, scenario_data
     assert f"“rate 1.0”, {formatting.money(-closest, 'CNY')} dearer" in best
 
 
+def test_amounts_that_are_zero_in_both_currencies_do_not_differ(client, db, scenario_data):
+    assert scenario_data["build"]["hosting_monthly"] == scenario_data["build"]["ops_monthly"] == 0
+    items = [
+        saved(scenario_data, "yuan"),
+        saved(scenario_data, "dollars", **in_dollars(scenario_data, 7.0)),
+    ]
+    _response, html = compare_page(client, items)
+    rows = dict(re.findall(r'<tr data-input="([^"]+)"( class="differs")?', html))
+    assert rows["build.hosting_monthly"] == rows["build.ops_monthly"] == ""  # 0 is 0 in both
+    assert rows["build.capex"] == rows["currency"] == ' class="differs"'
+
+
 def test_the_inputs_that_differ_are_marked(client, db, scenario_data):
     items = [
         saved(scenario_data, "a"),

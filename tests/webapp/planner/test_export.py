@@ -1,9 +1,11 @@
-"""Finance CSVs: BOM, rounding per currency, assumptions with the numbers, no formula injection."""
+"""Finance CSVs: one tidy table per file, labels with units and currency, rounding per
+currency, the tables together in a zip, no formula injection."""
 
 import copy
 import csv
 import io
 import re
+import zipfile
 from decimal import Decimal
 
 import pytest
@@ -11,10 +13,30 @@ from django.urls import reverse
 from django.utils import translation
 
 from costmodel import compare, parse_scenario
-from costmodel.tables import MONTHLY_COLUMNS, monthly_table
+from costmodel.tables import monthly_table
 from webapp.planner.export import monthly_csv, neutralise, summary_csv
 from webapp.planner.permalink import encode
 from webapp.scenarios.services import create_saved_scenario
+
+MONTHLY_HEADER_CNY = [
+    "Month",
+    "Build: energy [CNY]",
+    "Build: hosting [CNY]",
+    "Build: maintenance [CNY]",
+    "Build: operations [CNY]",
+    "Build: cloud burst [CNY]",
+    "Build: replacement [CNY]",
+    "Build: loan payments [CNY]",
+    "Build: total this month [CNY]",
+    "Build: cumulative [CNY]",
+    "Build: value if sold [CNY]",
+    "Rent: cloud compute [CNY]",
+    "Rent: fixed fees [CNY]",
+    "Rent: committed instances [CNY]",
+    "Rent: total this month [CNY]",
+    "Rent: cumulative [CNY]",
+    "Cumulative build minus rent [CNY]",
+]
 
 
 def parse(body: bytes) -> list[list[str]]:
@@ -22,13 +44,30 @@ def parse(body: bytes) -> list[list[str]]:
     return list(csv.reader(io.StringIO(body.decode("utf-8-sig"))))
 
 
-def section(rows: list[list[str]], title: str) -> list[list[str]]:
-    start = next(i for i, r in enumerate(rows) if r == [title]) + 1
-    end = next((i for i in range(start, len(rows)) if rows[i] == []), len(rows))
-    return rows[start:end]
+def unzip(body: bytes) -> dict[str, list[list[str]]]:
+    with zipfile.ZipFile(io.BytesIO(body)) as archive:
+        return {name: parse(archive.read(name)) for name in archive.namelist()}
 
 
-def test_the_monthly_csv_parses_back_to_the_engines_figures(client, scenario, permalink):
+def by_label(table: list[list[str]]) -> dict[str, list[str]]:
+    """A Figure/Value/Unit table keyed by its first column."""
+    return {row[0]: row[1:] for row in table[1:]}
+
+
+def money_cell(value: float) -> Decimal:
+    return Decimal(repr(value)).quantize(Decimal("0.01"))
+
+
+def assert_tidy(table: list[list[str]]) -> None:
+    """One header row, then rows as wide as it; no blank rows, no second header."""
+    assert table and all(table[0]), table[:1]
+    assert all(len(row) == len(table[0]) for row in table[1:]), table[:3]
+    assert table[0] not in table[1:]
+
+
+def test_the_monthly_csv_is_one_table_with_the_currency_in_each_money_label(
+    client, scenario, permalink
+):
     response = client.get(
         reverse("planner:results-csv", args=[permalink]), HTTP_ACCEPT_LANGUAGE="en"
     )
@@ -36,44 +75,92 @@ def test_the_monthly_csv_parses_back_to_the_engines_figures(client, scenario, pe
     assert response["Content-Type"] == "text/csv; charset=utf-8"
     assert "attachment" in response["Content-Disposition"]
     rows = parse(response.content)
-    table = section(rows, "Monthly projection")
-    assert tuple(table[0]) == MONTHLY_COLUMNS
+    assert_tidy(rows)
+    assert rows[0][: len(MONTHLY_HEADER_CNY)] == MONTHLY_HEADER_CNY
+    assert rows[0][len(MONTHLY_HEADER_CNY) :] == [
+        "Rent minus build so far, P10 [CNY]",
+        "Rent minus build so far, P50 [CNY]",
+        "Rent minus build so far, P90 [CNY]",
+    ]
     _header, expected = monthly_table(compare(scenario))
-    body = table[2:]
+    body = rows[1:]
     assert len(body) == scenario.horizon_months + 1
     for got, want in zip(body, expected, strict=True):
         assert int(got[0]) == want[0]
-        for cell, value in zip(got[1:], want[1:], strict=True):
-            assert Decimal(cell) == Decimal(repr(value)).quantize(Decimal("0.01"))
+        for cell, value in zip(got[1 : len(want)], want[1:], strict=True):
+            assert Decimal(cell) == money_cell(value)
             assert len(cell.partition(".")[2]) == 2  # rounded to the fen
 
 
-def test_the_headline_and_assumptions_travel_with_the_numbers(client, scenario, permalink):
-    rows = parse(client.get(reverse("planner:results-csv", args=[permalink])).content)
-    headline = {r[0]: r[2] for r in section(rows, "Headline")[1:]}
-    result = compare(scenario)
-    assert Decimal(headline["savings"]) == Decimal("320434.19")
-    assert Decimal(headline["break_even_month"]) == Decimal("2.67")
-    assert Decimal(headline["rent_total"]) == Decimal(repr(result["rent"]["total"])).quantize(
-        Decimal("0.01")
+def test_the_zip_holds_each_table_in_a_file_of_its_own(client, scenario, permalink):
+    response = client.get(
+        reverse("planner:results-zip", args=[permalink]), HTTP_ACCEPT_LANGUAGE="en"
     )
-    assumptions = {r[0]: r for r in section(rows, "Assumptions")[1:]}
-    assert assumptions["build.capex"][2] == "25000.00"
-    assert float(assumptions["build.electricity_price_per_kwh"][2]) == 0.8
-    assert assumptions["workload.utilization"][2] == "0.8"
-    assert assumptions["rent.hourly_rate"][6] == "false"
-    assert f"/r/{permalink}" in dict((r[0], r[2]) for r in rows if len(r) > 2)["link"]
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/zip"
+    assert 'filename="finance.zip"' in response["Content-Disposition"]
+    files = unzip(response.content)
+    assert set(files) == {
+        "monthly.csv",
+        "scenario.csv",
+        "headline.csv",
+        "assumptions.csv",
+        "decision.csv",
+        "uncertainty.csv",
+        "uncertainty_ranges.csv",
+        "tornado.csv",
+        "fleet.csv",
+        "fiscal_years.csv",
+    }
+    for name, table in files.items():
+        assert_tidy(table), name
+    monthly = client.get(reverse("planner:results-csv", args=[permalink]))
+    assert files["monthly.csv"] == parse(monthly.content)
 
 
-def test_negative_amounts_stay_numeric(scenario_data):
-    scenario_data["workload"]["utilization"] = 0.01
-    scenario = parse_scenario(scenario_data)
+def test_the_headline_and_assumptions_travel_with_the_numbers(client, scenario, permalink):
+    files = unzip(client.get(reverse("planner:results-zip", args=[permalink])).content)
+    assert files["headline.csv"][0] == ["Figure", "Value", "Unit"]
+    headline = by_label(files["headline.csv"])
     result = compare(scenario)
-    assert result["savings"] < 0
+    assert headline["Savings of building over the horizon"] == ["320434.19", "CNY"]
+    assert headline["Break-even month"] == ["2.67", "months"]
+    assert Decimal(headline["Rent: total"][0]) == money_cell(result["rent"]["total"])
+    assumptions = files["assumptions.csv"]
+    assert assumptions[0] == [
+        "Input",
+        "Value",
+        "Unit",
+        "Source",
+        "As of",
+        "Estimate",
+        "Override",
+    ]
+    inputs = by_label(assumptions)
+    assert inputs["Purchase price of the box"][:2] == ["25000.00", "CNY"]
+    assert inputs["Electricity price"][:2] == ["0.8", "CNY/kWh"]
+    assert inputs["Utilization"][:2] == ["80", "%"]  # a percentage, not the fraction 0.8
+    assert inputs["Workload"][0] == "steady use all month"  # in words, not the code
+    assert inputs["Cloud price per instance-hour"][5] == "false"
+    about = files["scenario.csv"]
+    assert about[0][:5] == [
+        "Scenario",
+        "Currency",
+        "Horizon [months]",
+        "Generated on",
+        "Results page",
+    ]
+    assert about[1][1:3] == ["CNY", "36"]
+    assert f"/r/{permalink}" in about[1][4]
+
+
+def test_negative_amounts_stay_numeric(scenario):
+    result = compare(scenario)
     rows = parse(monthly_csv(scenario, result).encode("utf-8"))
-    savings = {r[0]: r[2] for r in section(rows, "Headline")[1:]}["savings"]
-    assert savings.startswith("-") and Decimal(savings) < 0
-    difference = [r[-1] for r in section(rows, "Monthly projection")[2:]]
+    difference = [r[-1] for r in rows[1:]]  # build minus rent: negative once building pays
+    last = result["build"]["cumulative"][-1] - result["rent"]["cumulative"][-1]
+    assert Decimal(difference[-1]) == money_cell(last)
+    assert Decimal(difference[-1]) < 0
     assert all(not d.startswith("'") for d in difference)
 
 
@@ -83,57 +170,83 @@ def test_text_cells_that_look_like_formulas_are_neutralised(text):
     assert neutralise("plain " + text) == "plain " + text
 
 
-def test_a_malicious_scenario_name_cannot_become_a_formula(scenario_data):
+def test_a_malicious_scenario_name_cannot_become_a_formula(client, scenario_data):
     scenario_data["name"] = '=HYPERLINK("http://evil.example","click")'
     scenario = parse_scenario(scenario_data)
-    rows = parse(monthly_csv(scenario, compare(scenario)).encode("utf-8"))
-    name_row = next(r for r in rows if r and r[0] == "name")
-    assert name_row[2] == "'" + scenario_data["name"]
-    for row in rows:
-        for cell in row:
-            if cell and cell[0] in "=+@\t\r":
-                pytest.fail(f"unneutralised cell {cell!r}")
+    files = unzip(client.get(reverse("planner:results-zip", args=[encode(scenario)])).content)
+    assert files["scenario.csv"][1][0] == "'" + scenario_data["name"]
+    for table in files.values():
+        for row in table:
+            for cell in row:
+                if cell and cell[0] in "=+@\t\r":
+                    pytest.fail(f"unneutralised cell {cell!r}")
 
 
-def test_chinese_labels_survive_the_round_trip(scenario_data):
+def test_chinese_headers_name_the_currency_and_the_name_survives(client, scenario_data):
     scenario_data["name"] = "单卡入门级 RTX 4090"
-    scenario = parse_scenario(scenario_data)
-    with translation.override("zh-hans"):
-        body = monthly_csv(scenario, compare(scenario)).encode("utf-8")
-    rows = parse(body)
-    assert rows[1][2] == "单卡入门级 RTX 4090"
+    code = encode(parse_scenario(scenario_data))
+    monthly = parse(
+        client.get(
+            reverse("planner:results-csv", args=[code]), HTTP_ACCEPT_LANGUAGE="zh-hans"
+        ).content
+    )
+    assert monthly[0][0] == "月份"
+    assert all(label.endswith("[CNY]") for label in monthly[0][1:])
+    assert not any(re.search("[A-Za-z]{4,}", label.replace("CNY", "")) for label in monthly[0])
+    files = unzip(
+        client.get(
+            reverse("planner:results-zip", args=[code]), HTTP_ACCEPT_LANGUAGE="zh-hans"
+        ).content
+    )
+    assert files["scenario.csv"][1][0] == "单卡入门级 RTX 4090"
+    assert "%" in files["assumptions.csv"][0] or any(
+        row[2] == "%" for row in files["assumptions.csv"][1:]
+    )
+
+
+def saved(scenario_data: dict, name: str, currency: str = "CNY", rate: float = 28.0) -> str:
+    data = {**scenario_data, "currency": currency, "name": "the scenario's own name"}
+    data["rent"] = {**data["rent"], "hourly_rate": rate}
+    return str(create_saved_scenario(name=name, scenario=parse_scenario(data), session_key="s").pk)
 
 
 @pytest.mark.django_db
 def test_the_summary_has_one_row_per_scenario_checked_against_the_engine(client, scenario_data):
-    ids = []
-    for currency, rate in (("CNY", 28.0), ("USD", 4.0)):
-        data = {**scenario_data, "currency": currency, "name": f"-{currency}"}
-        data["rent"] = {**data["rent"], "hourly_rate": rate}
-        ids.append(
-            str(
-                create_saved_scenario(
-                    name=currency, scenario=parse_scenario(data), session_key="s"
-                ).pk
-            )
-        )
-    response = client.get(reverse("planner:saved-summary-csv"), {"ids": ids})
+    ids = [saved(scenario_data, "-CNY", "CNY", 28.0), saved(scenario_data, "-USD", "USD", 4.0)]
+    response = client.get(
+        reverse("planner:saved-summary-csv"), {"ids": ids}, HTTP_ACCEPT_LANGUAGE="en"
+    )
     assert response.status_code == 200
     rows = parse(response.content)
+    assert_tidy(rows)
     header, body = rows[0], rows[1:]
     assert len(body) == 2
+    # two currencies: amounts are in each row's own, which the Currency column names
+    assert "Savings of building over the horizon [the row's currency]" in header
+    assert "Average utilization [%]" in header
     records = [dict(zip(header, r, strict=True)) for r in body]
     for record, currency, rate in zip(records, ("CNY", "USD"), (28.0, 4.0), strict=True):
         data = {**scenario_data, "currency": currency}
         data["rent"] = {**data["rent"], "hourly_rate": rate}
         result = compare(parse_scenario(data))
-        assert record["currency"] == currency
-        assert record["name"] == f"'-{currency}"  # a text cell starting with '-' is neutralised
-        assert Decimal(record["savings"]) == Decimal(repr(result["savings"])).quantize(
-            Decimal("0.01")
-        )
-        assert record["horizon_months"] == "36"
-        assert record["saved_at"]
+        assert record["Currency"] == currency
+        # the name the user saved it under, not the scenario's; '-' neutralised
+        assert record["Scenario"] == f"'-{currency}"
+        savings = record["Savings of building over the horizon [the row's currency]"]
+        assert Decimal(savings) == money_cell(result["savings"])
+        assert record["Horizon [months]"] == "36"
+        assert record["Average utilization [%]"] == "80.00"
+        assert record["Workload"] == "steady use all month"
+        assert record["Saved on"]
+
+
+@pytest.mark.django_db
+def test_a_summary_in_one_currency_names_it_in_the_headers(client, scenario_data):
+    ids = [saved(scenario_data, "a"), saved(scenario_data, "b")]
+    header = parse(client.get(reverse("planner:saved-summary-csv"), {"ids": ids}).content)[0]
+    assert "Savings of building over the horizon [CNY]" in header
+    assert "Cloud price per instance-hour [CNY/h]" in header
+    assert "Break-even utilization [%]" in header
 
 
 def test_the_summary_rounds_each_row_in_its_own_currency(scenario_data):
@@ -148,22 +261,27 @@ def test_the_summary_rounds_each_row_in_its_own_currency(scenario_data):
         "saved_at": None,
         "link": "",
     }
-    rows = parse(summary_csv([entry]).encode("utf-8"))
+    with translation.override("en"):
+        rows = parse(summary_csv([entry]).encode("utf-8"))
     record = dict(zip(rows[0], rows[1], strict=True))
-    assert "." not in record["savings"]  # yen have no minor unit
-    assert record["prices_as_of"] == "2026-02-01"
+    assert "." not in record["Savings of building over the horizon [JPY]"]  # no minor unit
+    assert record["Prices as of"] == "2026-02-01"
 
 
 def test_a_bad_link_gives_no_csv(client):
     assert client.get(reverse("planner:results-csv", args=["garbage"])).status_code == 400
+    assert client.get(reverse("planner:results-zip", args=["garbage"])).status_code == 400
 
 
 @pytest.mark.django_db
 def test_a_saved_scenarios_csv_has_the_same_projection(client, scenario, permalink):
-    saved = create_saved_scenario(name="s", scenario=scenario, session_key="s")
-    from_saved = parse(client.get(reverse("planner:saved-csv", args=[saved.pk])).content)
+    item = create_saved_scenario(name="s", scenario=scenario, session_key="s")
+    from_saved = parse(client.get(reverse("planner:saved-csv", args=[item.pk])).content)
     from_link = parse(client.get(reverse("planner:results-csv", args=[permalink])).content)
-    assert section(from_saved, "Monthly projection") == section(from_link, "Monthly projection")
+    assert from_saved == from_link
+    files = unzip(client.get(reverse("planner:saved-zip", args=[item.pk])).content)
+    assert files["monthly.csv"] == from_link
+    assert files["scenario.csv"][1][0] == "s"  # the saved name
 
 
 SKIPPED_BEFORE_A_FORMULA = [
@@ -197,34 +315,39 @@ def test_ordinary_text_is_left_alone(text):
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("lead", ["\n", " ", "\u00a0", "\ufeff", "\u200b", "\u200b \t"], ids=repr)
-def test_names_sent_through_the_api_are_neutralised_in_both_csvs(client, scenario_data, lead):
+def test_names_sent_through_the_api_are_neutralised_in_every_csv(client, scenario_data, lead):
     name = lead + '=HYPERLINK("http://evil.example","click")'
-    ids = []
+    ids, names = [], []
     for _ in range(2):
         body = {"name": name, "scenario": {**scenario_data, "name": name}}
         created = client.post("/api/v1/scenarios", body, content_type="application/json")
         assert created.status_code == 201, created.content
         ids.append(created.json()["id"])
-    monthly = parse(client.get(reverse("planner:saved-csv", args=[ids[0]])).content)
-    assert next(r for r in monthly if r and r[0] == "name")[2] == "'" + name
-    summary = parse(client.get(reverse("planner:saved-summary-csv"), {"ids": ids}).content)
+        names.append(created.json()["name"])  # the saved name, as the API stored it
+    files = unzip(client.get(reverse("planner:saved-zip", args=[ids[0]])).content)
+    assert files["scenario.csv"][1][0] == "'" + names[0]
+    summary = parse(
+        client.get(
+            reverse("planner:saved-summary-csv"), {"ids": ids}, HTTP_ACCEPT_LANGUAGE="en"
+        ).content
+    )
     header = summary[0]
-    assert [row[header.index("name")] for row in summary[1:]] == ["'" + name] * 2
+    assert [row[header.index("Scenario")] for row in summary[1:]] == ["'" + n for n in names]
 
 
 HEADLINE_FIGURES = {
-    # key in the CSV: (path in the engine's result, decimal places)
-    "break_even_month": (("break_even_month",), 2),
-    "savings": (("savings",), 2),
-    "build_total_net": (("build", "total_net"), 2),
-    "rent_total": (("rent", "total"), 2),
-    "build_resale_value": (("build", "resale_value"), 2),
-    "build_present_value": (("build", "present_value"), 2),
-    "rent_present_value": (("rent", "present_value"), 2),
-    "build_cost_per_reference_gpu_hour": (("build", "cost_per_reference_gpu_hour"), 2),
-    "rent_cost_per_reference_gpu_hour": (("rent", "cost_per_reference_gpu_hour"), 2),
-    "break_even_utilization": (("break_even_utilization",), 4),
-    "work_reference_gpu_hours": (("work_reference_gpu_hours",), 2),
+    # label in the CSV: (path in the engine's result, unit, decimal places, × for percent)
+    "Break-even month": (("break_even_month",), "months", 2, 1),
+    "Savings of building over the horizon": (("savings",), "CNY", 2, 1),
+    "Build: total net of resale": (("build", "total_net"), "CNY", 2, 1),
+    "Rent: total": (("rent", "total"), "CNY", 2, 1),
+    "Resale value at the end": (("build", "resale_value"), "CNY", 2, 1),
+    "Build: present value": (("build", "present_value"), "CNY", 2, 1),
+    "Rent: present value": (("rent", "present_value"), "CNY", 2, 1),
+    "Build: cost per reference GPU-hour": (("build", "cost_per_reference_gpu_hour"), "CNY", 2, 1),
+    "Rent: cost per reference GPU-hour": (("rent", "cost_per_reference_gpu_hour"), "CNY", 2, 1),
+    "Break-even utilization": (("break_even_utilization",), "%", 2, 100),
+    "Work done [reference GPU-hours]": (("work_reference_gpu_hours",), "", 2, 1),
 }
 
 
@@ -238,25 +361,27 @@ HEADLINE_FIGURES = {
     ],
     ids=["worked_example", "never_pays_back", "tidal_five_years", "usd_short"],
 )
-def test_every_headline_row_of_the_monthly_csv_is_the_engines_figure(client, scenario_data, change):
+def test_every_headline_row_is_the_engines_figure(client, scenario_data, change):
     scenario = parse_scenario({**scenario_data, **change})
     result = compare(scenario)
-    response = client.get(reverse("planner:results-csv", args=[encode(scenario)]))
-    rows = section(parse(response.content), "Headline")
-    assert rows[0] == ["key", "Label", "Value"]
-    headline = {row[0]: row[2] for row in rows[1:]}
+    response = client.get(
+        reverse("planner:results-zip", args=[encode(scenario)]), HTTP_ACCEPT_LANGUAGE="en"
+    )
+    headline = by_label(unzip(response.content)["headline.csv"])
     assert set(headline) == set(HEADLINE_FIGURES)  # all 11, nothing else
-    for key, (path, places) in HEADLINE_FIGURES.items():
+    for label, (path, unit, places, scale) in HEADLINE_FIGURES.items():
         value = result
         for part in path:
             value = value[part]
+        cell, shown_unit = headline[label]
+        assert shown_unit == (scenario.currency if unit == "CNY" else unit), label
         if value is None:
-            assert headline[key] == "", key
+            assert cell == "", label
         else:
             quantum = Decimal(1).scaleb(-places)
-            assert Decimal(headline[key]) == Decimal(repr(value)).quantize(quantum), key
+            assert Decimal(cell) == (Decimal(repr(value)) * scale).quantize(quantum), label
     if change.get("workload", {}).get("utilization") == 0.02:  # the null case is covered
-        assert result["break_even_month"] is None and headline["break_even_month"] == ""
+        assert result["break_even_month"] is None and headline["Break-even month"][0] == ""
 
 
 NUMBER = re.compile(r"-?\d+(\.\d+)?")
@@ -281,43 +406,46 @@ def noisy_scenario(scenario_data: dict) -> dict:
 
 
 @pytest.mark.django_db
-def test_no_numeric_cell_of_either_csv_carries_float_noise(client, scenario_data):
+def test_no_numeric_cell_of_any_csv_carries_float_noise(client, scenario_data):
     data = noisy_scenario(scenario_data)
     scenario = parse_scenario(data)
-    monthly = parse(client.get(reverse("planner:results-csv", args=[encode(scenario)])).content)
-    saved = [
-        str(create_saved_scenario(name=n, scenario=scenario, session_key="s").pk) for n in "ab"
-    ]
-    summary = parse(client.get(reverse("planner:saved-summary-csv"), {"ids": saved}).content)
-    cells = list(numeric_cells(monthly)) + list(numeric_cells(summary))
+    files = unzip(
+        client.get(
+            reverse("planner:results-zip", args=[encode(scenario)]), HTTP_ACCEPT_LANGUAGE="en"
+        ).content
+    )
+    ids = [str(create_saved_scenario(name=n, scenario=scenario, session_key="s").pk) for n in "ab"]
+    summary = parse(
+        client.get(
+            reverse("planner:saved-summary-csv"), {"ids": ids}, HTTP_ACCEPT_LANGUAGE="en"
+        ).content
+    )
+    cells = [c for table in files.values() for c in numeric_cells(table)]
+    cells += list(numeric_cells(summary))
     assert len(cells) > 500
     noisy = [c for c in cells if len(c.partition(".")[2]) > 6]
     assert not noisy, noisy[:10]
 
-    assumptions = {r[0]: r[2] for r in section(monthly, "Assumptions")[1:]}
-    assert assumptions["build.capex"] == "91139.04"
-    assert assumptions["build.maintenance_rate_per_year"] == "0.3"
-    assert assumptions["workload.utilization"] == "0.21"
+    inputs = {label: row[0] for label, row in by_label(files["assumptions.csv"]).items()}
+    assert inputs["Purchase price of the box"] == "91139.04"
+    assert inputs["Maintenance per year"] == "30"  # percent
+    assert inputs["Utilization"] == "21"
     # prices per kWh and per hour to six decimals, half to even, trailing zeros dropped
-    assert assumptions["rent.hourly_rate"] == "211.267606"
-    assert assumptions["build.electricity_price_per_kwh"] == "0.84507"
+    assert inputs["Cloud price per instance-hour"] == "211.267606"
+    assert inputs["Electricity price"] == "0.84507"
     record = dict(zip(summary[0], summary[1], strict=True))
-    assert record["rent_hourly_rate"] == "211.267606"
-    assert record["build_capex"] == "91139.04"
+    assert record["Cloud price per instance-hour [CNY/h]"] == "211.267606"
+    assert record["Purchase price of the box [CNY]"] == "91139.04"
 
 
 def test_every_money_cell_of_the_monthly_projection_has_exactly_the_minor_unit(scenario_data):
     scenario = parse_scenario(noisy_scenario(scenario_data))
     rows = parse(monthly_csv(scenario, compare(scenario)).encode("utf-8"))
-    for row in section(rows, "Monthly projection")[2:]:
+    for row in rows[1:]:
         assert all(len(cell.partition(".")[2]) == 2 for cell in row[1:]), row
 
 
-def money_cell(value: float) -> Decimal:
-    return Decimal(repr(value)).quantize(Decimal("0.01"))
-
-
-def test_the_monthly_csv_carries_the_decision_uncertainty_tornado_and_fleet(client, scenario):
+def test_the_zip_carries_the_decision_uncertainty_tornado_and_fleet(client, scenario):
     from costmodel.decision import decide
     from costmodel.operations import (
         fleet,
@@ -329,6 +457,7 @@ def test_the_monthly_csv_carries_the_decision_uncertainty_tornado_and_fleet(clie
     )
     from costmodel.ranges import default_drivers, default_ranges, fleet_size
     from costmodel.sensitivity import utilization_sweep
+    from webapp.planner.fields import labels
 
     data = scenario.model_dump(mode="json")
     ranges = default_ranges(scenario)
@@ -355,71 +484,80 @@ def test_the_monthly_csv_carries_the_decision_uncertainty_tornado_and_fleet(clie
     )
     boxes = fleet(parse_fleet({"scenario": data, "max_boxes": fleet_size(scenario)}))
 
-    response = client.get(reverse("planner:results-csv", args=[encode(scenario)]))
-    rows = parse(response.content)
-
-    decided = {r[0]: r[2] for r in section(rows, "Decision")[1:]}
-    assert decided["recommendation"] == decision.recommendation == "build"
-    assert decided["verdict"] == decision.verdict == "build"
-    assert decided["verdict_sentence"].startswith("Build: it saves ¥")
-    assert decided["warning"] == ""
-    assert Decimal(decided["cash_savings"]) == money_cell(decision.cash_savings)
-    assert decided["late_payback"] == "false" and decided["resale_decides"] == "false"
-    assert decided["close_call"] == "false" and decided["close_call_share"] == "0.01"
-    assert decided["payback_limit_months"] == "36"
-    assert Decimal(decided["instance_hours"]) == Decimal(repr(decision.instance_hours)).quantize(
-        Decimal("0.01")
+    response = client.get(
+        reverse("planner:results-zip", args=[encode(scenario)]), HTTP_ACCEPT_LANGUAGE="en"
     )
-    assert Decimal(decided["probability_recommendation_holds"]) == Decimal(
-        repr(decision.probability_recommendation_holds)
-    ).quantize(Decimal("0.0001"))
-    assert decided["confidence"] == decision.confidence
+    files = unzip(response.content)
+    with translation.override("en"):
+        label = dict(labels())
 
-    summary = {r[0]: r[2] for r in section(rows, "Uncertainty")[1:]}
-    assert summary["draws"] == str(draws) and summary["seed"] == "0"
-    for p in ("p10", "p50", "p90", "mean"):
-        assert Decimal(summary[f"savings_{p}"]) == money_cell(answer["savings"][p])
-    assert Decimal(summary["probability_build_cheaper"]) == Decimal(
-        repr(answer["probability_build_cheaper"])
-    ).quantize(Decimal("0.0001"))
+    decided = by_label(files["decision.csv"])
+    assert decided["Recommendation (build or rent)"] == ["Build", ""] and (
+        decision.recommendation == "build"
+    )
+    cash = decided["Savings in cash alone, resale not counted"]
+    assert cash == [str(money_cell(decision.cash_savings)), "CNY"]
+    assert decided["Cash break-even later than the pay-back limit"][0] == "false"
+    assert decided["Share of the larger total that makes a close call"] == ["1.00", "%"]
+    assert decided["Pay-back limit [months]: the useful life, or 36"][0] == "36"
+    assert decided["Average utilization of this plan"] == ["80.00", "%"]
+    assert Decimal(decided["Instance-hours rented for the same work"][0]) == money_cell(
+        decision.instance_hours
+    )
+    assert Decimal(decided["Share of draws in which the recommendation holds"][0]) == (
+        Decimal(repr(decision.probability_recommendation_holds)) * 100
+    ).quantize(Decimal("0.01"))
+    assert decided["Confidence"][0] == "Very likely" and decision.confidence == "very_likely"
 
-    used = section(rows, "Uncertainty ranges")
-    assert used[0] == ["field", "Input", "Low", "Likely", "High"]
-    assert [r[0] for r in used[1:]] == [r.path for r in ranges]
+    summary = by_label(files["uncertainty.csv"])
+    assert summary["Draws"][0] == str(draws) and summary["Seed of the random generator"][0] == "0"
+    for p, text in (("p10", "P10"), ("p50", "P50 (median)"), ("p90", "P90"), ("mean", "mean")):
+        assert summary[f"Savings, {text}"] == [str(money_cell(answer["savings"][p])), "CNY"]
+    cheaper = summary["Share of draws in which building is cheaper"]
+    assert Decimal(cheaper[0]) == (
+        Decimal(repr(answer["probability_build_cheaper"])) * 100
+    ).quantize(Decimal("0.01"))
+
+    used = files["uncertainty_ranges.csv"]
+    assert used[0] == ["Input", "Unit", "Low", "Likely", "High"]
+    assert [r[0] for r in used[1:]] == [label[r.path] for r in ranges]
     for row, r in zip(used[1:], ranges, strict=True):
-        assert [float(v) for v in row[2:]] == pytest.approx([r.low, r.mode, r.high], abs=1e-6)
+        scale = 100 if row[1] in ("%", "% per year") else 1
+        assert [float(v) for v in row[2:]] == pytest.approx(
+            [r.low * scale, r.mode * scale, r.high * scale], abs=1e-6
+        )
 
-    bands = section(rows, "Advantage of building by month over the draws")
-    assert bands[0] == ["month", "advantage_p10", "advantage_p50", "advantage_p90"]
-    assert len(bands[2:]) == scenario.horizon_months + 1
-    for row in bands[2:]:
+    monthly = files["monthly.csv"]
+    bands = [
+        monthly[0].index(f"Rent minus build so far, {p.upper()} [CNY]")
+        for p in ("p10", "p50", "p90")
+    ]
+    for row in monthly[1:]:
         month = int(row[0])
-        for cell, p in zip(row[1:], ("p10", "p50", "p90"), strict=True):
-            assert Decimal(cell) == money_cell(answer["bands"][p][month])
+        for column, p in zip(bands, ("p10", "p50", "p90"), strict=True):
+            assert Decimal(row[column]) == money_cell(answer["bands"][p][month])
 
-    swings = section(rows, "Tornado: each input at its low and high value")
-    assert [r[0] for r in swings[2:]] == [d["path"] for d in drivers["drivers"]]
-    for row, d in zip(swings[2:], drivers["drivers"], strict=True):
-        assert Decimal(row[3]) == money_cell(d["savings_low"])
-        assert Decimal(row[4]) == money_cell(d["savings_high"])
+    swings = files["tornado.csv"]
+    assert swings[0][4:6] == ["Savings, input low [CNY]", "Savings, input high [CNY]"]
+    assert [r[0] for r in swings[1:]] == [label[d["path"]] for d in drivers["drivers"]]
+    for row, d in zip(swings[1:], drivers["drivers"], strict=True):
+        assert Decimal(row[4]) == money_cell(d["savings_low"])
+        assert Decimal(row[5]) == money_cell(d["savings_high"])
 
-    owned = section(rows, "Fleet: boxes owned, the rest rented")
-    assert [int(r[0]) for r in owned[2:]] == [r["boxes"] for r in boxes["rows"]]
-    for row, want in zip(owned[2:], boxes["rows"], strict=True):
+    owned = files["fleet.csv"]
+    assert owned[0][2] == "Build: present value [CNY]"
+    assert [int(r[0]) for r in owned[1:]] == [r["boxes"] for r in boxes["rows"]]
+    for row, want in zip(owned[1:], boxes["rows"], strict=True):
         assert Decimal(row[2]) == money_cell(want["build_present_value"])
         assert row[5] == ("true" if want["boxes"] == boxes["best_boxes"] else "false")
 
 
-def test_a_tidal_scenarios_csv_has_no_fleet_block(scenario_data):
-    from webapp.planner.analysis import run_analyses
-    from webapp.planner.permalink import Permalink
-
+def test_a_tidal_scenarios_zip_has_no_fleet_file(client, scenario_data):
     scenario_data["workload"] = {"kind": "tidal", "active_days_per_month": 4}
     scenario = parse_scenario(scenario_data)
-    analyses = run_analyses(Permalink(scenario))
-    rows = parse(monthly_csv(scenario, analyses.result, analyses=analyses).encode("utf-8"))
-    assert ["Fleet: boxes owned, the rest rented"] not in rows
-    assert ["Tornado: each input at its low and high value"] in rows
+    files = unzip(client.get(reverse("planner:results-zip", args=[encode(scenario)])).content)
+    assert "fleet.csv" not in files
+    assert "tornado.csv" in files
 
 
 def test_a_late_pay_back_warns_in_the_csv_as_on_the_page(client, scenario_data):
@@ -427,13 +565,13 @@ def test_a_late_pay_back_warns_in_the_csv_as_on_the_page(client, scenario_data):
     scenario_data["rent"]["hourly_rate"] = 2.7
     scenario_data["horizon_months"] = 120
     code = encode(parse_scenario(scenario_data))
-    rows = parse(
-        client.get(reverse("planner:results-csv", args=[code]), HTTP_ACCEPT_LANGUAGE="en").content
+    files = unzip(
+        client.get(reverse("planner:results-zip", args=[code]), HTTP_ACCEPT_LANGUAGE="en").content
     )
-    decided = {r[0]: r[2] for r in section(rows, "Decision")[1:]}
-    assert decided["verdict"] == "late_payback"
-    assert decided["warning"].startswith("Late pay-back: building pays for itself in cash only")
+    decided = by_label(files["decision.csv"])
+    warning = decided["Warning"][0]
+    assert warning.startswith("Late pay-back: building pays for itself in cash only")
     page = client.get(reverse("planner:results", args=[code]), HTTP_ACCEPT_LANGUAGE="en")
     html = page.content.decode()
     assert 'data-verdict="late_payback"' in html
-    assert decided["warning"].replace("'", "&#x27;") in html
+    assert warning.replace("'", "&#x27;") in html

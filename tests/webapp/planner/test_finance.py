@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+import zipfile
 from decimal import Decimal
 
 import pytest
@@ -65,38 +66,49 @@ def test_a_bad_option_names_the_field_and_shows_no_table(client, scenario):
     assert "Year 1: months" not in text
 
 
-def test_the_csv_carries_the_fiscal_years_rounded_to_the_cent(client, scenario):
+def unzip(body: bytes) -> dict[str, list[list[str]]]:
+    with zipfile.ZipFile(io.BytesIO(body)) as archive:
+        return {name: parse(archive.read(name)) for name in archive.namelist()}
+
+
+def test_the_zip_carries_the_fiscal_years_rounded_to_the_cent(client, scenario):
     code = encode(scenario)
     response = client.get(
-        reverse("planner:results-csv", args=[code]) + "?fiscal_year_start_month=4&purchase_month=1",
+        reverse("planner:results-zip", args=[code]) + "?fiscal_year_start_month=4&purchase_month=1",
         HTTP_ACCEPT_LANGUAGE="en",
     )
     assert response.status_code == 200
-    block = section(parse(response.content), "CapEx and OpEx per fiscal year")
-    options = dict((row[0], row[2]) for row in block[:3])
-    assert options == {
-        "depreciation_months": "60",
-        "fiscal_year_start_month": "4",
-        "purchase_month": "1",
-    }
-    names = block[3]
-    rows = [dict(zip(names, row, strict=True)) for row in block[5:]]
+    files = unzip(response.content)
+    about = dict(zip(*files["scenario.csv"], strict=True))
+    assert about["Depreciation period [months]"] == "60"
+    assert about["Fiscal year starts in month"] == "4"
+    assert about["Box bought in month"] == "1"
+    table = files["fiscal_years.csv"]
+    assert table[0][:4] == ["Fiscal year", "First month", "Last month", "CapEx: purchases [CNY]"]
+    rows = [dict(zip(table[0], row, strict=True)) for row in table[1:]]
     result = compare(scenario)
     accounts = accounting(
         scenario, result, AccountingOptions(fiscal_year_start_month=4, purchase_month=1)
     )
     assert len(rows) == len(accounts.fiscal_years) == 4
+    columns = {
+        "capex": "CapEx: purchases [CNY]",
+        "opex": "OpEx: build [CNY]",
+        "depreciation": "Depreciation [CNY]",
+        "rent": "Renting instead (OpEx) [CNY]",
+        "book_value": "Book value at year end [CNY]",
+    }
     for row, expected in zip(rows, accounts.fiscal_years, strict=True):
-        for name in ("capex", "opex", "depreciation", "rent", "book_value"):
-            assert Decimal(row[name]) == Decimal(str(round(expected[name], 2))), name
-    assert sum(Decimal(r["rent"]) for r in rows) == pytest.approx(
+        for name, column in columns.items():
+            assert Decimal(row[column]) == Decimal(str(round(expected[name], 2))), name
+    assert sum(Decimal(r[columns["rent"]]) for r in rows) == pytest.approx(
         Decimal(str(result["rent"]["total"])), abs=Decimal("0.05")
     )
 
 
-def test_a_bad_option_makes_the_csv_a_400_naming_the_field(client, scenario):
+def test_a_bad_option_makes_the_zip_a_400_naming_the_field(client, scenario):
     response = client.get(
-        reverse("planner:results-csv", args=[encode(scenario)]) + "?purchase_month=x",
+        reverse("planner:results-zip", args=[encode(scenario)]) + "?purchase_month=x",
         HTTP_ACCEPT_LANGUAGE="en",
     )
     assert response.status_code == 400

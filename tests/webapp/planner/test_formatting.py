@@ -166,7 +166,7 @@ def test_a_remembered_field_value_is_still_said_in_the_active_language():
             shown.setdefault(language, set()).add(
                 (field_value(rate, 28.66, "CNY"), field_value(kind, "tidal", "CNY"))
             )
-    assert shown["en"] == {("¥28.66 per hour", "tidal")}
+    assert shown["en"] == {("¥28.66 per hour", "busy days only (tidal)")}
     assert len(shown["zh-hans"]) == 1
     zh_rate, zh_kind = shown["zh-hans"].pop()
     assert zh_rate.startswith("¥28.66 ") and "hour" not in zh_rate and zh_kind != "tidal"

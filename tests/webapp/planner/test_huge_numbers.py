@@ -7,12 +7,14 @@ problem, never a 500.
 
 import csv
 import io
+import zipfile
 from decimal import Decimal
 
 import pytest
 from django.urls import reverse
 
 from costmodel import compare, parse_scenario
+from costmodel.tables import MONTHLY_COLUMNS
 from webapp.planner.formatting import money, round_money
 from webapp.planner.permalink import encode
 from webapp.scenarios.models import SavedScenario
@@ -51,11 +53,16 @@ def test_a_capex_of_1e26_renders_on_every_page_and_csv(client, huge_capex):
     assert analysis.json()["cumulative"]["build"] == compare(huge_capex)["build"]["cumulative"]
     monthly = client.get(reverse("planner:results-csv", args=[code]))
     assert monthly.status_code == 200
-    rows: dict[str, list[str]] = {}
-    for row in _csv_rows(monthly):  # the first row of a key: the assumptions come first
-        if row:
-            rows.setdefault(row[0], row)
-    assert rows["build.capex"][2] == "100000000000000000000000000.00"
+    assert _csv_rows(monthly)[1][MONTHLY_COLUMNS.index("build_monthly")] == (
+        "100000000000000000000000000.00"  # month 0: the purchase
+    )
+    tables = client.get(reverse("planner:results-zip", args=[code]), HTTP_ACCEPT_LANGUAGE="en")
+    with zipfile.ZipFile(io.BytesIO(tables.content)) as archive:
+        assumptions = list(
+            csv.reader(io.StringIO(archive.read("assumptions.csv").decode("utf-8-sig")))
+        )
+    capex = next(row for row in assumptions if row[0] == "Purchase price of the box")
+    assert capex[1] == "100000000000000000000000000.00"
 
     saved = client.post(reverse("planner:save"), {"code": code, "name": "huge"})
     assert saved.status_code == 302
@@ -65,10 +72,15 @@ def test_a_capex_of_1e26_renders_on_every_page_and_csv(client, huge_capex):
     other = client.post(reverse("planner:save"), {"code": code, "name": "twin"})
     twin = SavedScenario.objects.exclude(pk=item.pk).get()
     assert other.status_code == 302
-    summary = client.get(reverse("planner:saved-summary-csv"), {"ids": [item.pk, twin.pk]})
+    summary = client.get(
+        reverse("planner:saved-summary-csv"),
+        {"ids": [item.pk, twin.pk]},
+        HTTP_ACCEPT_LANGUAGE="en",
+    )
     assert summary.status_code == 200
     header, first, *_ = _csv_rows(summary)
-    assert first[header.index("build_capex")] == "100000000000000000000000000.00"
+    capex = header.index("Purchase price of the box [CNY]")
+    assert first[capex] == "100000000000000000000000000.00"
 
 
 @pytest.fixture
@@ -94,6 +106,7 @@ def test_a_saved_row_that_overflows_is_a_clean_400_not_a_500(client, overflowing
     for url in (
         reverse("planner:saved-detail", args=[item.pk]),
         reverse("planner:saved-csv", args=[item.pk]),
+        reverse("planner:saved-zip", args=[item.pk]),
     ):
         response = client.get(url)
         assert response.status_code == 400, url

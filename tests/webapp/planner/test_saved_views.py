@@ -249,3 +249,9 @@ def test_logging_in_claims_only_this_browsers_anonymous_saves(client, permalink,
     assert SavedScenario.objects.get(name="mine").owner == dave
     other.refresh_from_db()
     assert other.owner is None and other.session_key == "other"
+
+
+def test_the_saved_lists_checkbox_column_has_a_header_a_screen_reader_reads(client, db, permalink):
+    client.post("/saved/new", {"code": permalink, "name": "a"})
+    page = client.get("/saved/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert '<th><span class="visually-hidden">Compare</span></th>' in page

@@ -7,7 +7,6 @@ from django.utils import translation
 
 from webapp.catalog.resolver import resolve_data
 from webapp.planner import sources
-from webapp.planner.fields import fed_fields
 from webapp.planner.permalink import decode, encode
 
 SELECTION = {
@@ -28,7 +27,7 @@ def provenance(shipped_catalog):
 
 
 def fresh(provenance):
-    items = [{**item, "feeds": fed_fields(item)} for item in provenance]
+    items = [sources.shown_item(item) for item in provenance]
     return render_to_string("planner/includes/provenance_table.html", {"provenance": items})
 
 
@@ -79,3 +78,55 @@ def test_a_catalog_results_page_needs_no_database_query_once_a_worker_is_warm(
         page = client.get(f"/r/{codes[1]}")
     assert page.status_code == 200
     assert "RTX 4090" in page.content.decode()  # the compared names, from the catalog
+
+
+USD_SELECTION = {
+    **SELECTION,
+    "preset": "cluster-4x-hgx-h100",
+    "cloud_offering": "gcp-a3-highgpu-8g-commit-3y",
+    "currency": "USD",
+}
+
+
+def test_the_chinese_table_names_catalog_rows_and_generated_notes_in_chinese(shipped_catalog):
+    from webapp.catalog.models import BuildPreset, Part
+
+    provenance = resolve_data(USD_SELECTION).provenance
+    with translation.override("zh-hans"):
+        table = sources.provenance_table(provenance)
+    preset = BuildPreset.objects.get(slug="cluster-4x-hgx-h100")
+    assert preset.name_zh and preset.name_zh in table and preset.name not in table
+    for part in Part.objects.filter(preset_lines__preset=preset).exclude(name_zh=""):
+        assert part.name_zh in table, part.slug
+    assert "× 扩展效率 0.940（8 块 GPU）" in table
+    assert "同一实例的按需价格" in table
+    for english in (
+        "scaling efficiency",
+        "W load",
+        "on-demand sibling",
+        "gcp-a3-highgpu-8g-commit-3y",
+        "ceil(",
+        "build.capex",
+        "Feeds",
+        "The day&#x27;s fixing",
+        "PBOC central parity",
+    ):
+        assert english not in table, english
+    assert "用于" in table and "满载功耗" in table  # the fields fed, by their labels
+
+
+def test_an_exchange_rate_is_shown_to_six_significant_digits():
+    assert sources.rate_shown("0.1431782712655527397162206664") == "0.143178"
+    assert sources.rate_shown("6.9843") == "6.9843"
+    assert sources.rate_shown(None) == ""
+
+
+def test_an_english_table_keeps_the_catalogs_english_names(shipped_catalog):
+    from webapp.catalog.models import BuildPreset
+
+    provenance = resolve_data(USD_SELECTION).provenance
+    with translation.override("en"):
+        table = sources.provenance_table(provenance)
+    assert BuildPreset.objects.get(slug="cluster-4x-hgx-h100").name in table
+    assert "× scaling efficiency 0.940 for 8 GPUs" in table
+    assert "Purchase price of the box" in table

@@ -348,7 +348,8 @@ def test_the_inputs_and_sources_sheets_name_the_catalog_rows(client, shipped_cat
     assert inputs["rent.hourly_rate"][4]
     sources = list(book["Sources"].iter_rows(min_row=2, values_only=True))
     fed = " ".join(str(row[6]) for row in sources if row[6])
-    assert "build.capex" in fed and "rent.hourly_rate" in fed
+    # the fields each row feeds, by the labels a reader knows them by
+    assert "Purchase price of the box" in fed and "Cloud price per instance-hour" in fed
     catalog_rows = [row for row in sources if row[6]]
     dated = [row for row in catalog_rows if row[3]]
     assert dated and all(row[4] for row in dated)  # a dated price names where it is from
@@ -381,3 +382,34 @@ def test_amounts_show_the_currencys_minor_unit(client, scenario_data):
     energy = monthly.cell(row=5, column=columns(monthly)["build_energy"])
     assert energy.number_format == "#,##0"
     assert book["Summary"]["C7"].number_format == "0.00"  # the break-even month is months
+
+
+def test_a_chinese_workbooks_sources_name_catalog_rows_and_fields_in_chinese(
+    client, shipped_catalog
+):
+    from webapp.catalog.models import BuildPreset
+    from webapp.catalog.resolver import resolve_data
+
+    selection = {
+        "preset": "cluster-4x-hgx-h100",
+        "cloud_offering": "gcp-a3-highgpu-8g-commit-3y",
+        "tariff": "cn-business-average",
+        "hosting": "office-deskside",
+        "benchmark": "resnet50-fp16",
+        "workload": {"kind": "steady", "utilization": 0.6},
+        "horizon_months": 36,
+        "currency": "USD",
+    }
+    resolution = resolve_data(selection)
+    code = encode(resolution.scenario, resolution.provenance, [], selection)
+    response = client.get(
+        reverse("planner:results-workbook", args=[code]), HTTP_ACCEPT_LANGUAGE="zh-hans"
+    )
+    assert response.status_code == 200
+    book = load_workbook(io.BytesIO(response.content))
+    sheet = book["Sources"]
+    cells = [str(c) for row in sheet.iter_rows(values_only=True) for c in row if c is not None]
+    text = "\n".join(cells)
+    assert BuildPreset.objects.get(slug="cluster-4x-hgx-h100").name_zh in text
+    assert "× 扩展效率 0.940（8 块 GPU）" in text
+    assert "build.capex" not in text and "scaling efficiency" not in text
