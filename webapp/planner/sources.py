@@ -131,6 +131,8 @@ def localized_label(item: Mapping[str, Any]) -> str:
     """The item's label with each catalog name in it in the active language (``name_zh``
     under Chinese; a row without one keeps its English name)."""
     label = str(item.get("label", ""))
+    if not (get_language() or "").lower().startswith("zh"):
+        return label  # the resolver wrote the label with the catalog's English names
     for row in _named_rows(item):
         english, local = str(row), row.localized_name()
         if local == english:

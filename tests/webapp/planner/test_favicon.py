@@ -1,5 +1,6 @@
 """``/favicon.ico``, asked for by browsers and crawlers on their own, is the static icon."""
 
+import pytest
 from django.contrib.staticfiles import finders
 from django.templatetags.static import static
 
@@ -17,6 +18,7 @@ def test_the_static_icon_is_an_icon_file():
         assert icon.read(4) == b"\x00\x00\x01\x00"  # the ICO header: reserved 0, type 1
 
 
+@pytest.mark.django_db
 def test_pages_name_the_icon(client):
     page = client.get("/saved/").content.decode()
     assert f'<link rel="icon" href="{static("favicon.ico")}">' in page

@@ -1,6 +1,8 @@
 """Training jobs in the planner: described runs become the engine's jobs workload, the page shows
 the engine's time to result, and a model the box cannot hold is refused with a preset that can."""
 
+import io
+import zipfile
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
@@ -204,7 +206,10 @@ def test_a_jobs_plan_has_its_csv_analysis_and_scenario_json(client, shipped_cata
     scenario = link_of(response["Location"]).scenario
     csv = client.get(reverse("planner:results-csv", args=[code]))
     assert csv.status_code == 200
-    assert "jobs" in csv.content.decode("utf-8-sig")
+    finance = client.get(reverse("planner:results-zip", args=[code]), HTTP_ACCEPT_LANGUAGE="en")
+    with zipfile.ZipFile(io.BytesIO(finance.content)) as archive:
+        assumptions = archive.read("assumptions.csv").decode("utf-8-sig")
+    assert "Workload,training jobs" in assumptions  # the workload, in words
     analysis = client.get(reverse("planner:results-analysis", args=[code]))
     assert analysis.status_code == 200
     rerun = client.get(reverse("planner:results-scenario", args=[code])).json()
