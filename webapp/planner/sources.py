@@ -20,13 +20,12 @@ from __future__ import annotations
 import functools
 import pickle
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from django.apps import apps
-from django.core.exceptions import ObjectDoesNotExist
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString
 from django.utils.translation import get_language, gettext, gettext_noop
@@ -111,33 +110,67 @@ def translated(text: str) -> str:
     return "; ".join(_translated_part(part) or part for part in text.split("; "))
 
 
-def _named_rows(item: Mapping[str, Any]) -> Iterator[Any]:
-    """The catalog rows with a name in two languages that a provenance item's label shows."""
-    try:
-        model = apps.get_model(str(item.get("model", "")))
-        row = model._default_manager.get_by_natural_key(*item.get("natural_key") or [])
-    except (LookupError, ValueError, TypeError, AttributeError, ObjectDoesNotExist):
-        return
-    for candidate in (row, *(getattr(row, f, None) for f in ("part", "offering", "tariff"))):
-        if hasattr(candidate, "localized_name"):
-            yield candidate
-    for related in ("gpu_model", "benchmark"):
-        candidate = getattr(row, related, None)
-        if hasattr(candidate, "localized_name") and not hasattr(row, "localized_name"):
-            yield candidate
+NAMED_ROWS: dict[str, tuple[tuple[str, int], ...]] = {
+    "catalog.gpumodel": (("catalog.gpumodel", 0),),
+    "catalog.part": (("catalog.part", 0),),
+    "catalog.partprice": (("catalog.part", 0),),
+    "catalog.presetpart": (("catalog.part", 1),),
+    "catalog.buildpreset": (("catalog.buildpreset", 0),),
+    "catalog.cloudoffering": (("catalog.cloudoffering", 0),),
+    "catalog.cloudrate": (("catalog.cloudoffering", 0),),
+    "catalog.tariff": (("catalog.tariff", 0),),
+    "catalog.tariffperiod": (("catalog.tariff", 0),),
+    "catalog.hostingoption": (("catalog.hostingoption", 0),),
+    "catalog.benchmark": (("catalog.benchmark", 0),),
+    "catalog.gputhroughput": (("catalog.gpumodel", 0), ("catalog.benchmark", 1)),
+}
+"""The catalog rows with names in two languages that a provenance item's label shows, by the
+item's model: each such row's model and the place of its slug in the item's natural key."""
+
+NameBook = Mapping[tuple[str, str], list[tuple[str, str]]]
+"""``(model, slug) → [(English name, name in the active language), …]`` (one pair a row)."""
 
 
-def localized_label(item: Mapping[str, Any]) -> str:
+def _named(item: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
+    """``(model, slug)`` of each named row the item's label shows."""
+    key = item.get("natural_key") or []
+    for model, index in NAMED_ROWS.get(str(item.get("model", "")), ()):
+        if index < len(key):
+            yield model, str(key[index])
+
+
+def name_book(items: Iterable[Mapping[str, Any]]) -> NameBook:
+    """The names of every row the items' labels show, read in one query per kind of row."""
+    wanted: dict[str, set[str]] = {}
+    for item in items:
+        for model, slug in _named(item):
+            wanted.setdefault(model, set()).add(slug)
+    book: dict[tuple[str, str], list[tuple[str, str]]] = {}
+    for label, slugs in wanted.items():
+        for row in apps.get_model(label)._default_manager.filter(slug__in=slugs):
+            english, local = str(row), row.localized_name()
+            if local == english:
+                english = row.english_name()
+            book.setdefault((label, row.slug), []).append((english, local))
+    return book
+
+
+def _chinese() -> bool:
+    return (get_language() or "").lower().startswith("zh")
+
+
+def localized_label(item: Mapping[str, Any], book: NameBook | None = None) -> str:
     """The item's label with each catalog name in it in the active language (``name_zh``
-    under Chinese; a row without one keeps its English name)."""
+    under Chinese; a row without one keeps its English name). ``book``: the names read for
+    all the items of a table at once (:func:`name_book`); read for this item when missing."""
     label = str(item.get("label", ""))
-    if not (get_language() or "").lower().startswith("zh"):
+    if not _chinese():
         return label  # the resolver wrote the label with the catalog's English names
-    for row in _named_rows(item):
-        english, local = str(row), row.localized_name()
-        if local == english:
-            english = row.english_name()
-        label = label.replace(english, local)
+    if book is None:
+        book = name_book([item])
+    for named in _named(item):
+        for english, local in book.get(named, ()):
+            label = label.replace(english, local)
     return label
 
 
@@ -151,13 +184,21 @@ def rate_shown(rate: str | None) -> str:
         return str(rate)
 
 
-def shown_item(item: Mapping[str, Any]) -> dict[str, Any]:
+def shown_items(items: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Provenance items as a page shows them (:func:`shown_item`), their catalog names read
+    together."""
+    items = list(items)
+    book = name_book(items) if _chinese() else {}
+    return [shown_item(item, book) for item in items]
+
+
+def shown_item(item: Mapping[str, Any], book: NameBook | None = None) -> dict[str, Any]:
     """A provenance item as a page shows it: names, notes and the fields it feeds in the page's
     language, the rate rounded."""
     names = labels()
     return {
         **item,
-        "label": localized_label(item),
+        "label": localized_label(item, book),
         "note": translated(str(item.get("note") or "")),
         "source": translated(str(item.get("source") or "")),
         "fx_rate": rate_shown(item.get("fx_rate")),
@@ -168,7 +209,7 @@ def shown_item(item: Mapping[str, Any]) -> dict[str, Any]:
 
 @functools.lru_cache(maxsize=MEMO_SIZE)
 def _rendered(language: str, provenance: bytes) -> Sources:
-    items = [shown_item(item) for item in pickle.loads(provenance)]
+    items = shown_items(pickle.loads(provenance))
     by_field = items_by_field(items)
     return Sources(
         table=SafeString(

@@ -43,7 +43,7 @@ from costmodel.accounting import Accounts
 from costmodel.paths import get_path
 from webapp.planner.fields import ALL_FIELDS, items_by_field
 from webapp.planner.formatting import minor_unit
-from webapp.planner.sources import shown_item
+from webapp.planner.sources import shown_items
 
 MONEY = "#,##0.00"
 BOLD = Font(bold=True)
@@ -783,7 +783,7 @@ def _sources_sheet(wb: Workbook, s: Sheets, provenance: list[dict[str, Any]], li
         [_("Role"), _("Item"), _("Price"), _("As of"), _("Source"), _("Notes"), _("Used for")],
     )
     row = 2
-    for item in map(shown_item, provenance):  # names, notes and fields in the reader's language
+    for item in shown_items(provenance):  # names, notes and fields in the reader's language
         amount = item.get("amount")
         price = "" if amount is None else f"{amount} {item.get('currency', '')}".strip()
         for column, value in enumerate(

@@ -28,3 +28,20 @@ def test_a_cold_results_page_needs_at_most_10_queries(
         response = client.get(reverse("planner:results", args=[code]), HTTP_ACCEPT_LANGUAGE="en")
     assert response.status_code == 200
     assert "NVIDIA H100" in response.content.decode()  # the catalog's names were read
+
+
+def test_a_cold_chinese_results_page_reads_each_kind_of_named_row_once(
+    client, shipped_catalog, django_assert_max_num_queries
+):
+    """Under Chinese the sources table shows the catalog's Chinese names: one query per kind of
+    row it names (preset, parts, GPU, offering, tariff, hosting, benchmark), not one per row."""
+    resolution = resolve_data(CLUSTER_VS_GCP)
+    code = encode(resolution.scenario, resolution.provenance, [], CLUSTER_VS_GCP)
+    caches["default"].clear()
+    selectors.forget_catalog_version()
+    with django_assert_max_num_queries(10 + 7):
+        response = client.get(
+            reverse("planner:results", args=[code]), HTTP_ACCEPT_LANGUAGE="zh-hans"
+        )
+    assert response.status_code == 200
+    assert "大规模集群：4 台 8 × H100 SXM HGX 服务器" in response.content.decode()  # name_zh
