@@ -158,8 +158,12 @@ def test_a_cluster_presets_throughput_includes_both_efficiencies(shipped):
 
 H100_OFFERINGS = [
     "aws-p5-48xlarge",
+    "aws-p5-48xlarge-commit-1y",
+    "aws-p5-48xlarge-commit-3y",
     "aws-p5-48xlarge-spot",
     "azure-nd96isr-h100-v5",
+    "azure-nd96isr-h100-v5-commit-1y",
+    "azure-nd96isr-h100-v5-commit-3y",
     "gcp-a3-highgpu-1g-commit-1y",
     "gcp-a3-highgpu-1g-commit-3y",
     "gcp-a3-highgpu-1g-on-demand",

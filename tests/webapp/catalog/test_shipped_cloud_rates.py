@@ -37,3 +37,26 @@ def test_every_spot_rate_in_effect_is_below_its_on_demand_rate(shipped):
         )
         assert rates[offering.pk].currency == rates[on_demand.pk].currency, offering.slug
         assert rates[offering.pk].hourly_rate < rates[on_demand.pk].hourly_rate, offering.slug
+
+
+def test_every_commitment_in_effect_costs_less_than_its_on_demand_sibling(shipped):
+    rates = selectors.cloud_rates_on(DAY)
+    commitments = CloudOffering.objects.filter(pricing_mode__in=["commit-1y", "commit-3y"])
+    assert commitments.exists()
+    for offering in commitments:
+        sibling = offering.on_demand_sibling
+        assert sibling is not None, offering.slug
+        assert rates[offering.pk].hourly_rate < rates[sibling.pk].hourly_rate, offering.slug
+
+
+def test_the_8_gpu_h100_and_a100_hyperscaler_instances_have_1_and_3_year_commitments(shipped):
+    # AWS p5 (EC2 Instance Savings Plan) and Azure's ND A100 v4 / ND H100 v5 (reserved
+    # instances), besides GCP's a3: a 3-year term is cheaper per hour than a 1-year one.
+    rates = selectors.cloud_rates_on(DAY)
+    for on_demand in ("aws-p5-48xlarge", "azure-nd96amsr-a100-v4", "azure-nd96isr-h100-v5"):
+        terms = {
+            offering.commitment_term_months: rates[offering.pk].hourly_rate
+            for offering in CloudOffering.objects.filter(on_demand_sibling__slug=on_demand)
+        }
+        assert sorted(terms) == [12, 36], on_demand
+        assert terms[36] < terms[12], on_demand
