@@ -158,8 +158,12 @@ def test_a_cluster_presets_throughput_includes_both_efficiencies(shipped):
 
 H100_OFFERINGS = [
     "aws-p5-48xlarge",
+    "aws-p5-48xlarge-commit-1y",
+    "aws-p5-48xlarge-commit-3y",
     "aws-p5-48xlarge-spot",
     "azure-nd96isr-h100-v5",
+    "azure-nd96isr-h100-v5-commit-1y",
+    "azure-nd96isr-h100-v5-commit-3y",
     "gcp-a3-highgpu-1g-commit-1y",
     "gcp-a3-highgpu-1g-commit-3y",
     "gcp-a3-highgpu-1g-on-demand",
@@ -232,7 +236,7 @@ def test_a_3_year_a100_commitment_at_30_percent_bills_every_committed_hour(shipp
             "workload": {"kind": "steady", "utilization": 0.3},
             "horizon_months": 36,
             "currency": "USD",
-            "as_of": "2026-12-01",
+            "as_of": "2026-06-01",  # rows never change: that day's rate stays 1.286
         }
     )
     rent = resolution.scenario.rent
@@ -257,7 +261,7 @@ def test_a_3_year_commitment_over_2_years_owes_the_third_year_at_the_horizon(shi
         "workload": {"kind": "steady", "utilization": 0.3},
         "horizon_months": 24,
         "currency": "USD",
-        "as_of": "2026-12-01",
+        "as_of": "2026-06-01",  # rows never change: that day's rate stays 1.286
     }
     result = compare(resolve_data(data).scenario)
     monthly = 730 * 1.286
