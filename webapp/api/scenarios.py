@@ -74,6 +74,7 @@ def _get(request: HttpRequest, scenario_id: uuid.UUID) -> SavedScenario:
     response={
         201: SavedScenarioOut,
         400: ErrorsOut,
+        401: ErrorsOut,
         411: ErrorsOut,
         413: ErrorsOut,
         422: ErrorsOut,
