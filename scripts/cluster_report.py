@@ -3,12 +3,15 @@
     DJANGO_SECRET_KEY=x .venv/bin/python scripts/cluster_report.py [--as-of YYYY-MM-DD] [--json]
 
 Loads ``fixtures/`` into a throw-away in-memory database, resolves the preset
-``cluster-4x-hgx-h100`` (US wholesale colocation per kW, Virginia commercial
-electricity, BERT-large) against Google Cloud's 8 × H100 ``a3-highgpu-8g`` on
-demand and with 1- and 3-year commitments (their on-demand sibling pays the
-overflow), at 50 % and 90 % steady use over 36 and 60 months, and prints what
-``costmodel.compare`` says. The figures follow whatever engine is installed:
-re-run it once the version-2 engine bills commitments.
+``cluster-4x-hgx-h100`` (BERT-large) against Google Cloud's 8 × H100
+``a3-highgpu-8g`` on demand and with 1- and 3-year commitments (their on-demand
+sibling pays the overflow), at 30 % and 90 % steady use over 36 and 60 months,
+leaving to the resolver what a planner user leaves untouched: the hosting and
+tariff of the preset and currency (colocation billed per kW, a US tariff) and the
+committed count (the cheapest, from the engine's commitment operation). It prints
+what the results page states: the committed count used, the verdict code, the
+savings and the median of the uncertainty draws (``run_analyses``, the page's
+own path).
 """
 
 from __future__ import annotations
@@ -30,13 +33,14 @@ OFFERINGS = {
     "1-year commitment": "gcp-a3-highgpu-8g-commit-1y",
     "3-year commitment": "gcp-a3-highgpu-8g-commit-3y",
 }
-UTILIZATIONS = (0.5, 0.9)
+UTILIZATIONS = (0.3, 0.9)
 HORIZONS = (36, 60)
 
 
 def rows(as_of: str | None) -> list[dict]:
-    from costmodel import compare
     from webapp.catalog.resolver import resolve_data
+    from webapp.planner.analysis import run_analyses
+    from webapp.planner.permalink import Permalink
 
     out = []
     for label, offering in OFFERINGS.items():
@@ -46,8 +50,6 @@ def rows(as_of: str | None) -> list[dict]:
                     {
                         "preset": PRESET,
                         "cloud_offering": offering,
-                        "tariff": "us-va-commercial",
-                        "hosting": "us-colo-wholesale",
                         "benchmark": "bert-large-fp16",
                         "workload": {"kind": "steady", "utilization": utilization},
                         "horizon_months": horizon,
@@ -56,7 +58,8 @@ def rows(as_of: str | None) -> list[dict]:
                     }
                 )
                 scenario = resolution.scenario
-                result = compare(scenario)
+                analyses = run_analyses(Permalink(scenario))
+                result, decision = analyses.result, analyses.decision
                 out.append(
                     {
                         "rent": label,
@@ -65,6 +68,11 @@ def rows(as_of: str | None) -> list[dict]:
                         "horizon_months": horizon,
                         "capex": scenario.build.capex,
                         "committed_instances": scenario.rent.committed_instances,
+                        "hosting_monthly": scenario.build.hosting_monthly,
+                        "pue": scenario.build.pue,
+                        "verdict": decision.verdict,
+                        "savings_p50": decision.savings_p50,
+                        "share_holding": decision.probability_recommendation_holds,
                         "build_total_net": result["build"]["total_net"],
                         "rent_total": result["rent"]["total"],
                         "savings": result["savings"],
@@ -92,18 +100,23 @@ def main() -> None:
     if args.json:
         print(json.dumps(table, indent=2))
         return
-    print(f"{PRESET} vs Google Cloud a3-highgpu-8g, USD, steady use")
+    first = table[0]
     print(
-        f"{'rent':<18} {'use':>4} {'months':>6} {'committed':>9} {'build net':>14} "
-        f"{'rent total':>14} {'savings':>14} {'break-even':>10}"
+        f"{PRESET} vs Google Cloud a3-highgpu-8g, USD, steady use; hosting "
+        f"{first['hosting_monthly']:,.0f} USD a month at PUE {first['pue']}"
+    )
+    print(
+        f"{'rent':<18} {'use':>4} {'months':>6} {'committed':>9} {'verdict':>14} "
+        f"{'savings':>14} {'P50 of draws':>14} {'holds':>6} {'break-even':>10}"
     )
     for row in table:
         be = row["break_even_month"]
+        p50 = row["savings_p50"]
         print(
             f"{row['rent']:<18} {row['utilization']:>4.0%} {row['horizon_months']:>6} "
-            f"{row['committed_instances']:>9} {row['build_total_net']:>14,.0f} "
-            f"{row['rent_total']:>14,.0f} {row['savings']:>14,.0f} "
-            f"{'—' if be is None else f'{be:.1f}':>10}"
+            f"{row['committed_instances'] or 0:>9} {row['verdict']:>14} "
+            f"{row['savings']:>14,.0f} {'—' if p50 is None else f'{p50:,.0f}':>14} "
+            f"{row['share_holding'] or 0:>6.0%} {'—' if be is None else f'{be:.1f}':>10}"
         )
 
 
