@@ -69,6 +69,12 @@ def _get(request: HttpRequest, scenario_id: uuid.UUID) -> SavedScenario:
     return saved
 
 
+OPEN_TO_ANYONE = {"security": [{}]}
+"""Added to the OpenAPI security of an operation anonymous callers may use too: beside its
+token (or session), no credentials at all — the empty requirement. A token that is sent must
+still be valid (401)."""
+
+
 @router.post(
     "/scenarios",
     response={
@@ -82,6 +88,7 @@ def _get(request: HttpRequest, scenario_id: uuid.UUID) -> SavedScenario:
     auth=[token_auth, anyone],
     summary="Save an explicit scenario; the answer's id is its permanent link",
     openapi_extra={
+        **OPEN_TO_ANYONE,
         "requestBody": {
             "required": True,
             "content": {
@@ -101,7 +108,7 @@ def _get(request: HttpRequest, scenario_id: uuid.UUID) -> SavedScenario:
                     }
                 }
             },
-        }
+        },
     },
 )
 def create_scenario(request: HttpRequest) -> HttpResponse:
@@ -178,6 +185,7 @@ def list_scenarios(request: HttpRequest) -> HttpResponse:
     "/scenarios/{scenario_id}",
     response={200: SavedScenarioOut, 401: ErrorsOut, 404: ErrorsOut, 422: ErrorsOut},
     auth=[token_auth, django_auth, anyone],
+    openapi_extra=OPEN_TO_ANYONE,
     summary="Fetch a saved scenario by its id (if the caller may see it)",
 )
 def get_scenario(request: HttpRequest, scenario_id: uuid.UUID) -> HttpResponse:
