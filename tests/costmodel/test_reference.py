@@ -1,7 +1,7 @@
 """The engine reproduces the methodology to a relative error of 1e-9.
 
-``reference.py`` re-implements METHODOLOGY.md with plain scalar loops; on random
-valid scenarios of every workload kind and horizon the engine must agree with it
+``reference.py`` re-implements the methodology (docs/methodology.md) with plain scalar
+loops; on random valid scenarios of every workload kind and horizon the engine must agree with it
 figure by figure.
 """
 
