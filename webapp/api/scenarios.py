@@ -69,7 +69,7 @@ def _get(request: HttpRequest, scenario_id: uuid.UUID) -> SavedScenario:
     return saved
 
 
-OPEN_TO_ANYONE = {"security": [{}]}
+OPEN_TO_ANYONE: dict[str, Any] = {"security": [{}]}
 """Added to the OpenAPI security of an operation anonymous callers may use too: beside its
 token (or session), no credentials at all — the empty requirement. A token that is sent must
 still be valid (401)."""
