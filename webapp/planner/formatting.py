@@ -59,7 +59,14 @@ amount from about 10^26 up could not be rounded or formatted at all.
 
 def active_locale() -> Locale:
     """The babel locale of the active Django language (``zh-hans`` → ``zh_Hans``)."""
-    return Locale.parse(to_locale(get_language() or "en"))
+    return _locale(get_language() or "en")
+
+
+@functools.lru_cache(maxsize=16)
+def _locale(language: str) -> Locale:
+    """babel's locale of a Django language, parsed once per language (``Locale.parse`` reads
+    and checks the identifier anew at every call)."""
+    return Locale.parse(to_locale(language))
 
 
 def minor_unit(currency: str) -> int:
