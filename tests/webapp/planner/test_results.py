@@ -274,3 +274,12 @@ def test_a_translation_with_a_percent_sign_is_shown_with_one(client, scenario_da
     chinese = client.get(results_url(code), HTTP_ACCEPT_LANGUAGE="zh-hans")
     assert "none between 0 and 100 %<" in english.content.decode()
     assert "0 到 100 % 之间无解" in chinese.content.decode()
+
+
+@pytest.mark.django_db
+def test_the_results_page_is_drawn_in_the_layout_every_page_uses(client, permalink):
+    response = client.get(results_url(permalink))
+    saved_list = client.get(reverse("planner:saved-list"))
+    names = [template.name for template in response.templates]
+    assert {"planner/results.html", "base.html"} <= set(names)
+    assert "base.html" in [template.name for template in saved_list.templates]
