@@ -11,7 +11,6 @@ from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
 import dj_database_url
-import jinja2
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
@@ -114,21 +113,6 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
-                "django.contrib.messages.context_processors.messages",
-            ],
-        },
-    },
-    {
-        # The results page (see webapp/templating.py): webapp/jinja2/ and each app's jinja2/.
-        "BACKEND": "django.template.backends.jinja2.Jinja2",
-        "DIRS": [BASE_DIR / "webapp" / "jinja2"],
-        "APP_DIRS": True,
-        "OPTIONS": {
-            "environment": "webapp.templating.environment",
-            "autoescape": True,
-            "undefined": jinja2.StrictUndefined,  # a misspelt name fails, not renders ""
-            "context_processors": [
-                "webapp.templating.csrf",
                 "django.contrib.messages.context_processors.messages",
             ],
         },

@@ -65,7 +65,7 @@ def test_with_https_on_plain_http_redirects_and_https_gets_hsts(client):
 
 def templates() -> list[Path]:
     webapp = ROOT / "webapp"
-    return sorted([*webapp.rglob("templates/**/*.html"), *webapp.rglob("jinja2/**/*.html")])
+    return sorted(webapp.rglob("templates/**/*.html"))
 
 
 @pytest.mark.parametrize("template", templates(), ids=lambda p: str(p.relative_to(ROOT)))

@@ -32,7 +32,6 @@ from decimal import Decimal
 from typing import Any
 
 from django.utils.functional import Promise
-from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from costmodel.paths import get_path, with_path
@@ -603,17 +602,8 @@ BY_FORM_NAME: dict[str, ScenarioField] = {f.name: f for f in REGISTRY if f.name}
 
 
 def labels() -> Mapping[str, str]:
-    """Every field's label in the active language, by path.
-
-    A label is lazy: each use translates it anew. The inputs and ranges tables of a
-    results page show some fifty of them; reading them from here translates each
-    once per language and process."""
-    return _labels(get_language())
-
-
-@functools.lru_cache(maxsize=8)
-def _labels(language: str | None) -> Mapping[str, str]:
-    return {f.path: str(f.label) for f in ALL_FIELDS}  # translated in `language`, the active one
+    """Every field's label in the active language, by path."""
+    return {f.path: str(f.label) for f in ALL_FIELDS}
 
 
 EXPLICIT_FIELDS: tuple[ScenarioField, ...] = tuple(

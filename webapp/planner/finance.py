@@ -162,7 +162,7 @@ def finance_context(scenario: Scenario, query: Mapping[str, Any]) -> dict[str, A
             "label": str(field.label),
             "value": str(given.get(name, "")),
             "errors": " ".join(str(m) for m in errors.get(name, [])),
-            "months": name != "depreciation_months",
+            "months": [] if name == "depreciation_months" else [str(n) for n in range(1, 13)],
         }
         for name, field in AccountingForm.base_fields.items()
     ]

@@ -1,19 +1,24 @@
 """Numbers for people: money per currency, percentages, months, in the active language.
 
-Separators, the minus sign and the currency's minor unit come from babel (the
-Unicode CLDR data) for the active Django language; the digits are what babel
-writes for the pattern ``#,##0.00``, written here with Python's own decimal
-formatting (:func:`_grouped`). Two choices are ours:
+Every number is written by babel (``babel.numbers.format_decimal``,
+``format_currency``, ``format_percent``) in the babel locale of the active
+Django language, so separators, the minus sign and the percent sign are the
+Unicode CLDR's. The pattern is ours, so that a figure has the same shape in
+both languages:
 
 - amounts in yuan and dollars show ``¥`` and ``$`` in every language (CLDR
   writes ``CN¥`` in English and ``US$`` in Chinese: unambiguous, but noisy on
   a page in one currency); another currency shows CLDR's symbol, or its ISO
   code and a space when it has none (``CHF 10.00``);
+- a fixed number of decimals: the currency's minor unit for money (ISO 4217:
+  2 for CNY, 0 for JPY), chosen per figure for other numbers (CLDR's own
+  patterns drop trailing zeros: ``5.1`` beside ``5.25``);
+- a space before the percent sign (``5.1 %``; CLDR writes ``5.1%``);
 - digits are grouped in threes in Chinese as in English (``¥147,381.88``):
   CLDR's Chinese patterns do so, as Chinese finance documents and
   spreadsheets do (Django's own zh-hans format would group by 4).
 
-Rounding happens here, once, at display (and in the CSV export, per the
+Rounding is half to even, once, at display (and in the CSV export, per the
 currency's minor unit); the engine's floats are never rounded upstream.
 """
 
@@ -25,7 +30,14 @@ from decimal import ROUND_HALF_EVEN, Decimal, localcontext
 from typing import Any
 
 from babel import Locale
-from babel.numbers import get_currency_precision
+from babel.numbers import (
+    NumberPattern,
+    format_currency,
+    format_decimal,
+    format_percent,
+    get_currency_precision,
+    parse_pattern,
+)
 from babel.numbers import get_currency_symbol as cldr_symbol
 from django.utils.translation import get_language, ngettext, to_locale
 from django.utils.translation import gettext as _
@@ -45,14 +57,16 @@ amount from about 10^26 up could not be rounded or formatted at all.
 """
 
 
-@functools.lru_cache(maxsize=8)
-def _locale(language: str) -> Locale:
-    return Locale.parse(to_locale(language))
-
-
 def active_locale() -> Locale:
     """The babel locale of the active Django language (``zh-hans`` → ``zh_Hans``)."""
     return _locale(get_language() or "en")
+
+
+@functools.lru_cache(maxsize=16)
+def _locale(language: str) -> Locale:
+    """babel's locale of a Django language, parsed once per language (``Locale.parse`` reads
+    and checks the identifier anew at every call)."""
+    return Locale.parse(to_locale(language))
 
 
 def minor_unit(currency: str) -> int:
@@ -77,76 +91,53 @@ def round_money(value: float, currency: str) -> Decimal:
 
 
 def _exact(value: float | int | Decimal) -> Decimal:
-    """The decimal a number reads as (``0.1`` → ``Decimal("0.1")``, not its binary value)."""
+    """The decimal a number reads as (``0.1`` → ``Decimal("0.1")``, not its binary value);
+    a zero of either sign as ``0``: a zero reads as ``0``, never ``-0``."""
     if isinstance(value, Decimal | int) and not isinstance(value, bool):
-        return Decimal(value)
-    return Decimal(repr(float(value)))
+        exact = Decimal(value)
+    else:
+        exact = Decimal(repr(float(value)))
+    return abs(exact) if exact.is_zero() else exact
 
 
-FORMATTED_MEMO = 4096
-"""Formatted numbers remembered per worker (a few hundred KB at most).
-
-Formatting a number takes about 6 µs (exact decimal rounding in a 400-digit
-context; babel's own formatting took 20-50 µs). A results page shows about 80
-numbers, most of them the same from one permalink to the next (the catalog's
-prices, the scenario's fixed inputs): remembering the text of a number in a
-language makes each of those a lookup.
-"""
+def _finite(value: float | Decimal) -> bool:
+    return not isinstance(value, float) or math.isfinite(value)
 
 
-def _unsigned_zero(value: Any) -> Any:
-    """``-0.0`` as ``0.0`` (any other value as it is): a zero reads as ``0``, never ``-0``.
-
-    The memo below could not tell them apart either (``-0.0 == 0.0``, with equal hashes):
-    whichever a worker formatted first came back for both."""
-    return abs(value) if value == 0 else value
+@functools.lru_cache(maxsize=64)
+def _pattern(prefix: str, decimals: int, suffix: str = "") -> NumberPattern:
+    """babel's parsed pattern ``'prefix'#,##0.00…'suffix'``: digits grouped in threes and
+    ``decimals`` fixed decimals. Parsed once per shape (parsing is most of a short
+    number's formatting time)."""
+    quoted = f"'{prefix}'" if prefix else ""
+    fraction = "." + "0" * decimals if decimals > 0 else ""
+    return parse_pattern(f"{quoted}#,##0{fraction}{suffix}")
 
 
 def number(value: float | Decimal | None, decimals: int = 0) -> str:
     """A localized number with grouping, e.g. ``12,345.7``; an em dash for ``None``."""
-    if value is None or (isinstance(value, float) and not math.isfinite(value)):
+    if value is None or not _finite(value):
         return "—"
-    return _number(get_language() or "en", _unsigned_zero(value), decimals)
-
-
-@functools.lru_cache(maxsize=FORMATTED_MEMO, typed=True)
-def _number(language: str, value: float | Decimal, decimals: int) -> str:
-    return _grouped(_exact(value), decimals, language)
-
-
-def _grouped(value: Decimal, places: int, language: str, symbol: str = "") -> str:
-    """``value`` rounded half to even to ``places`` decimals, its digits grouped in threes,
-    with the language's CLDR minus sign, group and decimal separators, ``symbol`` before
-    the digits: what babel writes for the pattern ``'symbol'#,##0.00`` (a test holds the
-    two equal), in a fifth of babel's time. Exact for every finite float."""
-    minus, separators = _symbols(language)
     with localcontext(prec=MONEY_PRECISION, rounding=ROUND_HALF_EVEN):
-        rounded = value.quantize(Decimal(1).scaleb(-places))
-        digits = format(abs(rounded), f",.{places}f").translate(separators)
-    return (minus if rounded.is_signed() else "") + symbol + digits
-
-
-@functools.lru_cache(maxsize=8)
-def _symbols(language: str) -> tuple[str, dict[int, str]]:
-    """The language's minus sign, and a table from Python's "," and "." to its separators."""
-    symbols = _locale(language).number_symbols["latn"]
-    return symbols["minusSign"], str.maketrans({",": symbols["group"], ".": symbols["decimal"]})
+        return format_decimal(_exact(value), format=_pattern("", decimals), locale=active_locale())
 
 
 def money(value: float | None, currency: str, decimals: int | None = None) -> str:
     """``¥12,345.00`` / ``-$3.50``: the currency's minor unit unless ``decimals`` says."""
-    if value is None or not math.isfinite(value):
+    if value is None or not _finite(value):
         return "—"
-    return _money(get_language() or "en", _unsigned_zero(value), currency, decimals)
-
-
-@functools.lru_cache(maxsize=FORMATTED_MEMO, typed=True)
-def _money(language: str, value: float, currency: str, decimals: int | None) -> str:
     places = minor_unit(currency) if decimals is None else decimals
     symbol = currency_symbol(currency)
     if symbol == currency:  # no symbol of its own: the ISO code, spaced
         symbol += " "
-    return _grouped(_exact(value), places, language, symbol)
+    with localcontext(prec=MONEY_PRECISION, rounding=ROUND_HALF_EVEN):
+        return format_currency(
+            _exact(value),
+            currency,
+            format=_pattern(symbol, places),
+            locale=active_locale(),
+            currency_digits=False,
+        )
 
 
 SENTENCE_WHOLE_UNITS_FROM = 100
@@ -186,9 +177,13 @@ def shares(first: float | None, second: float | None) -> tuple[str, str]:
 
 
 def percent(fraction: float | None, decimals: int = 0) -> str:
-    if fraction is None or not math.isfinite(fraction):
+    """A fraction in percent with ``decimals`` decimals: ``percent(0.0511, 1)`` → ``5.1 %``."""
+    if fraction is None or not _finite(fraction):
         return "—"
-    return number(fraction * 100, decimals) + " %"
+    with localcontext(prec=MONEY_PRECISION, rounding=ROUND_HALF_EVEN):
+        return format_percent(
+            _exact(fraction), format=_pattern("", decimals, " %"), locale=active_locale()
+        )
 
 
 def months(value: float | None, decimals: int = 1) -> str:
@@ -216,17 +211,7 @@ def field_value(field: ScenarioField, value: Any, currency: str) -> str:
     currency, fractions in percent (the inputs table, the ranges, the compare page)."""
     if value is None:
         return "—"
-    if isinstance(value, list):  # a monthly profile
-        value = tuple(value)
-    return _field_value(
-        get_language() or "en", field.unit, field.path, _unsigned_zero(value), currency
-    )
-
-
-@functools.lru_cache(maxsize=FORMATTED_MEMO, typed=True)
-def _field_value(language: str, unit: str, path: str, value: Any, currency: str) -> str:
-    """:func:`field_value`, remembered: a results page shows some eighty field values (its
-    inputs and their ranges), most of them the same on every page with the same catalog rows."""
+    unit = field.unit
     if unit == "money":
         return money(value, currency)
     if unit.startswith("money/"):
@@ -249,6 +234,6 @@ def _field_value(language: str, unit: str, path: str, value: Any, currency: str)
         return number(value, 2)
     if unit == "int":
         return number(value)
-    if path == "workload.kind":
+    if field.path == "workload.kind":
         return str(WORKLOAD_KIND_LABELS.get(value, value))
     return str(value)

@@ -19,9 +19,7 @@ default, :func:`costmodel.ranges.default_ranges`).
 
 from __future__ import annotations
 
-import functools
 import math
-import re
 import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -29,7 +27,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core import signing
-from django.urls import get_script_prefix, reverse
+from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from costmodel import Scenario, ScenarioError, parse_scenario
@@ -153,42 +151,10 @@ def decode(code: str) -> Permalink:
     )
 
 
-CODE_CHARACTERS = re.compile(r"[A-Za-z0-9_\-:.]+")
-"""Every character of a code :func:`encode` makes: base64url, and ``:`` and ``.`` of the
-signature and compression marks. A URL path keeps each as it is (none is quoted)."""
-
-
-def code_url(name: str, code: str) -> str:
-    """``reverse(name, args=[code])`` for a route taking a permalink code (``r/<str:code>…``).
-
-    Reversing quotes the argument character by character: for a ~3 700-character
-    code that took ~150 µs, twice per results page. A code from :func:`encode` needs
-    no quoting, so its URL is the route's text around the code, worked out once per
-    route (and script prefix); anything else is reversed as usual.
-    """
-    if not CODE_CHARACTERS.fullmatch(code):
-        return reverse(name, args=[code])
-    before, after = _around_code(get_script_prefix(), name)
-    return before + code + after
-
-
-_PLACEHOLDER = "CODE"
-
-
-@functools.lru_cache(maxsize=32)
-def _around_code(script_prefix: str, name: str) -> tuple[str, str]:
-    """The URL of route ``name`` before and after its code argument."""
-    url = reverse(name, args=[_PLACEHOLDER])
-    before, found, after = url.rpartition(_PLACEHOLDER)
-    if not found or _PLACEHOLDER in before.removeprefix(script_prefix):
-        raise ValueError(f"route {name!r} cannot hold a code between fixed text")
-    return before, after
-
-
 def link_urls(code: str) -> list[str]:
     """Every URL the app makes with ``code`` in it: the results page, its CSV and analysis,
     and the planner reopened on its inputs."""
-    return [code_url(name, code) for name in CODE_ROUTES] + [
+    return [reverse(name, args=[code]) for name in CODE_ROUTES] + [
         f"{reverse('planner:home')}?from={code}"
     ]
 

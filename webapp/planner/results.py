@@ -12,15 +12,13 @@ only picks, labels and formats them.
 
 from __future__ import annotations
 
-import functools
 from typing import Any
 
 from django.http import HttpRequest
-from django.template import engines
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString
-from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from costmodel import ScenarioError
 from costmodel.decision import decide
@@ -39,7 +37,6 @@ from webapp.planner.jobs import job_memory_of, runs_text
 from webapp.planner.permalink import Permalink, encode, fits_in_link
 from webapp.planner.sources import Sources, catalog_sources
 from webapp.planner.verdict import verdict, what_is_compared
-from webapp.templating import ENGINE, translations
 
 VERDICT_SWEEP_STEPS = 6
 """Points of the sweep the verdict reads: 0, 20, …, 100 % (the 80 % example among them)."""
@@ -67,55 +64,6 @@ def input_rows(scenario: Scenario, sources: Sources, overrides: list[str]) -> li
             }
         )
     return rows
-
-
-INPUT_ROWS_MEMO = 4096
-"""Rendered rows of the inputs table a worker remembers (a few hundred bytes each)."""
-
-
-def inputs_html(rows: list[dict[str, Any]], from_catalog: bool) -> SafeString:
-    """The inputs table's rows (:func:`input_rows`) as HTML, in the active language.
-
-    A row's HTML depends only on what it shows, and most rows read the same on
-    every page made from the same catalog rows (a permalink differs from the
-    next in a few inputs), so each row is rendered once per worker and
-    language and remembered (:data:`INPUT_ROWS_MEMO` rows): rendering the
-    table's ~30 rows every time was over half of the details fragment's
-    time. The key is the row's whole content, so a remembered row is exactly
-    the one that would be rendered.
-    """
-    language = get_language()
-    return SafeString(
-        "".join(
-            _input_row_html(
-                language,
-                r["path"],
-                r["label"],
-                r["value"],
-                r["override"],
-                r["sources"],
-                from_catalog,
-            )
-            for r in rows
-        )
-    )
-
-
-@functools.lru_cache(maxsize=INPUT_ROWS_MEMO, typed=True)  # a SafeString is not its text
-def _input_row_html(
-    language: str,
-    path: str,
-    label: str,
-    value: str,
-    override: bool,
-    sources: str,
-    from_catalog: bool,
-) -> str:
-    row = {"path": path, "label": label, "value": value, "override": override, "sources": sources}
-    # A macro, called straight: rendering a template per row set up a whole template
-    # context each time (~15 µs a row against ~4 for the macro).
-    template = engines[ENGINE].env.get_template("planner/input_row.html")  # type: ignore[attr-defined]
-    return str(template.module.input_row(row, from_catalog))
 
 
 def commitment_part(link: Permalink) -> dict[str, Any] | None:
@@ -238,14 +186,12 @@ def results_context(link: Permalink, code: str | None = None) -> dict[str, Any]:
         "jobs": jobs_part(scenario, link.provenance),
         "ranges": ranges_table(ranges_of(link), scenario.currency),
         "ranges_chosen": bool(link.ranges),
-        "inputs_html": inputs_html(
-            input_rows(scenario, sources, link.overrides), bool(link.provenance)
-        ),
+        "inputs": input_rows(scenario, sources, link.overrides),
+        "from_catalog": bool(link.provenance),
         "provenance": link.provenance,
         "sources": sources,
         "overrides": link.overrides,
         "permalink": code or encode(scenario, link.provenance, link.overrides, link.selection),
-        **translations(),
     }
 
 
@@ -254,16 +200,13 @@ def results_fragments(link: Permalink, code: str | None = None) -> dict[str, str
 
     Rendered for every request: permalinks are many and each is visited
     rarely, so a cache of pages would mostly miss (and one per worker, as
-    Django's local-memory cache is, even more so). What many pages share is
-    remembered instead: the catalog rows table (:mod:`webapp.planner.sources`),
-    the names of what is compared (:mod:`webapp.planner.compared`) and
-    formatted numbers (:mod:`webapp.planner.formatting`). Neither fragment
-    holds a form, a token or anything else of the visitor's.
+    Django's local-memory cache is, even more so). Neither fragment holds a
+    form, a token or anything else of the visitor's.
     """
     context = results_context(link, code)
 
     def fragment(name: str) -> SafeString:
-        return SafeString(render_to_string(f"planner/{name}.html", context, using=ENGINE))
+        return SafeString(render_to_string(f"planner/{name}.html", context))
 
     return {
         "summary": fragment("results_summary"),
@@ -286,5 +229,4 @@ def results_page(request: HttpRequest, link: Permalink, code: str) -> dict[str, 
         "can_modify": False,
         "finance": finance_context(link.scenario, request.GET),
         "language_next": request.path,  # the language switcher returns here, without a query
-        **translations(),
     }

@@ -35,7 +35,6 @@ from webapp.planner.results import results_page
 from webapp.scenarios import selectors as saved_selectors
 from webapp.scenarios import services as saved_services
 from webapp.scenarios.models import SavedScenario
-from webapp.templating import ENGINE
 
 
 @require_GET
@@ -161,7 +160,7 @@ def results(request: HttpRequest, code: str) -> HttpResponse:
         return bad_request(request, str(exc))
     except ProjectionOverflowError:
         return too_large(request)
-    return render(request, "planner/results.html", context, using=ENGINE)
+    return render(request, "planner/results.html", context)
 
 
 @require_GET
@@ -333,7 +332,7 @@ def saved_detail(request: HttpRequest, pk: uuid.UUID) -> HttpResponse:
     context["can_modify"] = saved_selectors.can_modify(item, request.user, _session_key(request))
     context["can_share"] = saved_selectors.can_share(item, request.user)
     context["rename_form"] = RenameForm(initial={"name": item.name})
-    return render(request, "planner/results.html", context, using=ENGINE)
+    return render(request, "planner/results.html", context)
 
 
 def _modifiable(request: HttpRequest, pk: uuid.UUID) -> SavedScenario:

@@ -64,7 +64,7 @@ def test_a_default_count_says_it_is_the_catalogs_default(client, shipped_catalog
     assert "data-chosen" in rows[chosen]
     assert f"commits to {chosen} instance" in html
     note = html.split('id="commitment-note">', 1)[1].split("</p>", 1)[0]
-    assert "the catalog&#39;s default for these choices" in note, note
+    assert "the catalog&#x27;s default for these choices" in note, note
 
 
 def test_an_on_demand_plan_has_no_commitment_table(client, shipped_catalog):
