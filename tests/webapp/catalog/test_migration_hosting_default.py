@@ -1,27 +1,17 @@
 """Presets stored before they had a default hosting get the one their tier needs."""
 
 import pytest
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
+
+from tests.webapp.migrations import migrate, migrated_to
 
 BEFORE = [("catalog", "0006_pricing_modes_from_one_table")]
 AFTER = [("catalog", "0007_preset_hosting_default")]
 
 
-def migrate(targets):
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(targets)
-    return executor.loader.project_state(targets).apps
-
-
 @pytest.fixture
 def before_hosting_defaults(transactional_db):
-    apps = migrate(BEFORE)
-    yield apps
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(executor.loader.graph.leaf_nodes())
+    with migrated_to(BEFORE) as apps:
+        yield apps
 
 
 def test_stored_multi_gpu_and_cluster_presets_move_to_colocation(before_hosting_defaults):

@@ -5,27 +5,17 @@ import datetime
 from decimal import Decimal
 
 import pytest
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
+
+from tests.webapp.migrations import migrate, migrated_to
 
 BEFORE = [("catalog", "0004_shared_cache_table")]
 AFTER = [("catalog", "0005_price_history_and_review")]
 
 
-def migrate(targets):
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(targets)
-    return executor.loader.project_state(targets).apps
-
-
 @pytest.fixture
 def before_history(transactional_db):
-    apps = migrate(BEFORE)
-    yield apps
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(executor.loader.graph.leaf_nodes())
+    with migrated_to(BEFORE) as apps:
+        yield apps
 
 
 def test_the_rows_stored_before_history_are_kept_as_first_revisions(before_history):

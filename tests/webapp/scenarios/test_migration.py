@@ -2,9 +2,9 @@
 
 import pytest
 from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 
 from costmodel import parse_scenario
+from tests.webapp.migrations import migrate, migrated_to
 
 BEFORE = [
     ("planner", "0002_saved_scenario_selection"),
@@ -13,21 +13,11 @@ BEFORE = [
 AFTER = [("scenarios", "0001_initial")]
 
 
-def migrate(targets):
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(targets)
-    return executor.loader.project_state(targets).apps
-
-
 @pytest.fixture
 def at_the_planners_last_migration(transactional_db):
     """The database as it was before the move; migrated to the latest state afterwards."""
-    apps = migrate(BEFORE)
-    yield apps
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(executor.loader.graph.leaf_nodes())
+    with migrated_to(BEFORE) as apps:
+        yield apps
 
 
 def test_a_row_saved_in_the_planner_app_is_there_after_the_move(at_the_planners_last_migration):
@@ -82,11 +72,8 @@ AFTER_RANGES = [("scenarios", "0002_saved_scenario_ranges")]
 @pytest.fixture
 def before_the_ranges(transactional_db):
     """The database before saved scenarios kept ranges; migrated to the latest state afterwards."""
-    apps = migrate(BEFORE_RANGES)
-    yield apps
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(executor.loader.graph.leaf_nodes())
+    with migrated_to(BEFORE_RANGES) as apps:
+        yield apps
 
 
 def test_rows_saved_before_ranges_existed_keep_the_defaults(before_the_ranges, scenario_data):
