@@ -3,7 +3,11 @@
    The page itself shows the verdict and the figures; this script fetches the analyses
    (#analysis-source data-url: /r/<code>/analysis.json or /saved/<id>/analysis.json), puts
    the Monte Carlo's sentence into the verdict and draws the charts. No arithmetic on costs
-   happens here: every value plotted, and every word shown, comes from the server. */
+   happens here: every value plotted, and every word shown, comes from the server.
+
+   The page lists this script before plotly.js (all of them deferred), so the analysis is
+   requested while the browser is still evaluating plotly (about 0.4 s on a small machine);
+   the charts are drawn once every deferred script has run (DOMContentLoaded). */
 (function () {
   "use strict";
 
@@ -290,14 +294,23 @@
     });
   }
 
-  fetch(source.getAttribute("data-url"), { credentials: "same-origin", headers: { Accept: "application/json" } })
+  // Every deferred script listed after this one (plotly, the locale, charts.js) has run
+  // when DOMContentLoaded fires.
+  var scriptsRun = new Promise(function (resolve) {
+    document.addEventListener("DOMContentLoaded", resolve);
+  });
+
+  var analysis = fetch(source.getAttribute("data-url"), { credentials: "same-origin", headers: { Accept: "application/json" } })
     .then(function (response) {
       return response.json().then(function (body) {
         if (!response.ok) { throw { fromServer: body.error }; }
         return body;
       });
-    })
-    .then(function (data) {
+    });
+
+  Promise.all([analysis, scriptsRun])
+    .then(function (both) {
+      var data = both[0];
       setVerdict(data.verdict);
       setConfidence(data.uncertainty);
       drawAll(data);

@@ -358,3 +358,48 @@ def test_a_cluster_against_a_commitment_through_the_form_is_never_contradicted(
     else:
         assert verdict_code != "uncertain"
     assert verdict_code == "rent"  # renting wins here, as the issue expects with colocation
+
+
+def test_the_analysis_is_requested_while_plotly_is_still_loading(page, live_server):
+    """The charts' data are asked for as soon as the page's first script runs, not after
+    plotly.js (1.5 MB) has been evaluated: with plotly held back by the network, the
+    analysis request still starts before plotly arrives, and every chart is drawn after."""
+    held = []
+
+    def slow_plotly(route):
+        held.append(route.request.url)
+        page.wait_for_timeout(800)  # the network is slow for plotly only
+        route.continue_()
+
+    page.route("**/plotly-cartesian*.js", slow_plotly)
+    page.goto(f"{live_server.url}/r/{encode(parse_scenario(STEADY))}")
+    page.wait_for_function(
+        f"document.body.getAttribute('data-charts-rendered') === '{STEADY_CHARTS}'"
+    )
+    timings = page.evaluate(
+        """() => Object.fromEntries(performance.getEntriesByType('resource')
+              .filter(r => /plotly-cartesian|analysis\\.json/.test(r.name))
+              .map(r => [r.name.includes('plotly') ? 'plotly' : 'analysis',
+                         [r.startTime, r.responseEnd]]))"""
+    )
+    assert held, "plotly was not requested"
+    assert timings["analysis"][0] < timings["plotly"][1] - 500, timings
+    assert page.locator("#confidence-badge[data-code]").count() == 1
+    page.watch.assert_clean()
+
+
+def test_a_failed_analysis_says_so_instead_of_drawing(page, live_server):
+    """When the analysis cannot be had, the page keeps its verdict, hides the "how sure"
+    sentence and says the charts could not be loaded (in the page's words)."""
+    page.route(
+        "**/analysis.json",
+        lambda route: route.fulfill(status=502, content_type="text/html", body="<h1>502</h1>"),
+    )
+    page.goto(f"{live_server.url}/r/{encode(parse_scenario(STEADY))}")
+    page.wait_for_function("document.body.getAttribute('data-charts-rendered') === '0'")
+    status = page.locator("#charts-status")
+    assert status.is_visible()
+    assert status.text_content() == "The charts could not be loaded. Reload the page to try again."
+    assert page.locator("#verdict-confidence").is_hidden()
+    assert page.locator("#verdict[data-verdict]").count() == 1
+    assert page.locator(".chart[data-rendered='true']").count() == 0
