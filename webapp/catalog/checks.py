@@ -36,6 +36,7 @@ from webapp.catalog.models import (
     PartKind,
     PartPrice,
     Tariff,
+    months_between,
 )
 from webapp.catalog.pricing_modes import ON_DEMAND_MODES
 from webapp.catalog.resolver import DEFAULTS, Selection, resolve
@@ -242,12 +243,6 @@ def check_catalog(as_of: datetime.date | None = None) -> list[str]:
     )
 
 
-def _months_between(earlier: datetime.date, later: datetime.date) -> int:
-    return (
-        (later.year - earlier.year) * 12 + later.month - earlier.month - (later.day < earlier.day)
-    )
-
-
 def stale_prices(as_of: datetime.date | None = None) -> list[str]:
     """Parts and offerings whose newest price is older than 12 months; tariffs and hosting too."""
     today = as_of or datetime.date.today()
@@ -255,7 +250,7 @@ def stale_prices(as_of: datetime.date | None = None) -> list[str]:
     rows: list[Model] = [*selectors.latest_prices(), *selectors.dated_rows_in_effect()]
     for row in rows:
         date = row.effective_date  # type: ignore[attr-defined]
-        if _months_between(date, today) >= STALE_AFTER_MONTHS:
+        if months_between(date, today) >= STALE_AFTER_MONTHS:
             warnings.append(
                 f"{_key(row)}: newest price is from {date.isoformat()}, "
                 f"more than {STALE_AFTER_MONTHS} months ago"

@@ -31,7 +31,20 @@ from webapp.catalog.pricing_modes import COMMITMENT_TERMS as COMMITMENT_TERMS  #
 from webapp.catalog.pricing_modes import PricingMode as PricingMode  # re-exported
 
 STALE_AFTER_DAYS = 180
-"""A price older than this many days is flagged "stale" in the admin and by ``catalog_check``."""
+"""A price older than this many days is flagged "stale" in the admin, by ``catalog_check`` and
+on a results page (for the prices its plan used, on the plan's date)."""
+
+
+def is_stale_on(effective: datetime.date, day: datetime.date) -> bool:
+    """Whether a price in effect from ``effective`` is stale on ``day``
+    (older than :data:`STALE_AFTER_DAYS`)."""
+    return (day - effective).days > STALE_AFTER_DAYS
+
+
+def months_between(earlier: datetime.date, later: datetime.date) -> int:
+    """Whole calendar months from ``earlier`` to ``later`` (2024-08-22 → 2026-12-05: 27)."""
+    months = (later.year - earlier.year) * 12 + later.month - earlier.month
+    return months - 1 if later.day < earlier.day else months
 
 
 class Currency(models.TextChoices):
@@ -346,7 +359,7 @@ class PricePoint(models.Model):
 
     @property
     def is_stale(self) -> bool:
-        return (datetime.date.today() - self.effective_date).days > STALE_AFTER_DAYS
+        return is_stale_on(self.effective_date, datetime.date.today())
 
     def item_lookup(self) -> dict[str, Any]:
         """Filter arguments that select every row of this row's item (its history)."""

@@ -12,6 +12,7 @@ only picks, labels and formats them.
 
 from __future__ import annotations
 
+import datetime
 from typing import Any
 
 from django.http import HttpRequest
@@ -28,6 +29,7 @@ from costmodel.projection import job_times
 from costmodel.ranges import fleet_size
 from costmodel.scenario import JobsWorkload, Scenario
 from costmodel.sensitivity import summary_and_sweep
+from webapp.catalog.models import STALE_AFTER_DAYS
 from webapp.planner import formatting
 from webapp.planner.analysis import ranges_of, ranges_table
 from webapp.planner.compared import compared
@@ -35,7 +37,7 @@ from webapp.planner.fields import ALL_FIELDS, labels
 from webapp.planner.finance import finance_context
 from webapp.planner.jobs import job_memory_of, runs_text
 from webapp.planner.permalink import Permalink, encode, fits_in_link
-from webapp.planner.sources import Sources, catalog_sources
+from webapp.planner.sources import Sources, catalog_sources, old_prices
 from webapp.planner.verdict import verdict, what_is_compared
 
 VERDICT_SWEEP_STEPS = 6
@@ -64,6 +66,47 @@ def input_rows(scenario: Scenario, sources: Sources, overrides: list[str]) -> li
             }
         )
     return rows
+
+
+OLD_PRICES_NAMED = 5
+"""Old prices a results page names one by one; the others are counted."""
+
+
+def price_age_part(link: Permalink) -> dict[str, Any] | None:
+    """Which of the prices a catalog plan used were stale on the plan's date (the selection's
+    ``as_of``), in one sentence: a finance reader checks those against a current quote before
+    signing. None for an explicit scenario, or when every price was recent."""
+    day = (link.selection or {}).get("as_of")
+    if not link.provenance or not day:
+        return None
+    old = old_prices(link.provenance, datetime.date.fromisoformat(day))
+    if not old:
+        return None
+    named = [
+        _("%(row)s (%(date)s, %(months)s months old)")
+        % {"row": price.label, "date": price.effective_date.isoformat(), "months": price.months}
+        for price in old[:OLD_PRICES_NAMED]
+    ]
+    if len(old) > OLD_PRICES_NAMED:
+        rest = len(old) - OLD_PRICES_NAMED
+        named.append(ngettext("%(count)s more", "%(count)s more", rest) % {"count": rest})
+    sentence = ngettext(
+        "%(count)s price behind these figures was more than %(days)s days old on the plan's "
+        "date, %(date)s: %(list)s. Check it against a current quote before signing off.",
+        "%(count)s prices behind these figures were more than %(days)s days old on the plan's "
+        "date, %(date)s: %(list)s. Check them against current quotes before signing off.",
+        len(old),
+    )
+    return {
+        "sentence": sentence
+        % {
+            "count": len(old),
+            "days": STALE_AFTER_DAYS,
+            "date": day,
+            "list": _("; ").join(named),
+        },
+        "count": len(old),
+    }
 
 
 def commitment_part(link: Permalink) -> dict[str, Any] | None:
@@ -183,6 +226,7 @@ def results_context(link: Permalink, code: str | None = None) -> dict[str, Any]:
         "compared": what_is_compared(scenario, decision, compared(link.provenance)),
         "fleet_chart": fleet_size(scenario) is not None,
         "commitment": commitment_part(link),
+        "price_age": price_age_part(link),
         "jobs": jobs_part(scenario, link.provenance),
         "ranges": ranges_table(ranges_of(link), scenario.currency),
         "ranges_chosen": bool(link.ranges),

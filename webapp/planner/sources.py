@@ -17,6 +17,7 @@ page with that provenance sees, never a visitor's form, token or message.
 
 from __future__ import annotations
 
+import datetime
 import functools
 import pickle
 import re
@@ -30,6 +31,7 @@ from django.template.loader import render_to_string
 from django.utils.safestring import SafeString
 from django.utils.translation import get_language, gettext, gettext_noop
 
+from webapp.catalog.models import is_stale_on, months_between
 from webapp.catalog.resolver import NOTES
 from webapp.planner.fields import fed_fields, items_by_field, labels
 
@@ -222,3 +224,35 @@ def _rendered(language: str, provenance: bytes) -> Sources:
             for path, sources in by_field.items()
         },
     )
+
+
+@dataclass(frozen=True)
+class OldPrice:
+    label: str
+    """The catalog row, named in the page's language."""
+    effective_date: datetime.date
+    months: int
+    """Whole months from the price's date to the plan's."""
+
+
+def old_prices(provenance: list[dict[str, Any]], day: datetime.date) -> list[OldPrice]:
+    """The dated prices of a plan's catalog rows that were stale on ``day`` (the plan's date;
+    :func:`webapp.catalog.models.is_stale_on`), oldest first, each row once."""
+    dated = [
+        item
+        for item in provenance
+        if item.get("amount") is not None
+        and item.get("effective_date")
+        and is_stale_on(datetime.date.fromisoformat(item["effective_date"]), day)
+    ]
+    book = name_book(dated) if _chinese() else {}
+    seen: set[tuple[str, str]] = set()
+    old = []
+    for item in sorted(dated, key=lambda item: item["effective_date"]):
+        key = (str(item.get("model")), repr(item.get("natural_key")))
+        if key in seen:
+            continue
+        seen.add(key)
+        effective = datetime.date.fromisoformat(item["effective_date"])
+        old.append(OldPrice(localized_label(item, book), effective, months_between(effective, day)))
+    return old
