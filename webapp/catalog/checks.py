@@ -5,10 +5,12 @@ is wrong with it. An empty list means the catalog is fit to ship.
 
 Warnings (:func:`catalog_warnings`) are what an admin should look at without
 the catalog being unusable: prices older than 12 months, commitments without
-an on-demand sibling, spot offerings without a rework fraction, presets
-without a useful life, rows without a Chinese name, offerings whose Chinese
-name reads machine-made (an instance type's underscores, English words), and
-region defaults of the resolver that name no row.
+an on-demand sibling, commitments whose rate is not below their sibling's or
+was recorded before their sibling's rate moved, spot offerings without a
+rework fraction, presets without a useful life, rows without a Chinese name,
+offerings whose Chinese name reads machine-made (an instance type's
+underscores, English words), and region defaults of the resolver that name no
+row.
 """
 
 from __future__ import annotations
@@ -50,6 +52,10 @@ MACHINE_MADE_NAME = re.compile(
 )
 """What marks a Chinese offering name as copied from identifiers or English: an underscore,
 ASCII parentheses (Chinese text uses （）), or the English words of a pricing tier."""
+
+SIBLING_MOVE_SHARE = Decimal("0.01")
+"""A sibling's on-demand rate that moved by more than this share since a commitment's rate
+was recorded (a list price change, not a rate recorded again with more decimals)."""
 
 CHECK_WORKLOAD = {"kind": "steady", "utilization": 1.0}
 CHECK_HORIZON_MONTHS = 36
@@ -266,6 +272,7 @@ def catalog_warnings(as_of: datetime.date | None = None) -> list[str]:
             f"{_key(offering)}: commitment without an on-demand sibling "
             "(hours beyond the commitment are billed at the committed rate)"
         )
+    warnings += commitment_rate_warnings(as_of)
     for offering in selectors.spot_offerings_without_rework():
         warnings.append(f"{_key(offering)}: spot offering without a rework fraction (0 is used)")
     for preset in selectors.presets_without_useful_life():
@@ -276,6 +283,49 @@ def catalog_warnings(as_of: datetime.date | None = None) -> list[str]:
     for row in selectors.pending_rows():
         warnings.append(f"{_key(row)}: pending review (not used until a staff user approves it)")
     return warnings + missing_defaults(as_of)
+
+
+def commitment_rate_warnings(as_of: datetime.date | None = None) -> list[str]:
+    """Commitments whose rate in effect is suspect against their on-demand sibling's.
+
+    A commitment is a discount on the on-demand rate, so two things point at a
+    stale or mistyped committed rate: it is not below the sibling's rate in
+    effect (same currency), or the sibling's rate has moved by more than
+    :data:`SIBLING_MOVE_SHARE` since the day the committed rate took effect
+    (providers reprice commitments with their on-demand list, as AWS did in
+    June 2025).
+    """
+    day = as_of or datetime.date.today()
+    now = selectors.cloud_rates_on(day)
+    rated = [
+        (offering, now[offering.pk], now[offering.on_demand_sibling_id])
+        for offering in selectors.commitments_with_sibling()
+        if offering.pk in now and offering.on_demand_sibling_id in now
+    ]
+    then = {
+        date: selectors.cloud_rates_on(date)
+        for date in {committed.effective_date for _, committed, _ in rated}
+    }
+    warnings = []
+    for offering, committed, sibling in rated:
+        slug = sibling.offering.slug
+        if committed.currency == sibling.currency and committed.hourly_rate >= sibling.hourly_rate:
+            warnings.append(
+                f"{_key(offering)}: committed rate {committed.hourly_rate} {committed.currency} "
+                f"is not below the on-demand rate {sibling.hourly_rate} {sibling.currency} "
+                f"of its sibling {slug}"
+            )
+        before = then[committed.effective_date].get(sibling.offering_id)
+        if before is None or before.currency != sibling.currency:
+            continue
+        if abs(sibling.hourly_rate - before.hourly_rate) > SIBLING_MOVE_SHARE * before.hourly_rate:
+            warnings.append(
+                f"{_key(offering)}: rate of {committed.effective_date.isoformat()}, but its "
+                f"sibling {slug} has moved from {before.hourly_rate} to {sibling.hourly_rate} "
+                f"{sibling.currency} since (from {sibling.effective_date.isoformat()}); "
+                "record the commitment's current rate"
+            )
+    return warnings
 
 
 def missing_defaults(as_of: datetime.date | None = None) -> list[str]:

@@ -11,6 +11,7 @@ from webapp.catalog import selectors
 from webapp.catalog.checks import (
     catalog_warnings,
     check_catalog,
+    commitment_rate_warnings,
     estimate_price_rows,
     superseded_estimate_rows,
 )
@@ -99,6 +100,66 @@ def test_a_wrong_sibling_is_a_problem(mini):
     assert any(p.startswith("catalog.cloudoffering c3y: on-demand sibling cloud-8") for p in (
         check_catalog(AS_OF)
     ))  # fmt: skip
+
+
+def _commitment_of_cloud_1(rate: str, day: datetime.date) -> None:
+    offering = CloudOffering.objects.create(
+        slug="cloud-1-1y", provider="P", instance_type="one", region="r",
+        gpu_model=GpuModel.objects.get(slug="ref"), gpu_count=1, pricing_mode="commit-1y",
+        commitment_term_months=12, on_demand_sibling=CloudOffering.objects.get(slug="cloud-1"),
+        name_zh="P 单卡 1 年期承诺",
+    )  # fmt: skip
+    CloudRate.objects.create(
+        offering=offering, hourly_rate=Decimal(rate), currency="USD", effective_date=day,
+        source="https://example.com/commitments",
+    )  # fmt: skip
+
+
+def _commitment_warnings(as_of: datetime.date) -> list[str]:
+    return [w for w in catalog_warnings(as_of) if w.startswith("catalog.cloudoffering cloud-1-1y")]
+
+
+def test_it_warns_about_a_commitment_that_costs_no_less_than_its_on_demand_sibling(mini):
+    # cloud-1 is on demand at 2 USD/h; a 1-year commitment at 2.10 is no discount: a typo
+    _commitment_of_cloud_1("2.10", datetime.date(2024, 1, 1))
+    assert _commitment_warnings(AS_OF) == [
+        "catalog.cloudoffering cloud-1-1y: committed rate 2.1000 USD is not below the on-demand "
+        "rate 2.0000 USD of its sibling cloud-1"
+    ]
+
+
+def test_it_warns_when_the_on_demand_rate_moved_after_the_commitment_rate(mini):
+    _commitment_of_cloud_1("1.30", datetime.date(2024, 1, 1))
+    assert _commitment_warnings(AS_OF) == []
+    # the provider cuts its on-demand list by a third; the committed rate of January is stale
+    CloudRate.objects.create(
+        offering=CloudOffering.objects.get(slug="cloud-1"), hourly_rate=Decimal("1.34"),
+        currency="USD", effective_date=datetime.date(2024, 3, 1), source="https://example.com/od",
+    )  # fmt: skip
+    assert _commitment_warnings(datetime.date(2024, 2, 1)) == []
+    assert _commitment_warnings(AS_OF) == [
+        "catalog.cloudoffering cloud-1-1y: rate of 2024-01-01, but its sibling cloud-1 has moved "
+        "from 2.0000 to 1.3400 USD since (from 2024-03-01); record the commitment's current rate"
+    ]
+    # a new committed rate after the cut settles it
+    CloudRate.objects.create(
+        offering=CloudOffering.objects.get(slug="cloud-1-1y"), hourly_rate=Decimal("0.87"),
+        currency="USD", effective_date=datetime.date(2024, 3, 1), source="https://example.com/c",
+    )  # fmt: skip
+    assert _commitment_warnings(AS_OF) == []
+
+
+def test_an_on_demand_rate_recorded_again_with_more_decimals_is_not_a_move(mini):
+    _commitment_of_cloud_1("1.30", datetime.date(2024, 1, 1))
+    CloudRate.objects.create(
+        offering=CloudOffering.objects.get(slug="cloud-1"), hourly_rate=Decimal("1.9976"),
+        currency="USD", effective_date=datetime.date(2024, 3, 1), source="https://example.com/od",
+    )  # fmt: skip
+    assert _commitment_warnings(AS_OF) == []
+
+
+def test_no_shipped_commitment_is_suspect_against_its_on_demand_sibling(shipped):
+    assert commitment_rate_warnings(datetime.date(2026, 12, 4)) == []
 
 
 def test_a_gpu_server_counts_its_gpus_and_its_built_in_supplies(mini):

@@ -24,6 +24,20 @@ def test_every_google_cloud_rate_in_effect_is_from_the_last_twelve_months(shippe
         assert "https://" in rate.source, offering.slug
 
 
+def test_every_aws_on_demand_rate_in_effect_is_from_the_last_twelve_months(shipped):
+    # AWS's on-demand rates have not moved since its June 2025 GPU price cut; AWS's own price
+    # list files of September 2026 confirm them, so none reads as stale on DAY.
+    rates = selectors.cloud_rates_on(DAY)
+    offerings = CloudOffering.objects.filter(provider="AWS", pricing_mode="on-demand")
+    assert offerings.exists()
+    for offering in offerings:
+        rate = rates[offering.pk]
+        assert rate.effective_date >= DAY - datetime.timedelta(days=365), (
+            f"{offering.slug}: rate of {rate.effective_date}"
+        )
+        assert "https://" in rate.source, offering.slug
+
+
 def test_every_spot_rate_in_effect_is_below_its_on_demand_rate(shipped):
     rates = selectors.cloud_rates_on(DAY)
     spot = CloudOffering.objects.filter(pricing_mode="spot")
@@ -50,10 +64,15 @@ def test_every_commitment_in_effect_costs_less_than_its_on_demand_sibling(shippe
 
 
 def test_the_8_gpu_h100_and_a100_hyperscaler_instances_have_1_and_3_year_commitments(shipped):
-    # AWS p5 (EC2 Instance Savings Plan) and Azure's ND A100 v4 / ND H100 v5 (reserved
-    # instances), besides GCP's a3: a 3-year term is cheaper per hour than a 1-year one.
+    # AWS p5 and p4de (EC2 Instance Savings Plans) and Azure's ND A100 v4 / ND H100 v5
+    # (reserved instances), besides GCP's a3: a 3-year term is cheaper per hour than a 1-year one.
     rates = selectors.cloud_rates_on(DAY)
-    for on_demand in ("aws-p5-48xlarge", "azure-nd96amsr-a100-v4", "azure-nd96isr-h100-v5"):
+    for on_demand in (
+        "aws-p5-48xlarge",
+        "aws-p4de-24xlarge",
+        "azure-nd96amsr-a100-v4",
+        "azure-nd96isr-h100-v5",
+    ):
         terms = {
             offering.commitment_term_months: rates[offering.pk].hourly_rate
             for offering in CloudOffering.objects.filter(on_demand_sibling__slug=on_demand)
