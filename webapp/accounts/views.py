@@ -23,6 +23,17 @@ from webapp.accounts.models import Invitation, Team
 AUTH_BACKEND = "django.contrib.auth.backends.ModelBackend"
 
 
+def locked_out(
+    request: HttpRequest, original_response: HttpResponse | None, credentials: Any
+) -> HttpResponse:
+    """The answer to a sign-in django-axes refuses (``AXES_LOCKOUT_CALLABLE``): a page, 429."""
+    context = {
+        "failure_limit": settings.AXES_FAILURE_LIMIT,
+        "cooloff_minutes": round(settings.AXES_COOLOFF_TIME.total_seconds() / 60),
+    }
+    return render(request, "accounts/locked_out.html", context, status=429)
+
+
 def _signed_up(request: HttpRequest, form: SignUpForm, invitation: Invitation | None) -> Any:
     try:
         user = services.sign_up(form, invitation)
