@@ -5,11 +5,13 @@ cool-off has passed; a success before the limit, or a password reset, clears the
 import json
 import re
 from datetime import timedelta
+from io import StringIO
 
 import pytest
 from axes.models import AccessAttempt
 from django.contrib.auth.models import User
 from django.core import mail
+from django.core.management import call_command
 from django.db.models import F
 from django.test import Client
 from django.urls import reverse
@@ -33,6 +35,10 @@ def sign_in(client: Client, password: str, username: str = "erin", url: str = ""
 
 def guess_wrong(client: Client, times: int, username: str = "erin", url: str = "") -> list[int]:
     return [sign_in(client, f"guess {n}", username, url) for n in range(times)]
+
+
+def page_of(response) -> str:
+    return response.content.decode()
 
 
 def is_signed_in(client: Client) -> bool:
@@ -144,6 +150,25 @@ def test_a_password_reset_works_while_locked_out_and_signs_the_user_in(erin):
     assert is_signed_in(client)
     client.post(reverse("logout"))
     assert sign_in(client, "a brand new passphrase") == 302  # the lock ended with the reset
+
+
+def test_staff_see_the_lock_in_the_admin_and_a_command_ends_it(erin):
+    root = User.objects.create_superuser("root", "root@example.com", "another passphrase")
+    client = Client()
+    guess_wrong(client, 5)
+    admin = Client(REMOTE_ADDR="203.0.113.20")
+    admin.force_login(root)
+
+    listing = admin.get(
+        reverse("admin:axes_accessattempt_changelist"), HTTP_ACCEPT_LANGUAGE="zh-hans"
+    )
+
+    assert listing.status_code == 200
+    assert "登录尝试" in page_of(listing) and "erin" in page_of(listing)
+    out = StringIO()
+    call_command("axes_reset_username", "erin", stdout=out)
+    assert "1 attempts removed." in out.getvalue()
+    assert sign_in(client, PASSWORD) == 302
 
 
 IP_PROBE = """
