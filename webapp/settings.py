@@ -7,6 +7,7 @@ tests and production except what the environment variables say.
 from __future__ import annotations
 
 import os
+from datetime import timedelta
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
@@ -65,6 +66,10 @@ SECRET_KEY_FALLBACKS = env_list("DJANGO_SECRET_KEY_FALLBACKS", "")
 
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", "127.0.0.1,localhost,[::1]")
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", "")
+# A proxy in front (nginx, docs/nginx.conf) sets X-Forwarded-Proto and X-Forwarded-For,
+# overwriting or appending to what the client sent; without one, those headers are the
+# client's own claims and are ignored.
+BEHIND_PROXY = env_bool("DJANGO_BEHIND_PROXY", False)
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -80,6 +85,7 @@ INSTALLED_APPS = [
     "webapp.scenarios",
     "webapp.planner",
     "webapp.advisor",
+    "axes",  # counts failed sign-ins and locks out password guessing (django-axes)
 ]
 
 MIDDLEWARE = [
@@ -98,6 +104,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "webapp.api.middleware.ApiErrorShapeMiddleware",
     "webapp.busy.DatabaseBusyMiddleware",
+    # Last, as django-axes asks: it turns a refused sign-in into the lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "webapp.urls"
@@ -210,6 +218,34 @@ LOGOUT_REDIRECT_URL = "planner:home"
 ACCOUNTS_OPEN_SIGNUP = env_bool("DJANGO_OPEN_SIGNUP", False)
 ACCOUNTS_INVITATION_DAYS = env_int("DJANGO_INVITATION_DAYS", 7)
 
+# Password guessing (django-axes): after DJANGO_LOGIN_FAILURE_LIMIT wrong passwords for one
+# username from one address, that username is refused from that address, on the sign-in page
+# and the admin's, for DJANGO_LOGIN_COOLOFF_MINUTES. By username *and* address: by username
+# alone anyone could lock a colleague out; by address alone one guesser would lock out a whole
+# office behind one NAT. A successful sign-in clears the count (docs/accounts.md).
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",  # first: refuses a locked-out attempt
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = env_int("DJANGO_LOGIN_FAILURE_LIMIT", 5)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("DJANGO_LOGIN_COOLOFF_MINUTES", 15))
+if AXES_FAILURE_LIMIT < 1:
+    raise ImproperlyConfigured("DJANGO_LOGIN_FAILURE_LIMIT must be at least 1")
+if AXES_COOLOFF_TIME < timedelta(minutes=1):
+    raise ImproperlyConfigured("DJANGO_LOGIN_COOLOFF_MINUTES must be at least 1")
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "webapp.accounts.views.locked_out"  # the site's page, 429
+# The client's address: the connection's, unless BEHIND_PROXY. Then it is the last
+# X-Forwarded-For entry, the one the proxy appended ($proxy_add_x_forwarded_for); entries
+# before it come from the client and are not believed (ipware, not strict, with no proxy
+# counted inside the header, takes the last entry however many precede it).
+AXES_IPWARE_META_PRECEDENCE_ORDER = (
+    ("HTTP_X_FORWARDED_FOR", "REMOTE_ADDR") if BEHIND_PROXY else ("REMOTE_ADDR",)
+)
+AXES_IPWARE_PROXY_COUNT = 0
+IPWARE_STRICT = False
+
 # Email (password reset): printed to the console unless an SMTP host is set.
 EMAIL_HOST = os.environ.get("DJANGO_EMAIL_HOST", "")
 EMAIL_BACKEND = (
@@ -232,9 +268,7 @@ CSRF_COOKIE_SECURE = HTTPS
 SECURE_HSTS_SECONDS = env_int("DJANGO_HSTS_SECONDS", 31536000 if HTTPS else 0)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = HTTPS
 SECURE_HSTS_PRELOAD = HTTPS
-SECURE_PROXY_SSL_HEADER = (
-    ("HTTP_X_FORWARDED_PROTO", "https") if env_bool("DJANGO_BEHIND_PROXY", False) else None
-)
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if BEHIND_PROXY else None
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"

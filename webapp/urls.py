@@ -6,6 +6,7 @@ language switcher (``/i18n/setlang/``).
 """
 
 from django.contrib import admin
+from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from webapp.api import api, index
@@ -18,6 +19,16 @@ urlpatterns = [
     path("favicon.ico", planner_views.favicon, name="favicon"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
+    # Setting a new password from a reset link signs the user in, which also ends a lockout
+    # for too many wrong passwords (django-axes clears the count on a successful sign-in).
+    path(
+        "accounts/reset/<uidb64>/<token>/",
+        auth_views.PasswordResetConfirmView.as_view(
+            post_reset_login=True,
+            post_reset_login_backend="django.contrib.auth.backends.ModelBackend",
+        ),
+        name="password_reset_confirm",
+    ),
     # Django's sign-in, sign-out and password reset views (names: login, logout, …).
     path("accounts/", include("django.contrib.auth.urls")),
     path("accounts/", include("webapp.accounts.urls")),

@@ -5,9 +5,12 @@ its own, where no event loop of the test process is in the way."""
 from __future__ import annotations
 
 import contextlib
+import http.client
 import os
+import shutil
 import signal
 import socket
+import ssl
 import subprocess
 import threading
 import time
@@ -120,3 +123,91 @@ def serve(tmp_path: Path, *arguments: str, **environment: str) -> Iterator[Runni
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait(timeout=10)
+
+
+NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
+needs_nginx = pytest.mark.skipif(
+    not Path(NGINX).exists(), reason="nginx is not installed (make test installs it)"
+)
+
+
+@dataclass(frozen=True)
+class Nginx:
+    https_port: int
+    context: ssl.SSLContext  # trusts the test's self-signed certificate for gpu.example.com
+
+    def connection(self) -> http.client.HTTPSConnection:
+        return http.client.HTTPSConnection(
+            "127.0.0.1", self.https_port, context=self.context, timeout=10
+        )
+
+
+@contextlib.contextmanager
+def documented_nginx(tmp_path: Path, app_port: int) -> Iterator[Nginx]:
+    """nginx running docs/nginx.conf as it is, only its addresses, ports and certificate paths
+    replaced, in front of the app on ``app_port``; answering ``/healthz``; stopped on exit."""
+    https_port, http_port = free_port(), free_port()
+    subprocess.run(
+        [
+            "openssl",
+            "req",
+            "-x509",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-days",
+            "1",
+            "-subj",
+            "/CN=gpu.example.com",
+            "-keyout",
+            str(tmp_path / "key.pem"),
+            "-out",
+            str(tmp_path / "cert.pem"),
+        ],
+        check=True,
+        capture_output=True,
+        timeout=60,
+    )
+    site = (ROOT / "docs" / "nginx.conf").read_text()
+    for documented, here in (
+        ("127.0.0.1:8000", f"127.0.0.1:{app_port}"),
+        ("listen 80;", f"listen 127.0.0.1:{http_port};"),
+        ("listen [::]:80;", ""),
+        ("listen 443 ssl http2;", f"listen 127.0.0.1:{https_port} ssl http2;"),
+        ("listen [::]:443 ssl http2;", ""),
+        ("/etc/letsencrypt/live/gpu.example.com/fullchain.pem", str(tmp_path / "cert.pem")),
+        ("/etc/letsencrypt/live/gpu.example.com/privkey.pem", str(tmp_path / "key.pem")),
+    ):
+        assert documented in site, documented
+        site = site.replace(documented, here)
+    (tmp_path / "site.conf").write_text(site)
+    (tmp_path / "nginx.conf").write_text(
+        f"daemon off; pid {tmp_path}/nginx.pid; error_log {tmp_path}/error.log;\n"
+        "events {}\n"
+        f"http {{ access_log off; client_body_temp_path {tmp_path}/body;"
+        f" proxy_temp_path {tmp_path}/proxy; include {tmp_path}/site.conf; }}\n"
+    )
+    nginx = subprocess.Popen(
+        [NGINX, "-p", str(tmp_path), "-c", str(tmp_path / "nginx.conf")],
+        stderr=subprocess.PIPE,
+    )
+    try:
+        context = ssl.create_default_context(cafile=str(tmp_path / "cert.pem"))
+        context.check_hostname = False
+        front = Nginx(https_port, context)
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                connection = front.connection()
+                connection.request("GET", "/healthz", headers={"Host": "gpu.example.com"})
+                connection.getresponse().read()
+                connection.close()
+                break
+            except OSError:
+                assert nginx.poll() is None, nginx.stderr.read()  # type: ignore[union-attr]
+                assert time.monotonic() < deadline, "nginx did not start"
+                time.sleep(0.2)
+        yield front
+    finally:
+        nginx.terminate()
+        nginx.wait(timeout=10)

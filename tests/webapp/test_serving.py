@@ -9,19 +9,14 @@ byte of it is read (webapp/asgi.py), by nginx when it is in front.
 from __future__ import annotations
 
 import gc
-import http.client
 import json
-import shutil
 import socket
-import ssl
-import subprocess
 import time
-from pathlib import Path
 
 import pytest
 from django.conf import settings
 
-from tests.webapp.served import ROOT, free_port, real_server, serve
+from tests.webapp.served import ROOT, documented_nginx, needs_nginx, real_server, serve
 
 
 @pytest.fixture
@@ -152,103 +147,38 @@ def test_each_worker_freezes_what_it_loaded_once_it_is_ready():
         gc.unfreeze()
 
 
-NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
-
-
 @real_server
-@pytest.mark.skipif(
-    not Path(NGINX).exists(), reason="nginx is not installed (make test installs it)"
-)
+@needs_nginx
 def test_the_documented_nginx_config_serves_the_app_and_refuses_big_bodies_itself(tmp_path):
     """docs/nginx.conf as it is, only its addresses, ports and certificate paths replaced."""
-    https_port, http_port = free_port(), free_port()
-    subprocess.run(
-        [
-            "openssl",
-            "req",
-            "-x509",
-            "-newkey",
-            "rsa:2048",
-            "-nodes",
-            "-days",
-            "1",
-            "-subj",
-            "/CN=gpu.example.com",
-            "-keyout",
-            str(tmp_path / "key.pem"),
-            "-out",
-            str(tmp_path / "cert.pem"),
-        ],
-        check=True,
-        capture_output=True,
-        timeout=60,
-    )
     environment = {
         "DJANGO_ALLOWED_HOSTS": "gpu.example.com,127.0.0.1",
         "DJANGO_BEHIND_PROXY": "true",
     }
-    with serve(tmp_path, "--workers", "1", **environment) as app:
-        site = (ROOT / "docs" / "nginx.conf").read_text()
-        for documented, here in (
-            ("127.0.0.1:8000", f"127.0.0.1:{app.port}"),
-            ("listen 80;", f"listen 127.0.0.1:{http_port};"),
-            ("listen [::]:80;", ""),
-            ("listen 443 ssl http2;", f"listen 127.0.0.1:{https_port} ssl http2;"),
-            ("listen [::]:443 ssl http2;", ""),
-            ("/etc/letsencrypt/live/gpu.example.com/fullchain.pem", str(tmp_path / "cert.pem")),
-            ("/etc/letsencrypt/live/gpu.example.com/privkey.pem", str(tmp_path / "key.pem")),
-        ):
-            assert documented in site, documented
-            site = site.replace(documented, here)
-        (tmp_path / "site.conf").write_text(site)
-        (tmp_path / "nginx.conf").write_text(
-            f"daemon off; pid {tmp_path}/nginx.pid; error_log {tmp_path}/error.log;\n"
-            "events {}\n"
-            f"http {{ access_log off; client_body_temp_path {tmp_path}/body;"
-            f" proxy_temp_path {tmp_path}/proxy; include {tmp_path}/site.conf; }}\n"
-        )
-        nginx = subprocess.Popen(
-            [NGINX, "-p", str(tmp_path), "-c", str(tmp_path / "nginx.conf")],
-            stderr=subprocess.PIPE,
-        )
-        try:
-            context = ssl.create_default_context(cafile=str(tmp_path / "cert.pem"))
-            context.check_hostname = False
-            deadline = time.monotonic() + 20
-            while True:
-                try:
-                    connection = http.client.HTTPSConnection(
-                        "127.0.0.1", https_port, context=context, timeout=10
-                    )
-                    connection.request("GET", "/healthz", headers={"Host": "gpu.example.com"})
-                    break
-                except OSError:
-                    assert nginx.poll() is None, nginx.stderr.read()  # type: ignore[union-attr]
-                    assert time.monotonic() < deadline, "nginx did not start"
-                    time.sleep(0.2)
-            health = connection.getresponse()
-            assert (health.status, json.loads(health.read())) == (200, {"status": "ok"})
+    with (
+        serve(tmp_path, "--workers", "1", **environment) as app,
+        documented_nginx(tmp_path, app.port) as front,
+    ):
+        connection = front.connection()
+        connection.request("GET", "/healthz", headers={"Host": "gpu.example.com"})
+        health = connection.getresponse()
+        assert (health.status, json.loads(health.read())) == (200, {"status": "ok"})
 
-            # the one permalink limit: the longest request line the planner makes passes
-            # nginx (to the app's "not found"), one byte more is nginx's 414
-            longest = "/" + "x" * (settings.MAX_REQUEST_LINE_BYTES - len("GET / HTTP/1.1"))
-            for path, status in ((longest, 404), (longest + "x", 414)):
-                line = http.client.HTTPSConnection(
-                    "127.0.0.1", https_port, context=context, timeout=10
-                )
-                line.request("GET", path, headers={"Host": "gpu.example.com"})
-                answer = line.getresponse()
-                answer.read()
-                line.close()
-                assert answer.status == status, (len(path), answer.status)
+        # the one permalink limit: the longest request line the planner makes passes
+        # nginx (to the app's "not found"), one byte more is nginx's 414
+        longest = "/" + "x" * (settings.MAX_REQUEST_LINE_BYTES - len("GET / HTTP/1.1"))
+        for path, status in ((longest, 404), (longest + "x", 414)):
+            line = front.connection()
+            line.request("GET", path, headers={"Host": "gpu.example.com"})
+            answer = line.getresponse()
+            answer.read()
+            line.close()
+            assert answer.status == status, (len(path), answer.status)
 
-            connection.putrequest("POST", "/api/v1/compare", skip_host=True)
-            connection.putheader("Host", "gpu.example.com")
-            connection.putheader("Content-Type", "application/json")
-            connection.putheader("Content-Length", str(400 * 1024 * 1024))
-            connection.endheaders()  # and no body: nginx answers from the header
-            refused = connection.getresponse()
-            assert refused.status == 413 and b"nginx" in refused.read()
-        finally:
-            nginx.terminate()
-            nginx.wait(timeout=10)
+        connection.putrequest("POST", "/api/v1/compare", skip_host=True)
+        connection.putheader("Host", "gpu.example.com")
+        connection.putheader("Content-Type", "application/json")
+        connection.putheader("Content-Length", str(400 * 1024 * 1024))
+        connection.endheaders()  # and no body: nginx answers from the header
+        refused = connection.getresponse()
+        assert refused.status == 413 and b"nginx" in refused.read()

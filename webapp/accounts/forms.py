@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.models import Group, User
 from django.utils.translation import gettext_lazy as _
+
+from webapp.accounts.models import Invitation, Team
+from webapp.accounts.selectors import pending_invitations
 
 
 class SignUpForm(UserCreationForm):
@@ -45,3 +50,27 @@ class TokenForm(forms.Form):
         max_length=100,
         help_text=_("What the token is for, e.g. “nightly report script”."),
     )
+
+
+class MemberForm(forms.Form):
+    """One member of ``team``: whom a team admin removes, or gives or takes admin rights."""
+
+    member = forms.ModelChoiceField(queryset=User.objects.none(), label=_("Member"))
+
+    def __init__(self, *args: Any, team: Team, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        field = self.fields["member"]
+        assert isinstance(field, forms.ModelChoiceField)
+        field.queryset = team.group.user_set.all()
+
+
+class InvitationRevokeForm(forms.Form):
+    """One unused invitation into ``team``, to revoke."""
+
+    invitation = forms.ModelChoiceField(queryset=Invitation.objects.none(), label=_("Invitation"))
+
+    def __init__(self, *args: Any, team: Team, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        field = self.fields["invitation"]
+        assert isinstance(field, forms.ModelChoiceField)
+        field.queryset = pending_invitations(team)

@@ -29,6 +29,31 @@ def is_team_admin(user: Any, team_id: int | None) -> bool:
     return teams_of(user).filter(pk=team_id, admins=user).exists()
 
 
+def administered(user: Any, team_id: int) -> Team | None:
+    """The team ``team_id`` if ``user`` administers it, else ``None`` (as if it did not exist)."""
+    if not is_team_admin(user, team_id):
+        return None
+    return Team.objects.select_related("group").get(pk=team_id)
+
+
+def membership(user: Any, team_id: int) -> Team | None:
+    """The team ``team_id`` if ``user`` is a member of it, else ``None``."""
+    return teams_of(user).filter(pk=team_id).first()
+
+
+def members_of(team: Team) -> list[tuple[Any, bool]]:
+    """Each member of ``team`` with whether they are an admin of it, by username."""
+    admins = set(team.admins.values_list("pk", flat=True))
+    return [(member, member.pk in admins) for member in team.group.user_set.order_by("username")]
+
+
+def pending_invitations(team: Team) -> QuerySet[Invitation]:
+    """The invitations into ``team`` not used yet and not expired, newest first."""
+    return Invitation.objects.filter(
+        team=team, used_at__isnull=True, expires_at__gt=timezone.now()
+    ).select_related("created_by")
+
+
 def open_invitation(secret: str) -> Invitation | None:
     """The unused, unexpired invitation whose link carries ``secret``, or ``None``."""
     return (

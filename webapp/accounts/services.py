@@ -22,6 +22,10 @@ class InvitationUsed(Exception):
     """The invitation was used, or expired, while the form was being filled in."""
 
 
+class LastAdmin(Exception):
+    """The change would leave a team that still has members without an admin."""
+
+
 @transaction.atomic
 def create_team(name: str, admin: Any) -> Team:
     """A new team named ``name`` whose first member and admin is ``admin``."""
@@ -81,6 +85,91 @@ def sign_up(form: Any, invitation: Invitation | None) -> Any:
     if invitation is not None:
         accept_invitation(invitation, user)
     return user
+
+
+def _locked(team: Team) -> Team:
+    """``team`` re-read and locked until the transaction ends, so that two admins changing
+    each other's rights at once cannot both succeed and leave the team with no admin."""
+    return Team.objects.select_for_update().get(pk=team.pk)
+
+
+def _only_admin(team: Team, user: Any) -> bool:
+    return not team.admins.exclude(pk=user.pk).exists()
+
+
+def _unshare(team: Team, user: Any) -> int:
+    """Stop sharing ``user``'s scenarios with ``team``: they stay the user's own.
+
+    Returns the number of scenarios that stopped being shared.
+    """
+    return team.saved_scenarios.filter(owner=user).update(team=None)
+
+
+@transaction.atomic
+def remove_member(team: Team, member: Any) -> int:
+    """Take ``member`` out of ``team`` (and of its admins).
+
+    The scenarios they shared with the team stay theirs and are no longer shared with it:
+    the team loses sight of them along with their author. Returns how many that is.
+
+    Raises
+    ------
+    LastAdmin
+        If ``member`` is the team's only admin.
+    """
+    team = _locked(team)
+    if team.admins.filter(pk=member.pk).exists() and _only_admin(team, member):
+        raise LastAdmin
+    team.admins.remove(member)
+    team.group.user_set.remove(member)
+    return _unshare(team, member)
+
+
+@transaction.atomic
+def set_admin(team: Team, member: Any, admin: bool) -> None:
+    """Make ``member`` (a member of ``team``) an admin of it, or take the rights away.
+
+    Raises
+    ------
+    LastAdmin
+        If ``admin`` is false and ``member`` is the team's only admin.
+    """
+    team = _locked(team)
+    if admin:
+        team.admins.add(member)
+        return
+    if _only_admin(team, member):
+        raise LastAdmin
+    team.admins.remove(member)
+
+
+@transaction.atomic
+def leave(team: Team, member: Any) -> int:
+    """``member`` leaves ``team``; the last member leaving deletes the team.
+
+    As with :func:`remove_member`, their scenarios stop being shared with the team.
+    Returns how many did.
+
+    Raises
+    ------
+    LastAdmin
+        If ``member`` is the only admin and other members remain (they must first make
+        someone else an admin).
+    """
+    team = _locked(team)
+    others = team.group.user_set.exclude(pk=member.pk).exists()
+    if not others:
+        unshared = _unshare(team, member)
+        team.group.delete()  # the team and its invitations with it
+        return unshared
+    if team.admins.filter(pk=member.pk).exists() and _only_admin(team, member):
+        raise LastAdmin
+    return remove_member(team, member)
+
+
+def revoke_invitation(invitation: Invitation) -> None:
+    """Delete an unused invitation: its link stops working at once."""
+    invitation.delete()
 
 
 def create_token(user: Any, name: str) -> tuple[ApiToken, str]:

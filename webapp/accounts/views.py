@@ -13,14 +13,34 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.formats import date_format
+from django.utils.timezone import localtime
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from webapp.accounts import selectors, services
-from webapp.accounts.forms import SignUpForm, TeamForm, TokenForm
+from webapp.accounts.forms import (
+    InvitationRevokeForm,
+    MemberForm,
+    SignUpForm,
+    TeamForm,
+    TokenForm,
+)
 from webapp.accounts.models import Invitation, Team
 
 AUTH_BACKEND = "django.contrib.auth.backends.ModelBackend"
+
+
+def locked_out(
+    request: HttpRequest, original_response: HttpResponse | None, credentials: Any
+) -> HttpResponse:
+    """The answer to a sign-in django-axes refuses (``AXES_LOCKOUT_CALLABLE``): a page, 429."""
+    context = {
+        "failure_limit": settings.AXES_FAILURE_LIMIT,
+        "cooloff_minutes": round(settings.AXES_COOLOFF_TIME.total_seconds() / 60),
+    }
+    return render(request, "accounts/locked_out.html", context, status=429)
 
 
 def _signed_up(request: HttpRequest, form: SignUpForm, invitation: Invitation | None) -> Any:
@@ -111,6 +131,178 @@ def team_invite(request: HttpRequest, team_id: int) -> HttpResponse:
     found, secret = services.invite(team, request.user)
     link = request.build_absolute_uri(reverse("accounts:invitation", args=[secret]))
     return _account_page(request, new_invitation={"team": team, "link": link, "found": found})
+
+
+def _administered(request: HttpRequest, team_id: int) -> Team:
+    """The team if the signed-in user administers it; 404 for anyone else, staff included
+    (staff manage teams in the admin site, with the permissions it gives them)."""
+    team = selectors.administered(request.user, team_id)
+    if team is None:
+        raise Http404
+    return team
+
+
+def _team_page(request: HttpRequest, team: Team, status: int = 200) -> HttpResponse:
+    context = {
+        "team": team,
+        "members": selectors.members_of(team),
+        "invitations": selectors.pending_invitations(team),
+    }
+    return render(request, "accounts/team.html", context, status=status)
+
+
+def _back_to(request: HttpRequest, team: Team) -> HttpResponse:
+    """The team page while the user still administers the team, else the account page."""
+    if selectors.is_team_admin(request.user, team.pk):
+        return redirect("accounts:team", team.pk)
+    return redirect("accounts:account")
+
+
+def _member(request: HttpRequest, team: Team) -> Any:
+    """The member a POST names; 404 if the team has no such member."""
+    form = MemberForm(request.POST, team=team)
+    if not form.is_valid():
+        raise Http404
+    return form.cleaned_data["member"]
+
+
+@login_required
+def team(request: HttpRequest, team_id: int) -> HttpResponse:
+    """A team admin's page: members, their rights, pending invitations."""
+    return _team_page(request, _administered(request, team_id))
+
+
+def _last_admin(request: HttpRequest, team: Team) -> HttpResponse:
+    messages.error(
+        request,
+        _("The team “%(team)s” needs an admin: make another member an admin first.")
+        % {"team": team},
+    )
+    return _team_page(request, team, status=409)
+
+
+@login_required
+@require_POST
+def team_remove(request: HttpRequest, team_id: int) -> HttpResponse:
+    team = _administered(request, team_id)
+    member = _member(request, team)
+    try:
+        unshared = services.remove_member(team, member)
+    except services.LastAdmin:
+        return _last_admin(request, team)
+    messages.success(request, _removed_message(member, team, unshared))
+    return _back_to(request, team)
+
+
+def _removed_message(member: Any, team: Team, unshared: int) -> str:
+    removed = _("%(name)s is no longer a member of the team “%(team)s”.") % {
+        "name": member.get_username(),
+        "team": team,
+    }
+    if not unshared:
+        return removed
+    return " ".join(
+        [
+            removed,
+            ngettext(
+                "%(count)d scenario they shared with the team is no longer shared; "
+                "it stays theirs.",
+                "%(count)d scenarios they shared with the team are no longer shared; "
+                "they stay theirs.",
+                unshared,
+            )
+            % {"count": unshared},
+        ]
+    )
+
+
+@login_required
+@require_POST
+def team_admin_grant(request: HttpRequest, team_id: int) -> HttpResponse:
+    team = _administered(request, team_id)
+    member = _member(request, team)
+    services.set_admin(team, member, admin=True)
+    messages.success(
+        request,
+        _("%(name)s is now an admin of the team “%(team)s”.")
+        % {"name": member.get_username(), "team": team},
+    )
+    return _back_to(request, team)
+
+
+@login_required
+@require_POST
+def team_admin_drop(request: HttpRequest, team_id: int) -> HttpResponse:
+    team = _administered(request, team_id)
+    member = _member(request, team)
+    try:
+        services.set_admin(team, member, admin=False)
+    except services.LastAdmin:
+        return _last_admin(request, team)
+    messages.success(
+        request,
+        _("%(name)s is no longer an admin of the team “%(team)s”.")
+        % {"name": member.get_username(), "team": team},
+    )
+    return _back_to(request, team)
+
+
+@login_required
+@require_POST
+def team_invitation_revoke(request: HttpRequest, team_id: int) -> HttpResponse:
+    team = _administered(request, team_id)
+    form = InvitationRevokeForm(request.POST, team=team)
+    if not form.is_valid():
+        raise Http404
+    found = form.cleaned_data["invitation"]
+    services.revoke_invitation(found)
+    messages.success(
+        request,
+        _("The invitation link created on %(date)s was revoked; it no longer works.")
+        % {"date": date_format(localtime(found.created_at), "SHORT_DATETIME_FORMAT")},
+    )
+    return redirect("accounts:team", team.pk)
+
+
+@login_required
+@require_POST
+def team_leave(request: HttpRequest, team_id: int) -> HttpResponse:
+    """Any member leaves a team; its only admin may not while other members remain."""
+    team = selectors.membership(request.user, team_id)
+    if team is None:
+        raise Http404
+    try:
+        unshared = services.leave(team, request.user)
+    except services.LastAdmin:
+        messages.error(
+            request,
+            _(
+                "You are the only admin of the team “%(team)s”: make another member an "
+                "admin before you leave."
+            )
+            % {"team": team},
+        )
+        return _account_page(request, status=409)
+    messages.success(request, _left_message(team, unshared))
+    return redirect("accounts:account")
+
+
+def _left_message(team: Team, unshared: int) -> str:
+    left = _("You left the team “%(team)s”.") % {"team": team}
+    if not unshared:
+        return left
+    return " ".join(
+        [
+            left,
+            ngettext(
+                "%(count)d scenario you shared with the team is no longer shared; it stays yours.",
+                "%(count)d scenarios you shared with the team are no longer shared; "
+                "they stay yours.",
+                unshared,
+            )
+            % {"count": unshared},
+        ]
+    )
 
 
 @login_required

@@ -1,0 +1,107 @@
+"""The sign-in lock behind docs/nginx.conf, served as `make serve` serves it: the address
+counted is the one nginx saw, whatever X-Forwarded-For a guesser sends."""
+
+from __future__ import annotations
+
+import http.client
+import os
+import subprocess
+import sys
+from http.cookies import SimpleCookie
+from urllib.parse import urlencode
+
+from tests.webapp.served import ROOT, documented_nginx, needs_nginx, real_server, serve
+
+HOST = "gpu.example.com"
+PASSWORD = "a long enough passphrase"
+
+
+def prepare_database(tmp_path) -> None:
+    """The database `serve` uses, migrated, with one user."""
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_"))}
+    env = {
+        **clean,
+        "DJANGO_SECRET_KEY": "served-test",
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}",
+    }
+    for command in (
+        ["migrate", "-v0"],
+        [
+            "shell",
+            "-c",
+            "from django.contrib.auth.models import User; "
+            f"User.objects.create_user('erin', 'erin@example.com', {PASSWORD!r})",
+        ],
+    ):
+        subprocess.run(
+            [sys.executable, "manage.py", *command],
+            cwd=ROOT,
+            env=env,
+            check=True,
+            capture_output=True,
+            timeout=120,
+        )
+
+
+class Browser:
+    """One visitor connecting to nginx from ``address`` (any of 127.0.0.0/8 is this machine)."""
+
+    def __init__(self, front, address: str) -> None:
+        self.front, self.address = front, address
+        self.csrf = ""
+
+    def request(self, method: str, body: str = "", **headers: str) -> tuple[int, str]:
+        connection = http.client.HTTPSConnection(
+            "127.0.0.1",
+            self.front.https_port,
+            context=self.front.context,
+            timeout=20,
+            source_address=(self.address, 0),
+        )
+        headers = {"Host": HOST, **headers}
+        if self.csrf:
+            headers["Cookie"] = f"csrftoken={self.csrf}"
+        connection.request(method, "/accounts/login/", body=body, headers=headers)
+        answer = connection.getresponse()
+        cookie = SimpleCookie(answer.headers.get("Set-Cookie", ""))
+        if "csrftoken" in cookie:
+            self.csrf = cookie["csrftoken"].value
+        status, text = answer.status, answer.read().decode()
+        connection.close()
+        return status, text
+
+    def sign_in(self, password: str, forwarded_for: str = "") -> int:
+        if not self.csrf:
+            self.request("GET")
+        body = urlencode(
+            {"username": "erin", "password": password, "csrfmiddlewaretoken": self.csrf}
+        )
+        headers = {
+            "Content-Type": "application/x-www-form-urlencoded",
+            "Referer": f"https://{HOST}/accounts/login/",
+            "Accept-Language": "en",
+        }
+        if forwarded_for:
+            headers["X-Forwarded-For"] = forwarded_for
+        status, _ = self.request("POST", body, **headers)
+        return status
+
+
+@real_server
+@needs_nginx
+def test_a_guesser_claiming_other_addresses_stays_locked_and_nobody_else_is(tmp_path):
+    prepare_database(tmp_path)
+    environment = {"DJANGO_ALLOWED_HOSTS": f"{HOST},127.0.0.1", "DJANGO_BEHIND_PROXY": "true"}
+    with (
+        serve(tmp_path, "--workers", "1", **environment) as app,
+        documented_nginx(tmp_path, app.port) as front,
+    ):
+        guesser = Browser(front, "127.0.0.2")
+        # Each guess claims another address; nginx appends the one it saw (127.0.0.2).
+        statuses = [guesser.sign_in(f"guess {n}", f"198.51.100.{n}") for n in range(1, 6)]
+        assert statuses == [200, 200, 200, 200, 429]
+        assert guesser.sign_in(PASSWORD, "203.0.113.77") == 429
+
+        # Erin from her own address signs in: the lock is not on nginx's address (all
+        # requests reach the app from 127.0.0.1), nor on an address a client claimed.
+        assert Browser(front, "127.0.0.3").sign_in(PASSWORD) == 302
