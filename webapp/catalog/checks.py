@@ -359,10 +359,10 @@ def machine_made_chinese_names() -> list[str]:
 def estimate_price_rows() -> list[str]:
     """Price rows flagged as estimates that the catalog still uses, one line each with its reason.
 
-    A part's or an offering's price is its newest row: an estimate that a later
-    sourced row replaced is history (it stays, since prices are never
-    overwritten) and is counted by :func:`superseded_estimate_rows` instead.
-    FX rates, tariffs and hosting options are listed whenever flagged.
+    A part's or an offering's price is its newest row, and a tariff or a hosting
+    option is its newest version: an estimate that a later row replaced is history
+    (it stays, since prices are never overwritten) and is counted by
+    :func:`superseded_estimate_rows` instead. FX rates are listed whenever flagged.
     """
     superseded = _superseded_estimate_pks()
     lines = []
@@ -374,17 +374,31 @@ def estimate_price_rows() -> list[str]:
     return lines
 
 
+FAR = datetime.date.max
+"""A day after every row: the version in effect on it is an item's newest."""
+
+REPLACEABLE = ("catalog.partprice", "catalog.cloudrate", "catalog.tariff", "catalog.hostingoption")
+"""Kinds of price row a later row of the same item replaces (an FX rate is listed whenever
+flagged)."""
+
+
 def superseded_estimate_rows() -> int:
-    """How many estimate rows of parts and offerings a later price row has replaced."""
+    """How many estimate rows of parts, offerings, tariffs and hosting options a later row
+    of the same item has replaced."""
     return len(_superseded_estimate_pks())
 
 
 def _superseded_estimate_pks() -> set[tuple[str, int]]:
     newest = {(row._meta.label_lower, row.pk) for row in selectors.latest_prices()}
+    # a tariff or a hosting option is its newest live version
+    newest |= {("catalog.tariff", pk) for pk in selectors.in_effect_per_slug(Tariff, FAR)}
+    newest |= {
+        ("catalog.hostingoption", pk) for pk in selectors.in_effect_per_slug(HostingOption, FAR)
+    }
     flagged = selectors.dated_price_rows(estimate=True)
     return {
         (label, row.pk)
-        for label in ("catalog.partprice", "catalog.cloudrate")
+        for label in REPLACEABLE
         for row in flagged[label]
         if (label, row.pk) not in newest
     }

@@ -258,6 +258,33 @@ def test_an_estimate_replaced_by_a_sourced_price_is_history_not_a_current_estima
     assert PartPrice.objects.filter(part=cpu, estimate=True).count() == 1
 
 
+def test_a_hosting_option_estimate_replaced_by_a_newer_version_is_history(mini):
+    """A hosting option (or tariff) is its newest version: the estimate it replaced no
+    longer counts as one the catalog uses, even when the new version is an estimate too."""
+    fields = {
+        "slug": "colo-all-in", "name": "Colo all-in", "kind": "colocation", "region": "r",
+        "currency": "USD", "pue": Decimal("1.4"), "power_metered_separately": False,
+    }  # fmt: skip
+    HostingOption.objects.create(
+        **fields, per_u_monthly=Decimal("10"), per_kw_monthly=Decimal("150"),
+        effective_date=datetime.date(2024, 3, 1), estimate=True, note="Estimate: a guess.",
+    )  # fmt: skip
+    assert estimate_price_rows() == [
+        "catalog.hostingoption colo-all-in/2024-03-01: Estimate: a guess."
+    ]
+    assert superseded_estimate_rows() == 0
+    HostingOption.objects.create(
+        **fields, per_u_monthly=Decimal("0"), per_kw_monthly=Decimal("120"),
+        effective_date=datetime.date(2024, 5, 1), estimate=True, source="https://example.com/tender",
+        note="Estimate: a tender ceiling.",
+    )  # fmt: skip
+    assert estimate_price_rows() == [
+        "catalog.hostingoption colo-all-in/2024-05-01: Estimate: a tender ceiling."
+    ]
+    assert superseded_estimate_rows() == 1
+    assert HostingOption.objects.filter(slug="colo-all-in", estimate=True).count() == 2
+
+
 def test_catalog_check_lists_current_estimates_and_counts_the_replaced_ones(mini):
     cloud = CloudOffering.objects.get(slug="cloud-1")
     for day, estimate in ((datetime.date(2024, 2, 1), True), (datetime.date(2024, 4, 1), False)):

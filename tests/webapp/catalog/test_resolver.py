@@ -249,11 +249,11 @@ SHIPPED = {
 
 def test_the_shipped_entry_box_matches_the_figures_worked_by_hand(shipped):
     scenario = resolve_data(SHIPPED).scenario
-    # 18 000 card + 6 500 CPU + 3 250 board + 1 500 NVMe + 2 000 PSU + 1 150 case, all CNY,
-    # + the 64 GB DDR5 kit at 549.99 USD (its 2025-12-03 price) and the 360 mm cooler at
-    # 84.99 USD (2025-07-23) × 6.9843 CNY/USD (the central parity of 2026-01-26, the latest
-    # rate on 2026-12-01)
-    assert scenario.build.capex == pytest.approx(32_400 + (549.99 + 84.99) * 6.9843)
+    # 23 250 card (its 2026-09-21 price) + 6 500 CPU + 3 250 board + 1 500 NVMe + 2 000 PSU
+    # + 1 150 case, all CNY, + the 64 GB DDR5 kit at 549.99 USD (its 2025-12-03 price) and the
+    # 360 mm cooler at 84.99 USD (2025-07-23) × 6.9843 CNY/USD (the central parity of
+    # 2026-01-26, the latest rate on 2026-12-01)
+    assert scenario.build.capex == pytest.approx(37_650 + (549.99 + 84.99) * 6.9843)
     # 450 GPU + 230 CPU + 25 board + 15 RAM + 8 NVMe + 80 PSU loss + 10 case + 15 cooler
     assert scenario.build.power_load_watts == 833
     assert scenario.build.power_idle_watts == 20 + 30 + 15 + 8 + 3 + 12 + 5 + 8
@@ -268,7 +268,7 @@ def test_the_shipped_dual_xeon_box_converts_its_usd_cpus(shipped):
     # the CPUs (3 950 USD), the 16 TB drives (224 USD), the 2 050 W supplies (540.99 USD)
     # and the 32 GB RDIMMs (105 USD) are priced in USD
     usd = (2 * 3_950 + 2 * 224 + 2 * 540.99 + 8 * 105) * 6.9843
-    rest = 4 * 18_000 + 6_000 + 1_500 + 1_500 + 12_000 + 600
+    rest = 4 * 23_250 + 6_000 + 1_500 + 1_500 + 12_000 + 600
     assert scenario.build.capex == pytest.approx(usd + rest)
     assert scenario.build.gpu_throughput == pytest.approx(0.85 * 0.9)
 
