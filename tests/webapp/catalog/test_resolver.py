@@ -265,9 +265,9 @@ def test_the_shipped_entry_box_matches_the_figures_worked_by_hand(shipped):
 
 def test_the_shipped_dual_xeon_box_converts_its_usd_cpus(shipped):
     scenario = resolve_data({**SHIPPED, "preset": "multi-4x-rtx4090"}).scenario
-    # the CPUs (3 950 USD), the 16 TB drives (224 USD), the 2 050 W supplies (540.99 USD)
-    # and the 32 GB RDIMMs (105 USD) are priced in USD
-    usd = (2 * 3_950 + 2 * 224 + 2 * 540.99 + 8 * 105) * 6.9843
+    # the CPUs (3 950 USD), the 16 TB drives (284.99 USD since July 2025), the 2 050 W
+    # supplies (540.99 USD) and the 32 GB RDIMMs (105 USD) are priced in USD
+    usd = (2 * 3_950 + 2 * 284.99 + 2 * 540.99 + 8 * 105) * 6.9843
     rest = 4 * 18_000 + 6_000 + 1_500 + 1_500 + 12_000 + 600
     assert scenario.build.capex == pytest.approx(usd + rest)
     assert scenario.build.gpu_throughput == pytest.approx(0.85 * 0.9)
