@@ -388,6 +388,13 @@ def test_a_cluster_in_usd_runs_in_us_colocation_billed_per_kw_at_a_us_tariff(shi
     assert "colocation" in reasons["hosting"] and "per kW" in reasons["hosting"]
 
 
+def test_the_colocation_version_of_2024_still_prices_a_cluster_resolved_as_of_2025(shipped):
+    # the year-end 2025 fee (194.95, PUE 1.54) is a new dated version: the 2024 one stays
+    build = resolve_data({**CLUSTER_VS_GCP, "as_of": "2025-06-01"}).scenario.build
+    assert build.hosting_monthly == pytest.approx(184 * build.power_load_watts / 1000)
+    assert build.pue == 1.58
+
+
 def test_with_defaults_that_fit_the_cluster_renting_wins_where_the_old_ones_said_build(shipped):
     fitting = resolve_data(CLUSTER_VS_GCP).scenario
     # what the form used to leave in: desk-side with no fee, a China tariff, ceil(1.08) = 2
