@@ -148,7 +148,9 @@ DEFAULTS: dict[tuple[str, str], Default] = {
     ),
     ("hosting colocation", "USD"): Default(
         "us-colo-wholesale",
-        gettext_noop("US wholesale colocation billed per kW (CBRE), PUE 1.58 (Uptime Institute)"),
+        gettext_noop(
+            "US wholesale colocation billed per kW (CBRE), with the Uptime Institute's average PUE"
+        ),
     ),
     ("cloud_offering", "CNY"): Default(
         "aliyun-gn7e-c16g1-4xlarge",

@@ -265,9 +265,9 @@ def test_the_shipped_entry_box_matches_the_figures_worked_by_hand(shipped):
 
 def test_the_shipped_dual_xeon_box_converts_its_usd_cpus(shipped):
     scenario = resolve_data({**SHIPPED, "preset": "multi-4x-rtx4090"}).scenario
-    # the CPUs (3 950 USD), the 16 TB drives (224 USD), the 2 050 W supplies (540.99 USD)
-    # and the 32 GB RDIMMs (105 USD) are priced in USD
-    usd = (2 * 3_950 + 2 * 224 + 2 * 540.99 + 8 * 105) * 6.9843
+    # the CPUs (3 950 USD), the 16 TB drives (284.99 USD since July 2025), the 2 050 W
+    # supplies (540.99 USD) and the 32 GB RDIMMs (105 USD) are priced in USD
+    usd = (2 * 3_950 + 2 * 284.99 + 2 * 540.99 + 8 * 105) * 6.9843
     rest = 4 * 23_250 + 6_000 + 1_500 + 1_500 + 12_000 + 600
     assert scenario.build.capex == pytest.approx(usd + rest)
     assert scenario.build.gpu_throughput == pytest.approx(0.85 * 0.9)
@@ -381,11 +381,18 @@ def test_a_cluster_in_usd_runs_in_us_colocation_billed_per_kw_at_a_us_tariff(shi
         "committed_instances": 1,
     }
     build = resolution.scenario.build
-    assert build.hosting_monthly == pytest.approx(184 * build.power_load_watts / 1000)
-    assert build.pue == 1.58
+    assert build.hosting_monthly == pytest.approx(194.95 * build.power_load_watts / 1000)
+    assert build.pue == 1.54
     assert build.electricity_price_per_kwh == pytest.approx(0.0895)
     reasons = {item.field: item.reason for item in resolution.defaulted}
     assert "colocation" in reasons["hosting"] and "per kW" in reasons["hosting"]
+
+
+def test_the_colocation_version_of_2024_still_prices_a_cluster_resolved_as_of_2025(shipped):
+    # the year-end 2025 fee (194.95, PUE 1.54) is a new dated version: the 2024 one stays
+    build = resolve_data({**CLUSTER_VS_GCP, "as_of": "2025-06-01"}).scenario.build
+    assert build.hosting_monthly == pytest.approx(184 * build.power_load_watts / 1000)
+    assert build.pue == 1.58
 
 
 def test_with_defaults_that_fit_the_cluster_renting_wins_where_the_old_ones_said_build(shipped):
