@@ -2,7 +2,7 @@
 
 Four readers turn a file's text into :class:`MeasuredUsage`: GPU-hours per
 calendar month (UTC), the hours of each month the file observed, the GPUs it
-saw and warnings. :func:`profile_from_usage` turns that into the 12-month
+saw and notices. :func:`profile_from_usage` turns that into the 12-month
 ``profile`` workload it implies for a box. Pure numpy + pydantic, no Django;
 the readers take text (the edge decodes bytes) and, for a cloud bill, a
 mapping from instance type to its GPUs (the edge builds it from the catalog).
@@ -21,6 +21,10 @@ Formats (:data:`FORMATS`):
 
 Timestamps without a zone (nvidia-smi, sacct) are read as UTC.
 
+What a reader skipped or could not see is reported as :data:`UsageNotice`
+values: a stable ``code`` and the figures it is about (line, count, month …),
+never a sentence; the edge words them in the reader's language.
+
 Notes
 -----
 Sampled utilization (nvidia-smi, DCGM), per GPU, samples in time order::
@@ -29,7 +33,7 @@ Sampled utilization (nvidia-smi, DCGM), per GPU, samples in time order::
     span[i]   = min(t[i+1] − t[i], 2 × median_interval)         [s]   (last sample: median_interval)
     busy[i]   = utilization[i] / 100 × span[i] / 3600           [GPU-h]
 
-A gap longer than twice the median interval is unobserved time (a warning).
+A gap longer than twice the median interval is unobserved time (a ``gap`` notice).
 Every span ``[t[i], t[i] + span[i]]`` is split at month boundaries in
 proportion to its time in each month. ``observed_hours`` of a month are the
 hours in it covered by at least one GPU's spans.
@@ -48,7 +52,7 @@ import json
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Annotated, Literal, get_args
 from warnings import catch_warnings, simplefilter
 
 import numpy as np
@@ -66,7 +70,7 @@ MAX_MONTHS = 240
 """Longest span of months a file may cover (the planner's longest horizon)."""
 LATEST_UNIX_TIME = 4_102_444_800.0
 """2100-01-01 [s]: a Prometheus sample time beyond this is not Unix seconds."""
-MAX_WARNINGS_LISTED = 20
+MAX_NOTICES_LISTED = 20
 """Skipped rows and gaps listed one by one; beyond this they are counted."""
 PARTLY_OBSERVED_SHARE = 0.99
 """A month observed for less than this share of its hours is reported as partly observed."""
@@ -81,6 +85,138 @@ class UsageError(ScenarioError):
     """The content cannot be read as the format named; each error names the line."""
 
 
+# -- notices: what a reader skipped or did not see, as data -----------------------------------
+
+
+class _Notice(BaseModel):
+    # Every notice carries its code: required in the answer's JSON schema.
+    model_config = ConfigDict(frozen=True, json_schema_serialization_defaults_required=True)
+
+
+SkipReason = Literal[
+    "field_count", "unreadable_timestamp", "unreadable_utilization", "unreadable_date_or_amount"
+]
+
+
+class RowSkipped(_Notice):
+    """A row that could not be read, left out of the totals."""
+
+    code: Literal["row_skipped"] = "row_skipped"
+    line: int = Field(description="the row's line in the file (1 = the first)")
+    reason: SkipReason = Field(
+        description="field_count: not as many fields as the header (field_count, "
+        "expected_field_count); unreadable_timestamp, unreadable_utilization: that field is "
+        "not a time or a number; unreadable_date_or_amount: a bill's date or amount"
+    )
+    field_count: int | None = Field(default=None, description="fields the row has")
+    expected_field_count: int | None = Field(default=None, description="fields a row must have")
+
+
+class MoreRowsSkipped(_Notice):
+    """Skipped rows beyond the first :data:`MAX_NOTICES_LISTED`, counted."""
+
+    code: Literal["more_rows_skipped"] = "more_rows_skipped"
+    count: int = Field(description="rows skipped and not listed one by one")
+
+
+class GpuRef(BaseModel):
+    """A GPU as the file names it: its host (or the n-th concatenated log) and its index."""
+
+    model_config = ConfigDict(frozen=True)
+
+    host: str | None = Field(default=None, description="host name the file gives, if any")
+    log: int | None = Field(
+        default=None,
+        description="without host names: which of the concatenated logs (1 = the first)",
+    )
+    index: str = Field(description="the GPU's index (or UUID, bus id) as the file gives it")
+
+
+class Gap(_Notice):
+    """Time without samples of one GPU, longer than twice its median interval: not observed."""
+
+    code: Literal["gap"] = "gap"
+    hours: float = Field(description="length of the gap [h]")
+    gpu: GpuRef
+    line: int | None = Field(default=None, description="the line of the sample before the gap")
+    path: str | None = Field(
+        default=None,
+        description='JSON path of the sample before the gap ("data.result[2].values[17]")',
+    )
+
+
+class MoreGaps(_Notice):
+    """Gaps beyond the first :data:`MAX_NOTICES_LISTED`, counted."""
+
+    code: Literal["more_gaps"] = "more_gaps"
+    count: int = Field(description="gaps not listed one by one")
+
+
+class SingleSampleGpus(_Notice):
+    """GPUs with one sample (or all at one instant), counted at the others' median interval."""
+
+    code: Literal["single_sample_gpus"] = "single_sample_gpus"
+    count: int = Field(description="GPUs with one sample or one instant only")
+    seconds: float = Field(description="the median interval they were counted with [s]")
+
+
+class JobStepsSkipped(_Notice):
+    """Slurm job steps (``123.batch``), left out: only whole jobs count."""
+
+    code: Literal["job_steps_skipped"] = "job_steps_skipped"
+    count: int = Field(description="job steps skipped")
+
+
+class UnfinishedJobsSkipped(_Notice):
+    """Slurm jobs without a start or an end (running, pending), left out."""
+
+    code: Literal["unfinished_jobs_skipped"] = "unfinished_jobs_skipped"
+    count: int = Field(description="jobs skipped")
+
+
+class InstanceTypeUnknown(_Notice):
+    """A bill's instance type the catalog gives no GPU count for: its hours are not counted."""
+
+    code: Literal["instance_type_unknown"] = "instance_type_unknown"
+    instance_type: str = Field(description='the instance type ("m5.xlarge")')
+    hours: float = Field(description="its instance-hours in the bill [instance-h]")
+
+
+class MonthNotObserved(_Notice):
+    """A month between the first and last the file covers with no observation at all."""
+
+    code: Literal["month_not_observed"] = "month_not_observed"
+    month: str = Field(description='"YYYY-MM"')
+
+
+class MonthPartlyObserved(_Notice):
+    """A month the file covers for less than :data:`PARTLY_OBSERVED_SHARE` of its hours."""
+
+    code: Literal["month_partly_observed"] = "month_partly_observed"
+    month: str = Field(description='"YYYY-MM"')
+    observed_hours: float = Field(description="hours of the month observed [h]")
+    month_hours: float = Field(description="hours in the month [h]")
+
+
+UsageNotice = Annotated[
+    RowSkipped
+    | MoreRowsSkipped
+    | Gap
+    | MoreGaps
+    | SingleSampleGpus
+    | JobStepsSkipped
+    | UnfinishedJobsSkipped
+    | InstanceTypeUnknown
+    | MonthNotObserved
+    | MonthPartlyObserved,
+    Field(discriminator="code"),
+]
+"""One thing a reader skipped or did not see, told by its ``code`` and figures."""
+
+NOTICE_TYPES: tuple[type[_Notice], ...] = get_args(get_args(UsageNotice)[0])
+NOTICE_CODES: tuple[str, ...] = tuple(t.model_fields["code"].default for t in NOTICE_TYPES)
+
+
 class MeasuredUsage(BaseModel):
     """GPU-hours per calendar month (UTC) read from a log, accounting dump or bill."""
 
@@ -93,7 +229,10 @@ class MeasuredUsage(BaseModel):
     )
     gpus: int = Field(description="GPUs seen (for accounting and bills: most in use at once)")
     gpu_models: list[str] = Field(description="GPU model names the file gives, if any")
-    warnings: list[str] = Field(description="skipped rows, gaps, partly observed months")
+    notices: list[UsageNotice] = Field(
+        description="what the reader skipped or did not see (skipped rows, gaps, months not "
+        "or only partly observed), each a code and its figures"
+    )
 
 
 class UsageProfile(BaseModel):
@@ -185,9 +324,9 @@ def _report(
     observed: tuple[FloatArray, FloatArray],
     gpus: int,
     models: Sequence[str],
-    warnings: list[str],
+    notices: list[UsageNotice],
 ) -> MeasuredUsage:
-    """Monthly totals of busy GPU-hours and observed hours, with coverage warnings."""
+    """Monthly totals of busy GPU-hours and observed hours, with coverage notices."""
     obs_start, obs_end = _union(*observed)
     first = int(_month_index(obs_start).min())
     last = int(_month_index(np.maximum(obs_end - 1e-6, obs_start)).max())
@@ -204,10 +343,14 @@ def _report(
     for i in np.flatnonzero(observed_hours < PARTLY_OBSERVED_SHARE * full):
         name = _month_name(int(index[i]))
         if observed_hours[i] <= 0:
-            warnings.append(f"{name}: not observed")
+            notices.append(MonthNotObserved(month=name))
         else:
-            warnings.append(
-                f"{name}: partly observed, {observed_hours[i]:.1f} of {full[i]:.0f} hours"
+            notices.append(
+                MonthPartlyObserved(
+                    month=name,
+                    observed_hours=float(observed_hours[i]),
+                    month_hours=float(full[i]),
+                )
             )
     return MeasuredUsage(
         months=[_month_name(int(m)) for m in index],
@@ -215,15 +358,22 @@ def _report(
         observed_hours=[float(v) for v in observed_hours],
         gpus=gpus,
         gpu_models=sorted(set(models)),
-        warnings=warnings,
+        notices=notices,
     )
 
 
-def _listed(warnings: list[str], items: Sequence[str], what: str) -> None:
-    """Append ``items`` one by one, the ones beyond :data:`MAX_WARNINGS_LISTED` as a count."""
-    warnings.extend(items[:MAX_WARNINGS_LISTED])
-    if len(items) > MAX_WARNINGS_LISTED:
-        warnings.append(f"… and {len(items) - MAX_WARNINGS_LISTED} more {what}")
+def _skipped(notices: list[UsageNotice], rows: Sequence[RowSkipped]) -> None:
+    """Append skipped ``rows`` one by one, the ones beyond :data:`MAX_NOTICES_LISTED` as a
+    count."""
+    notices.extend(rows[:MAX_NOTICES_LISTED])
+    if len(rows) > MAX_NOTICES_LISTED:
+        notices.append(MoreRowsSkipped(count=len(rows) - MAX_NOTICES_LISTED))
+
+
+def _field_count(line: int, count: int, expected: int) -> RowSkipped:
+    return RowSkipped(
+        line=line, reason="field_count", field_count=count, expected_field_count=expected
+    )
 
 
 def _fail(message: str) -> UsageError:
@@ -342,10 +492,17 @@ class _Samples:
     time: FloatArray  # [s]
     utilization: FloatArray  # [%]
     where: Callable[[int], str]  # where sample i is in the file ("line 12"), for messages
-    gpu_names: list[str]  # each GPU's name in messages ("host-a GPU 3")
+    at: Callable[[int], dict[str, int | str]]  # the same for a notice: {"line": 12}
+    gpus: list[GpuRef]  # each GPU as the file names it
+
+    def gpu_name(self, k: int) -> str:
+        """GPU ``k`` in an error message: ``host-a GPU 3``, ``log 2 GPU 0``."""
+        ref = self.gpus[k]
+        host = ref.host if ref.host is not None else f"log {ref.log}"
+        return f"{host} GPU {ref.index}".strip()
 
 
-def _sampled(samples: _Samples, models: Sequence[str], warnings: list[str]) -> MeasuredUsage:
+def _sampled(samples: _Samples, models: Sequence[str], notices: list[UsageNotice]) -> MeasuredUsage:
     """The sampling rule (module Notes) on every GPU's samples at once."""
     bad = np.flatnonzero((samples.utilization < 0) | (samples.utilization > 100))
     if bad.size:
@@ -362,9 +519,9 @@ def _sampled(samples: _Samples, models: Sequence[str], warnings: list[str]) -> M
         i = int(order[backwards[0] + 1])
         raise _fail(
             f"{samples.where(i)}: timestamp is earlier than the previous sample of "
-            f"{samples.gpu_names[samples.gpu[i]]}; the log must be in time order"
+            f"{samples.gpu_name(int(samples.gpu[i]))}; the log must be in time order"
         )
-    count = len(samples.gpu_names)
+    count = len(samples.gpus)
     # Each GPU's median interval: sort the steps by GPU then length, take the middle one(s).
     step_gpu, steps = gpu[1:][same], step[same]
     per_gpu = np.bincount(step_gpu, minlength=count)
@@ -383,32 +540,27 @@ def _sampled(samples: _Samples, models: Sequence[str], warnings: list[str]) -> M
     if lonely.size:
         fallback = float(np.median(median[has & (median > 0)]))
         median[lonely] = fallback
-        warnings.append(
-            f"{lonely.size} GPU(s) with one sample (or one instant) only: counted with the "
-            f"median interval of the others, {fallback:g} s"
-        )
+        notices.append(SingleSampleGpus(count=int(lonely.size), seconds=fallback))
     cap = 2 * median[gpu]
     span = np.full(gpu.size, np.nan)
     span[:-1] = np.where(same, np.minimum(step, cap[:-1]), np.nan)
     last = np.isnan(span)
     span[last] = median[gpu[last]]
     gaps = np.flatnonzero(same & (step > cap[:-1]))
-    _listed(
-        warnings,
-        [
-            f"gap of {step[i] / 3600:.2f} h without samples of "
-            f"{samples.gpu_names[gpu[i]]} after {samples.where(int(order[i]))} (not observed)"
-            for i in gaps
-        ],
-        "gaps",
-    )
+    notices += [
+        Gap.model_validate(
+            {
+                "hours": float(step[i] / 3600),
+                "gpu": samples.gpus[gpu[i]],
+                **samples.at(int(order[i])),
+            }
+        )
+        for i in gaps[:MAX_NOTICES_LISTED]
+    ]
+    if gaps.size > MAX_NOTICES_LISTED:
+        notices.append(MoreGaps(count=int(gaps.size) - MAX_NOTICES_LISTED))
     busy = (time, time + span, util / 100 * span / 3600)
-    return _report(busy, (time, time + span), count, models, warnings)
-
-
-def _gpu_numbers(keys: Sequence[str]) -> tuple[IntArray, list[str]]:
-    names, number = np.unique(np.array(keys, dtype=object), return_inverse=True)
-    return number.astype(np.int64), [str(n) for n in names]
+    return _report(busy, (time, time + span), count, models, notices)
 
 
 # -- nvidia-smi -----------------------------------------------------------------------------
@@ -480,7 +632,7 @@ def read_nvidia_smi(text: str) -> MeasuredUsage:
     width = len(columns)
     fits = commas == width - 1
     skipped = [
-        f"line {n + 1}: skipped, {c + 1} fields, not {width}"
+        _field_count(int(n) + 1, int(c) + 1, width)
         for n, c in zip(data[~fits], commas[~fits], strict=True)
     ]
     if not fits.any():
@@ -496,8 +648,10 @@ def read_nvidia_smi(text: str) -> MeasuredUsage:
     util, bad_util = _numbers(col["utilization.gpu"])
     bad = bad_time | bad_util
     skipped += [
-        f"line {line_number[i]}: skipped, "
-        + ("unreadable timestamp" if bad_time[i] else "unreadable utilization")
+        RowSkipped(
+            line=int(line_number[i]),
+            reason="unreadable_timestamp" if bad_time[i] else "unreadable_utilization",
+        )
         for i in np.flatnonzero(bad)
     ]
     if bad.all():
@@ -505,34 +659,39 @@ def read_nvidia_smi(text: str) -> MeasuredUsage:
             f"line {line_number[0]}: is not an nvidia-smi CSV: no row has a readable timestamp "
             "and utilization"
         )
-    if "host" in col:
+    named = "host" in col
+    if named:
         host_names, host = np.unique(np.char.strip(col["host"]), return_inverse=True)
     else:
         # Without a host column, each header line starts the next host's log.
         host = np.searchsorted(np.array(headers, dtype=np.int64), data[fits], side="right")
         host -= host.min()
-        host_names = np.array([f"log {k + 1}" for k in range(int(host.max()) + 1)])
     # The GPU within its host: its index, else its UUID or bus id; one GPU when none is logged.
     gpu_column = next((c for c in ("index", "uuid", "pci.bus_id") if c in col), None)
     gpu_ids = np.char.strip(col[gpu_column]) if gpu_column else np.zeros(len(line_number), str)
     index_names, index = np.unique(gpu_ids, return_inverse=True)
     kept = np.flatnonzero(~bad)
     pairs, gpu = np.unique(host[kept] * index_names.size + index[kept], return_inverse=True)
-    gpu_names = [
-        f"{host_names[p // index_names.size]} GPU {index_names[p % index_names.size]}"
+    gpus = [
+        GpuRef(
+            host=str(host_names[p // index_names.size]) if named else None,
+            log=None if named else int(p // index_names.size) + 1,
+            index=str(index_names[p % index_names.size]),
+        )
         for p in pairs
     ]
     models = {n.strip() for n in set(col["name"])} if "name" in col else set()
-    warnings: list[str] = []
-    _listed(warnings, skipped, "rows skipped")
+    notices: list[UsageNotice] = []
+    _skipped(notices, skipped)
     samples = _Samples(
         gpu=gpu.astype(np.int64),
         time=time[kept],
         utilization=util[kept],
         where=lambda i: f"line {line_number[kept[i]]}",
-        gpu_names=gpu_names,
+        at=lambda i: {"line": int(line_number[kept[i]])},
+        gpus=gpus,
     )
-    return _sampled(samples, sorted(m for m in models if m), warnings)
+    return _sampled(samples, sorted(m for m in models if m), notices)
 
 
 # -- DCGM through Prometheus ----------------------------------------------------------------
@@ -562,7 +721,7 @@ def read_dcgm_prometheus(text: str) -> MeasuredUsage:
     result = data.get("result")
     if not isinstance(result, list) or not result:
         raise _fail("data.result: holds no series (did the query match any GPU?)")
-    series_keys: list[str] = []
+    series_keys: list[tuple[str, str]] = []
     models: list[str] = []
     times: list[FloatArray] = []
     utils: list[FloatArray] = []
@@ -572,7 +731,7 @@ def read_dcgm_prometheus(text: str) -> MeasuredUsage:
         if not isinstance(labels, dict) or not isinstance(values, list):
             raise _fail(f"data.result[{k}]: needs a metric object and a values list")
         host = labels.get("Hostname") or labels.get("instance") or ""
-        series_keys.append(f"{host} GPU {labels.get('gpu', labels.get('UUID', k))}".strip())
+        series_keys.append((str(host), str(labels.get("gpu", labels.get("UUID", k)))))
         if labels.get("modelName"):
             models.append(str(labels["modelName"]))
         try:
@@ -589,7 +748,9 @@ def read_dcgm_prometheus(text: str) -> MeasuredUsage:
         utils.append(pairs[:, 1] if len(values) else np.empty(0))
     lengths = np.array([t.size for t in times])
     offsets = np.concatenate([[0], np.cumsum(lengths)])
-    series_gpu, gpu_names = _gpu_numbers(series_keys)
+    keys = sorted(set(series_keys))
+    number = {key: k for k, key in enumerate(keys)}
+    series_gpu = np.array([number[key] for key in series_keys], dtype=np.int64)
 
     def where(i: int) -> str:
         k = int(np.searchsorted(offsets, i, side="right")) - 1
@@ -600,7 +761,8 @@ def read_dcgm_prometheus(text: str) -> MeasuredUsage:
         time=np.concatenate(times),
         utilization=np.concatenate(utils),
         where=where,
-        gpu_names=gpu_names,
+        at=lambda i: {"path": where(i)},
+        gpus=[GpuRef(host=host or None, index=index) for host, index in keys],
     )
     if samples.time.size == 0:
         raise _fail("data.result: the series hold no samples")
@@ -617,7 +779,7 @@ def read_slurm_sacct(text: str) -> MeasuredUsage:
 
     GPUs of a job are ``gres/gpu=N`` in AllocTRES (a typed ``gres/gpu:a100=N``
     names the model). Job steps (``123.batch``) and jobs without an end
-    (running, pending) are skipped with a warning; jobs without GPUs count
+    (running, pending) are skipped with a notice; jobs without GPUs count
     nothing. Busy GPU-hours are ``GPUs × (End − Start)`` split at month
     boundaries; the accounting observes from the earliest start to the latest end.
     """
@@ -642,7 +804,7 @@ def read_slurm_sacct(text: str) -> MeasuredUsage:
             )
         names, first = ["jobid", "start", "end", "alloctres"], header_at
     at = {c: names.index(c) for c in ("jobid", "start", "end", "alloctres")}
-    steps, unfinished, skipped = 0, 0, []
+    steps, unfinished, skipped = 0, 0, list[RowSkipped]()
     starts, ends, counts, where = [], [], [], []
     models: list[str] = []
     for n in range(first, len(lines)):
@@ -651,7 +813,7 @@ def read_slurm_sacct(text: str) -> MeasuredUsage:
             continue
         fields = line.split("|")
         if len(fields) < len(names):
-            skipped.append(f"line {n + 1}: skipped, {len(fields)} fields, not {len(names)}")
+            skipped.append(_field_count(n + 1, len(fields), len(names)))
             continue
         if "." in fields[at["jobid"]]:
             steps += 1
@@ -667,12 +829,12 @@ def read_slurm_sacct(text: str) -> MeasuredUsage:
         ends.append(end)
         counts.append(gpus)
         where.append(n + 1)
-    warnings: list[str] = []
-    _listed(warnings, skipped, "rows skipped")
+    notices: list[UsageNotice] = []
+    _skipped(notices, skipped)
     if steps:
-        warnings.append(f"{steps} job steps skipped (only whole jobs count; use sacct -X)")
+        notices.append(JobStepsSkipped(count=steps))
     if unfinished:
-        warnings.append(f"{unfinished} jobs without a start or an end skipped (still running?)")
+        notices.append(UnfinishedJobsSkipped(count=unfinished))
     if not starts:
         raise _fail(f"line {first + 1}: no finished job in the sacct output")
     start_s, bad_start = _timestamps(starts)
@@ -687,7 +849,7 @@ def read_slurm_sacct(text: str) -> MeasuredUsage:
     busy = (start_s, end_s, allocated * (end_s - start_s) / 3600)
     observed = (np.array([start_s.min()]), np.array([end_s.max()]))
     peak = _peak_concurrency(start_s, end_s, allocated)
-    return _report(busy, observed, round(peak), models, warnings)
+    return _report(busy, observed, round(peak), models, notices)
 
 
 # -- AWS Cost and Usage Report --------------------------------------------------------------
@@ -740,12 +902,13 @@ def read_aws_cur(text: str, gpus_per_instance: Mapping[str, tuple[int, str]]) ->
             "lineItem/UsageAmount and product/instanceType or lineItem/UsageType"
         )
     col = {name: k for k, name in enumerate(header)}
-    starts, ends, amounts, types, where, skipped = [], [], [], [], [], []
+    starts, ends, amounts, types, where = [], [], [], [], []
+    skipped: list[RowSkipped] = []
     for number, row in enumerate(reader, start=2):
         if not any(cell.strip() for cell in row):
             continue
         if len(row) != len(header):
-            skipped.append(f"line {number}: skipped, {len(row)} fields, not {len(header)}")
+            skipped.append(_field_count(number, len(row), len(header)))
             continue
         kind = row[col["product/instanceType"]].strip() if "product/instanceType" in col else ""
         if not kind and "lineItem/UsageType" in col:
@@ -771,7 +934,9 @@ def read_aws_cur(text: str, gpus_per_instance: Mapping[str, tuple[int, str]]) ->
     has_end = np.array([bool(e.strip()) for e in ends])
     end_s, bad_end = _timestamps([e if e.strip() else s for e, s in zip(ends, starts, strict=True)])
     bad = bad_start | bad_amount | bad_end
-    skipped += [f"line {where[i]}: skipped, unreadable date or amount" for i in np.flatnonzero(bad)]
+    skipped += [
+        RowSkipped(line=where[i], reason="unreadable_date_or_amount") for i in np.flatnonzero(bad)
+    ]
     negative = np.flatnonzero(~bad & (amount < 0))
     if negative.size:
         raise _fail(f"line {where[negative[0]]}: UsageAmount must not be negative")
@@ -780,10 +945,10 @@ def read_aws_cur(text: str, gpus_per_instance: Mapping[str, tuple[int, str]]) ->
     unknown_hours: dict[str, float] = {}
     for i in np.flatnonzero(~known & ~bad):
         unknown_hours[types[i]] = unknown_hours.get(types[i], 0.0) + float(amount[i])
-    warnings: list[str] = []
-    _listed(warnings, skipped, "rows skipped")
-    warnings += [
-        f"{kind}: {hours:g} instance-hours not counted, the catalog has no GPU count for it"
+    notices: list[UsageNotice] = []
+    _skipped(notices, skipped)
+    notices += [
+        InstanceTypeUnknown(instance_type=kind, hours=hours)
         for kind, hours in sorted(unknown_hours.items())
     ]
     use = ~bad & known
@@ -797,7 +962,7 @@ def read_aws_cur(text: str, gpus_per_instance: Mapping[str, tuple[int, str]]) ->
     busy = (start_u, end_u, gpu_hours)
     observed = (start_s[~bad], end_s[~bad])
     peak = _peak_concurrency(start_u, end_u, gpu_hours / length_h)
-    return _report(busy, observed, int(np.ceil(peak - 1e-9)), models, warnings)
+    return _report(busy, observed, int(np.ceil(peak - 1e-9)), models, notices)
 
 
 def read_usage(

@@ -37,12 +37,49 @@ def test_it_reads_an_nvidia_smi_log(client):
         "observed_hours",
         "gpus",
         "gpu_models",
+        "notices",
         "warnings",
     ]
     assert answer["months"] == ["2026-10", "2026-11"]
     # the fixture's hand computation (tests/costmodel/test_usage.py)
     assert_allclose(answer["gpu_hours"], [5.0, 3.4 + 0.8 * 80 / 60], rtol=1e-12)
     assert answer["gpus"] == 4
+
+
+def test_it_gives_each_notice_as_data_and_as_the_english_sentence_it_always_had(client):
+    response = post_json(
+        client, URL, body("nvidia-smi", "nvidia-smi.csv"), HTTP_ACCEPT_LANGUAGE="zh-hans"
+    )
+
+    answer = response.json()
+    assert [n["code"] for n in answer["notices"]] == [
+        "row_skipped",
+        "gap",
+        "month_partly_observed",
+        "month_partly_observed",
+    ]
+    assert answer["notices"][0] == {
+        "code": "row_skipped",
+        "line": 16,
+        "reason": "unreadable_utilization",
+        "field_count": None,
+        "expected_field_count": None,
+    }
+    assert answer["notices"][1]["gpu"] == {"host": None, "log": 2, "index": "1"}
+    assert answer["notices"][2] == {
+        "code": "month_partly_observed",
+        "month": "2026-10",
+        "observed_hours": 2.0,
+        "month_hours": 744.0,
+    }
+    # the sentences the API gave before the notices existed, in English whatever the
+    # request's language: clients that read them keep working
+    assert answer["warnings"] == [
+        "line 16: skipped, unreadable utilization",
+        "gap of 1.00 h without samples of log 2 GPU 1 after line 77 (not observed)",
+        "2026-10: partly observed, 2.0 of 744 hours",
+        "2026-11: partly observed, 2.0 of 720 hours",
+    ]
 
 
 def test_a_cloud_bill_takes_the_gpus_per_instance_from_the_catalog(client, catalog):
@@ -122,5 +159,32 @@ def test_the_endpoint_and_its_request_are_in_the_openapi_document(client):
         "aws-cur",
     ]
     assert set(operation["responses"]) >= {"200", "413", "422"}
-    answer = json.dumps(document["components"]["schemas"]["MeasuredUsage"])
-    assert "observed_hours" in answer
+    assert operation["responses"]["200"]["content"]["application/json"]["schema"] == {
+        "$ref": "#/components/schemas/UsageAnswer"
+    }
+    schemas = document["components"]["schemas"]
+    answer = schemas["UsageAnswer"]
+    assert {"observed_hours", "warnings", "notices"} <= set(answer["properties"])
+    notices = answer["properties"]["notices"]["items"]
+    assert notices["discriminator"]["propertyName"] == "code"
+    assert set(notices["discriminator"]["mapping"]) == {
+        "row_skipped",
+        "more_rows_skipped",
+        "gap",
+        "more_gaps",
+        "single_sample_gpus",
+        "job_steps_skipped",
+        "unfinished_jobs_skipped",
+        "instance_type_unknown",
+        "month_not_observed",
+        "month_partly_observed",
+    }
+    row = schemas["RowSkipped"]
+    assert row["properties"]["reason"]["enum"] == [
+        "field_count",
+        "unreadable_timestamp",
+        "unreadable_utilization",
+        "unreadable_date_or_amount",
+    ]
+    assert {"code", "line", "reason"} <= set(row["required"])
+    assert json.dumps(schemas["Gap"]).count("GpuRef") == 1

@@ -51,6 +51,28 @@ def test_a_log_shows_its_months_and_preselects_the_gpu_it_names(client, shipped_
     assert "line 16: skipped, unreadable utilization" in page
 
 
+def test_a_chinese_upload_shows_its_notes_in_chinese(client, shipped_catalog):
+    response = client.post(
+        URL,
+        {
+            "format": "nvidia-smi",
+            "file": SimpleUploadedFile("log.csv", fixture_bytes("nvidia-smi.csv")),
+        },
+        HTTP_ACCEPT_LANGUAGE="zh-hans",
+    )
+
+    assert response.status_code == 200
+    page = response.content.decode()
+    notes = re.search(r'<details id="usage-warnings".*?</details>', page, re.S)[0]
+    assert "关于文件的 4 条说明" in notes
+    assert "第 16 行：已跳过，利用率无法读取" in notes
+    assert "第 2 段日志的 GPU 1 在第 77 行之后有 1.00 小时没有采样（未观测）" in notes
+    assert "2026-10：部分观测，744 小时中观测了 2.0 小时" in notes
+    assert "2026-11：部分观测，720 小时中观测了 2.0 小时" in notes
+    for english in ("line", "skipped", "unreadable", "gap of", "observed", "hours", 'lang="en"'):
+        assert english not in notes
+
+
 def test_the_profile_and_its_verdict_follow_from_the_measured_gpu_hours(client, shipped_catalog):
     months = upload(client, "slurm-sacct", fixture_bytes("slurm-sacct.txt"), "sacct.txt")
     response = client.post(
