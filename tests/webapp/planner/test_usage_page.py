@@ -12,6 +12,7 @@ from numpy.testing import assert_allclose
 
 from webapp.catalog.models import GpuThroughput, Tariff
 from webapp.planner.permalink import decode
+from webapp.scenarios.models import SavedScenario
 
 FIXTURES = Path(__file__).resolve().parents[2] / "costmodel" / "usage_fixtures"
 URL = "/usage/"
@@ -289,6 +290,38 @@ def test_a_saved_plan_keeps_the_source_of_its_workload(client, shipped_catalog):
     assert "Measured usage: AWS Cost and Usage Report (CSV), 2026-10 to 2026-11, 8 GPUs" in (
         saved.content.decode()
     )
+
+
+def test_a_rerun_at_todays_prices_still_says_the_workload_was_measured(client, shipped_catalog):
+    months = upload(client, "aws-cur", fixture_bytes("aws-cur.csv"), "cur.csv")
+    profile = client.post(
+        "/usage/profile",
+        {
+            "usage": hidden_usage(months),
+            "measured_gpu": "a100-40gb-sxm4",
+            "preset": "cluster-2x-hgx-h100",
+            "benchmark": "resnet50-fp16",
+            "cloud_offering": "aws-p4d-24xlarge",
+            "currency": "USD",
+            "horizon_months": "24",
+        },
+    )
+    code = profile.context["results_url"].removeprefix("/r/")
+    client.post("/saved/new", {"code": code, "name": "from our bill"})
+    saved = SavedScenario.objects.get(name="from our bill")
+
+    rerun = client.post(f"/saved/{saved.pk}/rerun", follow=True)
+
+    assert rerun.status_code == 200
+    new = SavedScenario.objects.exclude(pk=saved.pk).get()
+    assert rerun.redirect_chain[-1][0] == f"/saved/{new.pk}/"
+    label = "Measured usage: AWS Cost and Usage Report (CSV), 2026-10 to 2026-11, 8 GPUs"
+    assert label in rerun.content.decode()
+    [source] = [item for item in new.provenance if item["role"] == "measured usage"]
+    assert source["fields"] == ["workload.monthly_utilization"]
+    assert source["source"] == "the uploaded file (not kept)"
+    # the workload itself is the saved one; only the prices were looked up again
+    assert new.scenario["workload"] == saved.scenario["workload"]
 
 
 def test_the_planner_opens_prefilled_with_the_profile(client, shipped_catalog):
