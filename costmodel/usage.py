@@ -334,7 +334,12 @@ def _report(
     if count > MAX_MONTHS:
         raise _fail(
             f"covers {count} months, {_month_name(first)} to {_month_name(last)}; at most "
-            f"{MAX_MONTHS} are read (is a timestamp wrong?)"
+            f"{MAX_MONTHS} are read (is a timestamp wrong?)",
+            "too_many_months",
+            months=count,
+            first=_month_name(first),
+            last=_month_name(last),
+            limit=MAX_MONTHS,
         )
     gpu_hours = _spread(*busy, first, count)
     observed_hours = _spread(obs_start, obs_end, (obs_end - obs_start) / 3600.0, first, count)
@@ -376,17 +381,54 @@ def _field_count(line: int, count: int, expected: int) -> RowSkipped:
     )
 
 
-def _fail(message: str) -> UsageError:
-    return UsageError([FieldError("content", message)])
+READER_CODES: dict[str, str] = {
+    "empty": "the file is empty or only blanks",
+    "holds_nul": "the text holds NUL bytes; params: line",
+    "not_text": "the bytes are binary or not UTF-8; params: line",
+    "too_many_months": "the file covers more than MAX_MONTHS months; params: months, first, "
+    "last, limit",
+    "utilization_out_of_range": "a utilization outside 0-100; params: line or path, value",
+    "timestamp_out_of_order": "a sample earlier than the GPU's previous one; params: line or "
+    "path, gpu (host, log, index)",
+    "too_few_samples": "no GPU has two samples at different times",
+    "not_nvidia_smi": "no nvidia-smi header and no row shaped like one; params: line",
+    "no_row_with_columns": "no row has as many fields as the header; params: line, count, columns",
+    "no_readable_row": "no row has a readable timestamp and utilization; params: line",
+    "not_json": "the text is not JSON; params: line",
+    "not_query_range": "JSON, but not a Prometheus query_range answer of type matrix",
+    "no_series": "the answer holds no series",
+    "bad_series": "a series without a metric object or a values list; params: path",
+    "bad_sample": "a sample that is not a [time, value] pair; params: path",
+    "not_finite": "a sample value that is not a finite number; params: path",
+    "not_unix_seconds": "sample times outside 1970-2100 in Unix seconds; params: path",
+    "no_samples": "the series hold no samples",
+    "missing_columns": "a sacct header without a needed column; params: line, columns",
+    "not_sacct": "neither a sacct header nor a row shaped like one; params: line",
+    "no_finished_job": "no job with a start and an end; params: line",
+    "unreadable_job_time": "a job's Start or End is not a time; params: line",
+    "end_before_start": "a job ends before it starts; params: line",
+    "not_cur": "the header lacks the Cost and Usage Report's columns; params: line",
+    "no_instance_usage": "the report holds no instance usage; params: line",
+    "negative_amount": "a negative UsageAmount; params: line",
+    "no_known_gpu_instance": "no usage of an instance type the catalog gives GPUs for",
+}
+"""Codes of the errors a reader raises on ``content`` (each :class:`FieldError`'s ``code``;
+its ``params`` hold the figures the message quotes)."""
+
+
+def _fail(message: str, code: str, **params: object) -> UsageError:
+    return UsageError([FieldError("content", message, code, dict(params))])
 
 
 def _check_text(text: str) -> None:
     if not text.strip():
-        raise _fail("is empty")
+        raise _fail("is empty", "empty")
     if "\x00" in text:
         line = text.count("\n", 0, text.index("\x00")) + 1
         raise _fail(
-            f"line {line}: is not text (it holds NUL bytes): upload the log itself, not an archive"
+            f"line {line}: is not text (it holds NUL bytes): upload the log itself, not an archive",
+            "holds_nul",
+            line=line,
         )
 
 
@@ -400,7 +442,7 @@ def decode_text(data: bytes) -> str:
         not UTF-8), naming the line of the first bad byte.
     """
     if not data.strip():
-        raise _fail("is empty")
+        raise _fail("is empty", "empty")
     nul = data.find(b"\x00")
     try:
         text = data.decode("utf-8-sig")
@@ -411,7 +453,9 @@ def decode_text(data: bytes) -> str:
         line = data.count(b"\n", 0, nul) + 1
         raise _fail(
             f"line {line}: is not text (binary or not UTF-8): upload the log itself, "
-            "not an archive or a spreadsheet"
+            "not an archive or a spreadsheet",
+            "not_text",
+            line=line,
         )
     return text
 
@@ -508,7 +552,10 @@ def _sampled(samples: _Samples, models: Sequence[str], notices: list[UsageNotice
     if bad.size:
         i = int(bad[0])
         raise _fail(
-            f"{samples.where(i)}: utilization {samples.utilization[i]:g} % is outside 0–100"
+            f"{samples.where(i)}: utilization {samples.utilization[i]:g} % is outside 0–100",
+            "utilization_out_of_range",
+            value=float(samples.utilization[i]),
+            **samples.at(i),
         )
     order = np.argsort(samples.gpu, kind="stable")
     gpu, time, util = samples.gpu[order], samples.time[order], samples.utilization[order]
@@ -519,7 +566,10 @@ def _sampled(samples: _Samples, models: Sequence[str], notices: list[UsageNotice
         i = int(order[backwards[0] + 1])
         raise _fail(
             f"{samples.where(i)}: timestamp is earlier than the previous sample of "
-            f"{samples.gpu_name(int(samples.gpu[i]))}; the log must be in time order"
+            f"{samples.gpu_name(int(samples.gpu[i]))}; the log must be in time order",
+            "timestamp_out_of_order",
+            gpu=samples.gpus[int(samples.gpu[i])].model_dump(),
+            **samples.at(i),
         )
     count = len(samples.gpus)
     # Each GPU's median interval: sort the steps by GPU then length, take the middle one(s).
@@ -535,7 +585,7 @@ def _sampled(samples: _Samples, models: Sequence[str], notices: list[UsageNotice
     if sorted_steps.size:
         median[has] = (sorted_steps[lo[has]] + sorted_steps[hi[has]]) / 2
     if not has.any() or not np.isfinite(median).any() or np.nanmax(median) <= 0:
-        raise _fail("needs at least two samples of one GPU at different times")
+        raise _fail("needs at least two samples of one GPU at different times", "too_few_samples")
     lonely = np.flatnonzero(~has | ~(median > 0))
     if lonely.size:
         fallback = float(np.median(median[has & (median > 0)]))
@@ -620,14 +670,17 @@ def read_nvidia_smi(text: str) -> MeasuredUsage:
     )
     commas = np.array([lines[n].count(",") for n in data], dtype=np.int64)
     columns = _nvidia_header(lines[headers[-1]].split(",")) if headers else None
+    first_line = int(data[0]) + 1 if data.size else 1
     if columns is None:
         first_of_each_width = {c: int(n) for c, n in zip(commas[::-1], data[::-1], strict=True)}
         guesses = [_nvidia_guess(lines[n].split(",")) for n in first_of_each_width.values()]
         columns = next((g for g in guesses if g), None)
         if columns is None:
             raise _fail(
-                f"line {data[0] + 1 if data.size else 1}: is not an nvidia-smi CSV (expected "
-                "timestamp, index, [name,] utilization.gpu, with an optional host column first)"
+                f"line {first_line}: is not an nvidia-smi CSV (expected "
+                "timestamp, index, [name,] utilization.gpu, with an optional host column first)",
+                "not_nvidia_smi",
+                line=first_line,
             )
     width = len(columns)
     fits = commas == width - 1
@@ -637,8 +690,12 @@ def read_nvidia_smi(text: str) -> MeasuredUsage:
     ]
     if not fits.any():
         raise _fail(
-            f"line {data[0] + 1 if data.size else 1}: no row of the nvidia-smi log has the "
-            f"{width} columns {', '.join(columns)}"
+            f"line {first_line}: no row of the nvidia-smi log has the "
+            f"{width} columns {', '.join(columns)}",
+            "no_row_with_columns",
+            line=first_line,
+            count=width,
+            columns=", ".join(columns),
         )
     # Every kept row has `width` fields: split them all at once, then take every width-th.
     fields = ",".join([lines[n] for n in data[fits]]).split(",")
@@ -657,7 +714,9 @@ def read_nvidia_smi(text: str) -> MeasuredUsage:
     if bad.all():
         raise _fail(
             f"line {line_number[0]}: is not an nvidia-smi CSV: no row has a readable timestamp "
-            "and utilization"
+            "and utilization",
+            "no_readable_row",
+            line=int(line_number[0]),
         )
     named = "host" in col
     if named:
@@ -709,18 +768,20 @@ def read_dcgm_prometheus(text: str) -> MeasuredUsage:
     try:
         document = json.loads(text)
     except ValueError as exc:
+        line = int(getattr(exc, "lineno", 1))
         raise _fail(
-            f"line {getattr(exc, 'lineno', 1)}: is not JSON, so not a Prometheus answer"
+            f"line {line}: is not JSON, so not a Prometheus answer", "not_json", line=line
         ) from None
     data = document.get("data") if isinstance(document, dict) else None
     if not isinstance(data, dict) or data.get("resultType") != "matrix":
         raise _fail(
             'is not a Prometheus query_range answer: expected {"data": {"resultType": '
-            '"matrix", "result": [...]}}'
+            '"matrix", "result": [...]}}',
+            "not_query_range",
         )
     result = data.get("result")
     if not isinstance(result, list) or not result:
-        raise _fail("data.result: holds no series (did the query match any GPU?)")
+        raise _fail("data.result: holds no series (did the query match any GPU?)", "no_series")
     series_keys: list[tuple[str, str]] = []
     models: list[str] = []
     times: list[FloatArray] = []
@@ -729,7 +790,11 @@ def read_dcgm_prometheus(text: str) -> MeasuredUsage:
         labels = series.get("metric", {}) if isinstance(series, dict) else {}
         values = series.get("values") if isinstance(series, dict) else None
         if not isinstance(labels, dict) or not isinstance(values, list):
-            raise _fail(f"data.result[{k}]: needs a metric object and a values list")
+            raise _fail(
+                f"data.result[{k}]: needs a metric object and a values list",
+                "bad_series",
+                path=f"data.result[{k}]",
+            )
         host = labels.get("Hostname") or labels.get("instance") or ""
         series_keys.append((str(host), str(labels.get("gpu", labels.get("UUID", k)))))
         if labels.get("modelName"):
@@ -739,11 +804,23 @@ def read_dcgm_prometheus(text: str) -> MeasuredUsage:
         except (ValueError, TypeError):
             pairs = np.empty((0, 0))
         if len(values) and pairs.shape[1:] != (2,):
-            raise _fail(f'data.result[{k}].values: every sample must be [time, "number"]')
+            raise _fail(
+                f'data.result[{k}].values: every sample must be [time, "number"]',
+                "bad_sample",
+                path=f"data.result[{k}].values",
+            )
         if not np.isfinite(pairs).all():
-            raise _fail(f"data.result[{k}].values: holds a value that is not a finite number")
+            raise _fail(
+                f"data.result[{k}].values: holds a value that is not a finite number",
+                "not_finite",
+                path=f"data.result[{k}].values",
+            )
         if len(values) and not ((pairs[:, 0] >= 0) & (pairs[:, 0] < LATEST_UNIX_TIME)).all():
-            raise _fail(f"data.result[{k}].values: times must be Unix seconds (1970 to 2100)")
+            raise _fail(
+                f"data.result[{k}].values: times must be Unix seconds (1970 to 2100)",
+                "not_unix_seconds",
+                path=f"data.result[{k}].values",
+            )
         times.append(pairs[:, 0] if len(values) else np.empty(0))
         utils.append(pairs[:, 1] if len(values) else np.empty(0))
     lengths = np.array([t.size for t in times])
@@ -765,7 +842,7 @@ def read_dcgm_prometheus(text: str) -> MeasuredUsage:
         gpus=[GpuRef(host=host or None, index=index) for host, index in keys],
     )
     if samples.time.size == 0:
-        raise _fail("data.result: the series hold no samples")
+        raise _fail("data.result: the series hold no samples", "no_samples")
     return _sampled(samples, models, [])
 
 
@@ -793,14 +870,19 @@ def read_slurm_sacct(text: str) -> MeasuredUsage:
         if missing:
             raise _fail(
                 f"line {number}: the header has no {', '.join(missing)} column; run "
-                "sacct -a -X -P --format=JobID,Start,End,AllocTRES"
+                "sacct -a -X -P --format=JobID,Start,End,AllocTRES",
+                "missing_columns",
+                line=number,
+                columns=", ".join(missing),
             )
         first = header_at + 1
     else:
         if len(names) < 4 or not re.match(r"^\d{4}-\d\d-\d\d", names[1]):
             raise _fail(
                 f"line {number}: is not sacct -P output (expected a header "
-                "JobID|Start|End|AllocTRES)"
+                "JobID|Start|End|AllocTRES)",
+                "not_sacct",
+                line=number,
             )
         names, first = ["jobid", "start", "end", "alloctres"], header_at
     at = {c: names.index(c) for c in ("jobid", "start", "end", "alloctres")}
@@ -836,15 +918,21 @@ def read_slurm_sacct(text: str) -> MeasuredUsage:
     if unfinished:
         notices.append(UnfinishedJobsSkipped(count=unfinished))
     if not starts:
-        raise _fail(f"line {first + 1}: no finished job in the sacct output")
+        raise _fail(
+            f"line {first + 1}: no finished job in the sacct output",
+            "no_finished_job",
+            line=first + 1,
+        )
     start_s, bad_start = _timestamps(starts)
     end_s, bad_end = _timestamps(ends)
     bad = np.flatnonzero(bad_start | bad_end)
     if bad.size:
-        raise _fail(f"line {where[bad[0]]}: unreadable Start or End time")
+        line = where[bad[0]]
+        raise _fail(f"line {line}: unreadable Start or End time", "unreadable_job_time", line=line)
     backwards = np.flatnonzero(end_s < start_s)
     if backwards.size:
-        raise _fail(f"line {where[backwards[0]]}: End is before Start")
+        line = where[backwards[0]]
+        raise _fail(f"line {line}: End is before Start", "end_before_start", line=line)
     allocated = np.array(counts, dtype=np.float64)
     busy = (start_s, end_s, allocated * (end_s - start_s) / 3600)
     observed = (np.array([start_s.min()]), np.array([end_s.max()]))
@@ -893,13 +981,15 @@ def read_aws_cur(text: str, gpus_per_instance: Mapping[str, tuple[int, str]]) ->
     try:
         header = [_CUR_2_NAMES.get(h.strip(), h.strip()) for h in next(reader)]
     except StopIteration:
-        raise _fail("is empty") from None
+        raise _fail("is empty", "empty") from None
     need_type = ("product/instanceType", "lineItem/UsageType")
     missing = [c for c in ("lineItem/UsageStartDate", "lineItem/UsageAmount") if c not in header]
     if missing or not any(c in header for c in need_type):
         raise _fail(
             "line 1: is not a Cost and Usage Report header: needs lineItem/UsageStartDate, "
-            "lineItem/UsageAmount and product/instanceType or lineItem/UsageType"
+            "lineItem/UsageAmount and product/instanceType or lineItem/UsageType",
+            "not_cur",
+            line=1,
         )
     col = {name: k for k, name in enumerate(header)}
     starts, ends, amounts, types, where = [], [], [], [], []
@@ -928,7 +1018,7 @@ def read_aws_cur(text: str, gpus_per_instance: Mapping[str, tuple[int, str]]) ->
         types.append(kind)
         where.append(number)
     if not starts:
-        raise _fail("line 2: the report has no instance usage rows")
+        raise _fail("line 2: the report has no instance usage rows", "no_instance_usage", line=2)
     start_s, bad_start = _timestamps(starts)
     amount, bad_amount = _numbers(amounts)
     has_end = np.array([bool(e.strip()) for e in ends])
@@ -939,7 +1029,8 @@ def read_aws_cur(text: str, gpus_per_instance: Mapping[str, tuple[int, str]]) ->
     ]
     negative = np.flatnonzero(~bad & (amount < 0))
     if negative.size:
-        raise _fail(f"line {where[negative[0]]}: UsageAmount must not be negative")
+        line = where[negative[0]]
+        raise _fail(f"line {line}: UsageAmount must not be negative", "negative_amount", line=line)
     end_s = np.where(has_end, end_s, start_s + 3600.0)
     known = np.array([t in gpus_per_instance for t in types])
     unknown_hours: dict[str, float] = {}
@@ -953,7 +1044,10 @@ def read_aws_cur(text: str, gpus_per_instance: Mapping[str, tuple[int, str]]) ->
     ]
     use = ~bad & known
     if not use.any():
-        raise _fail("the report has no usage of a GPU instance type the catalog knows")
+        raise _fail(
+            "the report has no usage of a GPU instance type the catalog knows",
+            "no_known_gpu_instance",
+        )
     gpus = np.array([gpus_per_instance[t][0] if t in gpus_per_instance else 0 for t in types])
     models = sorted({gpus_per_instance[types[i]][1] for i in np.flatnonzero(use)})
     start_u, end_u = start_s[use], end_s[use]

@@ -19,6 +19,7 @@ from numpy.testing import assert_allclose
 
 from costmodel.usage import (
     MAX_NOTICES_LISTED,
+    READER_CODES,
     Gap,
     GpuRef,
     InstanceTypeUnknown,
@@ -558,3 +559,5 @@ class TestProperties:
             read_usage(format, "".join(text), P4D)
         except UsageError as exc:
             assert exc.errors and all(e.field == "content" and e.message for e in exc.errors)
+            # and says what as a code the edge can word in another language
+            assert all(e.code in READER_CODES for e in exc.errors)

@@ -1,4 +1,4 @@
-"""The measured-usage readers' notices in words: one sentence per code, translated.
+"""The measured-usage readers' notices and errors in words: one sentence per code, translated.
 
 :mod:`costmodel.usage` says *what* a reader skipped or did not see (a notice's
 ``code``) and *with which figures* (line, count, month, hours); this module is
@@ -7,15 +7,23 @@ the only place that says it in words, in the active language. The planner's
 ``POST /api/v1/usage`` and ``manage.py usage`` give :func:`english_warnings`,
 the same sentences in English (the API's ``warnings``, worded as before the
 notices existed), beside the notices themselves.
+
+A file a reader refuses raises errors on ``content`` with a code of
+:data:`costmodel.usage.READER_CODES`; :func:`reader_error_text` words them for
+the page (the API keeps the engine's English message, as for every error).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from django.utils import translation
+from django.utils.functional import Promise
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
+from costmodel import FieldError
 from costmodel.usage import (
     Gap,
     GpuRef,
@@ -127,3 +135,98 @@ def english_warnings(notices: Sequence[UsageNotice]) -> list[str]:
     usage``, whatever language the request asked for."""
     with translation.override("en"):
         return notice_texts(notices)
+
+
+READER_MESSAGES: dict[str, Promise] = {
+    "empty": gettext_lazy("is empty"),
+    "holds_nul": gettext_lazy(
+        "line %(line)s: is not text (it holds NUL bytes): upload the log itself, not an archive"
+    ),
+    "not_text": gettext_lazy(
+        "line %(line)s: is not text (binary or not UTF-8): upload the log itself, not an "
+        "archive or a spreadsheet"
+    ),
+    "too_many_months": gettext_lazy(
+        "covers %(months)s months, %(first)s to %(last)s; at most %(limit)s are read (is a "
+        "timestamp wrong?)"
+    ),
+    "utilization_out_of_range": gettext_lazy(
+        "%(where)s: utilization %(value)s %% is outside 0–100"
+    ),
+    "timestamp_out_of_order": gettext_lazy(
+        "%(where)s: timestamp is earlier than the previous sample of %(gpu)s; the log must be "
+        "in time order"
+    ),
+    "too_few_samples": gettext_lazy("needs at least two samples of one GPU at different times"),
+    "not_nvidia_smi": gettext_lazy(
+        "line %(line)s: is not an nvidia-smi CSV (expected timestamp, index, [name,] "
+        "utilization.gpu, with an optional host column first)"
+    ),
+    "no_row_with_columns": gettext_lazy(
+        "line %(line)s: no row of the nvidia-smi log has the %(count)s columns %(columns)s"
+    ),
+    "no_readable_row": gettext_lazy(
+        "line %(line)s: is not an nvidia-smi CSV: no row has a readable timestamp and utilization"
+    ),
+    "not_json": gettext_lazy("line %(line)s: is not JSON, so not a Prometheus answer"),
+    "not_query_range": gettext_lazy(
+        'is not a Prometheus query_range answer: expected {"data": {"resultType": "matrix", '
+        '"result": [...]}}'
+    ),
+    "no_series": gettext_lazy("data.result: holds no series (did the query match any GPU?)"),
+    "bad_series": gettext_lazy("%(path)s: needs a metric object and a values list"),
+    "bad_sample": gettext_lazy('%(path)s: every sample must be [time, "number"]'),
+    "not_finite": gettext_lazy("%(path)s: holds a value that is not a finite number"),
+    "not_unix_seconds": gettext_lazy("%(path)s: times must be Unix seconds (1970 to 2100)"),
+    "no_samples": gettext_lazy("data.result: the series hold no samples"),
+    "missing_columns": gettext_lazy(
+        "line %(line)s: the header has no %(columns)s column; run sacct -a -X -P "
+        "--format=JobID,Start,End,AllocTRES"
+    ),
+    "not_sacct": gettext_lazy(
+        "line %(line)s: is not sacct -P output (expected a header JobID|Start|End|AllocTRES)"
+    ),
+    "no_finished_job": gettext_lazy("line %(line)s: no finished job in the sacct output"),
+    "unreadable_job_time": gettext_lazy("line %(line)s: unreadable Start or End time"),
+    "end_before_start": gettext_lazy("line %(line)s: End is before Start"),
+    "not_cur": gettext_lazy(
+        "line %(line)s: is not a Cost and Usage Report header: needs lineItem/UsageStartDate, "
+        "lineItem/UsageAmount and product/instanceType or lineItem/UsageType"
+    ),
+    "no_instance_usage": gettext_lazy("line %(line)s: the report has no instance usage rows"),
+    "negative_amount": gettext_lazy("line %(line)s: UsageAmount must not be negative"),
+    "no_known_gpu_instance": gettext_lazy(
+        "the report has no usage of a GPU instance type the catalog knows"
+    ),
+}
+"""Each code of :data:`costmodel.usage.READER_CODES` in the active language."""
+
+
+def _error_values(params: Mapping[str, Any]) -> dict[str, Any]:
+    """An error's params as the message shows them: figures grouped, the GPU and the place
+    in the file (``line 12`` or a JSON path) in words."""
+    values: dict[str, Any] = dict(params)
+    for key in ("line", "months", "limit", "count"):
+        if key in params:
+            values[key] = number(params[key])
+    if "value" in params:
+        values["value"] = _short(params["value"])
+    if "gpu" in params:
+        values["gpu"] = gpu_text(GpuRef.model_validate(params["gpu"]))
+    if "line" in params:
+        values["where"] = _("line %(line)s") % {"line": values["line"]}
+    elif "path" in params:
+        values["where"] = params["path"]
+    return values
+
+
+def reader_error_text(error: FieldError) -> str:
+    """A reader's error in the active language (the engine's English message for a code this
+    module does not know)."""
+    text = READER_MESSAGES.get(error.code)
+    if text is None:
+        return error.message
+    try:
+        return str(text) % _error_values(error.params)
+    except (KeyError, TypeError, ValueError):
+        return error.message

@@ -15,8 +15,10 @@ import numpy as np
 import pytest
 from django.utils import translation
 
+from costmodel import FieldError
 from costmodel.usage import (
     NOTICE_TYPES,
+    READER_CODES,
     Gap,
     GpuRef,
     InstanceTypeUnknown,
@@ -28,9 +30,17 @@ from costmodel.usage import (
     RowSkipped,
     SingleSampleGpus,
     UnfinishedJobsSkipped,
+    UsageError,
+    decode_text,
     read_usage,
 )
-from webapp.planner.notices import english_warnings, notice_text, notice_texts
+from webapp.planner.notices import (
+    READER_MESSAGES,
+    english_warnings,
+    notice_text,
+    notice_texts,
+    reader_error_text,
+)
 
 FIXTURES = Path(__file__).resolve().parents[2] / "costmodel" / "usage_fixtures"
 P4D = {"p4d.24xlarge": (8, "NVIDIA A100 40GB SXM4")}
@@ -267,3 +277,114 @@ def test_a_gpu_of_a_log_without_host_names_is_named_by_its_log_in_chinese():
     assert (
         text == "第 2 段日志的 GPU 1 在 data.result[2].values[2] 之后有 1.00 小时没有采样（未观测）"
     )
+
+
+def dcgm_answer(edit) -> str:
+    answer = json.loads(fixture("dcgm-prometheus.json"))
+    edit(answer["data"]["result"])
+    return json.dumps(answer)
+
+
+def _set_sample(result, series, sample, value):
+    result[series]["values"][sample] = value
+
+
+SACCT = "JobID|Start|End|AllocTRES\n"
+CUR = "lineItem/UsageStartDate,lineItem/UsageType,lineItem/UsageAmount\n"
+BAD_FILES = {
+    "empty": ("nvidia-smi", " \n"),
+    "holds_nul": ("nvidia-smi", "2026/11/02 10:00:00, 0, 5\n\x00\n"),
+    "too_many_months": ("nvidia-smi", "1990/01/01 00:00:00, 0, 10\n2026/11/02 10:00:00, 0, 10\n"),
+    "utilization_out_of_range": (
+        "nvidia-smi",
+        "2026/11/02 10:00:00, 0, 10\n2026/11/02 10:05:00, 0, 140\n",
+    ),
+    "timestamp_out_of_order": (
+        "nvidia-smi",
+        "2026/11/02 10:05:00, 0, 10\n2026/11/02 10:00:00, 0, 10\n",
+    ),
+    "too_few_samples": ("nvidia-smi", "2026/11/02 10:00:00, 0, 10\n"),
+    "not_nvidia_smi": ("nvidia-smi", "JobID|Start\n1|2026-10-01\n"),
+    "no_row_with_columns": ("nvidia-smi", "timestamp, index, utilization.gpu\n2026/11/02, 0\n"),
+    "no_readable_row": ("nvidia-smi", "timestamp, index, utilization.gpu\nsoon, 0, 10\n"),
+    "not_json": ("dcgm-prometheus", "{\n"),
+    "not_query_range": ("dcgm-prometheus", "{}"),
+    "no_series": ("dcgm-prometheus", '{"data": {"resultType": "matrix", "result": []}}'),
+    "bad_series": ("dcgm-prometheus", '{"data": {"resultType": "matrix", "result": [1]}}'),
+    "bad_sample": ("dcgm-prometheus", dcgm_answer(lambda r: _set_sample(r, 2, 4, [1.0]))),
+    "not_finite": ("dcgm-prometheus", dcgm_answer(lambda r: _set_sample(r, 1, 0, [1.8e9, "NaN"]))),
+    "not_unix_seconds": (
+        "dcgm-prometheus",
+        dcgm_answer(lambda r: _set_sample(r, 1, 0, [1.7e12, "5"])),
+    ),
+    "no_samples": (
+        "dcgm-prometheus",
+        '{"data": {"resultType": "matrix", "result": [{"metric": {}, "values": []}]}}',
+    ),
+    "missing_columns": ("slurm-sacct", "JobID|Start|End|AllocCPUS\n1|2026-10-01T00:00:00|x|4\n"),
+    "not_sacct": ("slurm-sacct", "hello|world\n"),
+    "no_finished_job": ("slurm-sacct", SACCT + "1|2026-10-01T00:00:00|Unknown|gres/gpu=1\n"),
+    "unreadable_job_time": ("slurm-sacct", SACCT + "1|2026-10-01T00:00:00|soon|gres/gpu=1\n"),
+    "end_before_start": (
+        "slurm-sacct",
+        SACCT + "1|2026-10-02T00:00:00|2026-10-01T00:00:00|gres/gpu=1\n",
+    ),
+    "not_cur": ("aws-cur", "a,b\n1,2\n"),
+    "no_instance_usage": ("aws-cur", CUR + "2026-10-01T00:00:00Z,USE1-DataTransfer-Out-Bytes,3\n"),
+    "negative_amount": ("aws-cur", CUR + "2026-10-01T00:00:00Z,USE1-BoxUsage:p4d.24xlarge,-3\n"),
+    "no_known_gpu_instance": ("aws-cur", CUR + "2026-10-01T00:00:00Z,USE1-BoxUsage:m5.xlarge,3\n"),
+}
+
+
+def reader_error(format: str, content: str) -> FieldError:
+    with pytest.raises(UsageError) as caught:
+        read_usage(format, content, P4D)
+    [error] = caught.value.errors
+    return error
+
+
+@pytest.mark.parametrize("code", sorted(BAD_FILES))
+def test_a_refused_file_is_explained_in_english_as_the_reader_says_and_in_chinese(code):
+    error = reader_error(*BAD_FILES[code])
+
+    assert error.field == "content"
+    assert error.code == code
+    with translation.override("en"):
+        assert reader_error_text(error) == error.message
+    with translation.override("zh-hans"):
+        chinese = reader_error_text(error)
+    assert re.search(r"[\u4e00-\u9fff]", chinese), chinese
+    assert "line " not in chinese
+
+
+def test_every_reader_error_has_a_bad_file_here_and_words():
+    assert set(BAD_FILES) | {"not_text"} == set(READER_CODES) == set(READER_MESSAGES)
+
+
+def test_bytes_that_are_not_text_are_explained_in_chinese():
+    with pytest.raises(UsageError) as caught:
+        decode_text(b"timestamp\nPK\x03\x04\x00\x00garbage")
+    [error] = caught.value.errors
+
+    with translation.override("zh-hans"):
+        text = reader_error_text(error)
+
+    assert error.code == "not_text"
+    assert text == (
+        "第 2 行：不是文本（二进制内容或非 UTF-8 编码）：请上传日志本身，而不是压缩包或电子表格"
+    )
+
+
+def test_the_place_and_the_gpu_of_an_error_are_worded_in_chinese():
+    disorder = reader_error(*BAD_FILES["timestamp_out_of_order"])
+    outside = reader_error(
+        "dcgm-prometheus", dcgm_answer(lambda r: _set_sample(r, 3, 5, [0, "-3"]))
+    )
+
+    with translation.override("zh-hans"):
+        texts = [reader_error_text(disorder), reader_error_text(outside)]
+
+    assert texts == [
+        "第 2 行：时间戳早于 第 1 段日志的 GPU 0 的上一个采样；日志必须按时间顺序排列",
+        "data.result[3].values[5]：利用率 -3 % 超出 0–100 的范围",
+    ]

@@ -179,6 +179,19 @@ def test_a_bad_file_is_explained_beside_the_field(client, shipped_catalog, conte
     assert expected in response.content.decode()
 
 
+def test_a_bad_file_is_explained_in_chinese(client, shipped_catalog):
+    content = b"2026/11/02 10:00:00, 0, 10\n2026/11/02 10:05:00, 0, 140\n"
+    response = client.post(
+        URL,
+        {"format": "nvidia-smi", "file": SimpleUploadedFile("log.csv", content)},
+        HTTP_ACCEPT_LANGUAGE="zh-hans",
+    )
+
+    assert response.status_code == 400
+    [message] = response.context["upload"].errors["file"]
+    assert message == "无法读取该文件：第 2 行：利用率 140 % 超出 0–100 的范围"
+
+
 def test_sacct_without_alloctres_names_the_line(client, shipped_catalog):
     text = b"JobID|Start|End|AllocCPUS\n1|2026-10-01T00:00:00|2026-10-01T01:00:00|4\n"
     response = upload(client, "slurm-sacct", text)
