@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 from django.test import override_settings
 from numpy.testing import assert_allclose
@@ -134,6 +135,27 @@ def test_a_body_that_is_not_json_is_a_400(client):
     response = post_json(client, URL, "{not json")
 
     assert errors(response, 400)[0]["field"] == "(body)"
+
+
+def test_a_log_of_thousands_of_timestamps_is_not_taken_for_thousands_of_keys(client):
+    # every timestamp holds two colons: 2 000 samples, 4 000 colons, all inside one string
+    times = np.datetime64("2026-11-02T00:00:00") + np.arange(2000) * np.timedelta64(60, "s")
+    log = "".join(f"{t}, 0, 50\n" for t in np.datetime_as_string(times))
+
+    response = post_json(client, URL, {"format": "nvidia-smi", "content": log})
+
+    assert response.status_code == 200, response.content
+    # 2 000 samples of 60 s at 50 %
+    assert_allclose(sum(response.json()["gpu_hours"]), 2000 * 60 / 3600 * 0.5, rtol=1e-12)
+
+
+def test_a_body_of_more_keys_than_the_limit_is_still_refused(client):
+    extra = ", ".join(f'"k{i}": "10:00:00"' for i in range(1500))
+    body = '{"format": "nvidia-smi", "content": "x", ' + extra + "}"
+
+    assert errors(post_json(client, URL, body), 413) == [
+        {"field": "(body)", "message": "holds more than 1000 keys"}
+    ]
 
 
 def test_a_body_over_the_limit_is_refused_up_front_naming_the_limit(client):
