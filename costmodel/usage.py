@@ -1130,7 +1130,9 @@ def profile_from_usage(
     the latest measured month of the same calendar month, grown by
     ``(1 + growth)^((p − d) / 12)``. A calendar month never observed takes
     the average of the observed ``u``, grown from the average observed month,
-    and is marked ``filled``. Values above 8 (eight boxes' work) are refused.
+    and is marked ``filled``. Values above 8 (eight boxes' work) are refused
+    (code ``profile_month_above_limit`` on ``workload.monthly_utilization.<i>``;
+    params ``month``, ``boxes``, ``limit``).
     """
     problems = []
     if not measured_gpu_throughput > 0:
@@ -1179,6 +1181,12 @@ def profile_from_usage(
                     f"workload.monthly_utilization.{i}",
                     f"{_month_name(int(plan[i]))} needs {profile[i]:.1f} boxes' work, more "
                     f"than {MAX_DEMAND_MULTIPLE:g}: choose a bigger box",
+                    "profile_month_above_limit",
+                    {
+                        "month": _month_name(int(plan[i])),
+                        "boxes": float(profile[i]),
+                        "limit": MAX_DEMAND_MULTIPLE,
+                    },
                 )
             ]
         )

@@ -220,6 +220,18 @@ def _error_values(params: Mapping[str, Any]) -> dict[str, Any]:
     return values
 
 
+def month_above_limit_text(error: FieldError) -> str:
+    """A plan month the measured work asks more than the limit of boxes for, in the active
+    language (``profile_month_above_limit``; the engine's message for another code)."""
+    if error.code != "profile_month_above_limit":
+        return error.message
+    return _("%(month)s needs %(boxes)s boxes' work, more than %(limit)s") % {
+        "month": error.params["month"],
+        "boxes": number(error.params["boxes"], 1),
+        "limit": _short(error.params["limit"]),
+    }
+
+
 def reader_error_text(error: FieldError) -> str:
     """A reader's error in the active language (the engine's English message for a code this
     module does not know)."""

@@ -278,6 +278,28 @@ def test_more_work_than_eight_boxes_asks_for_a_bigger_box(client, shipped_catalo
     assert "choose a bigger box" in str(response.context["form"].errors["preset"])
 
 
+def test_more_work_than_eight_boxes_is_explained_in_chinese(client, shipped_catalog):
+    months = upload(client, "aws-cur", fixture_bytes("aws-cur.csv"), "cur.csv")
+    response = client.post(
+        "/usage/profile",
+        {
+            "usage": hidden_usage(months),
+            "measured_gpu": "a100-40gb-sxm4",
+            "preset": "entry-rtx4090",
+            "benchmark": "resnet50-fp16",
+            "cloud_offering": "aliyun-gn7e-c16g1-4xlarge",
+            "currency": "CNY",
+            "horizon_months": "24",
+        },
+        HTTP_ACCEPT_LANGUAGE="zh-hans",
+    )
+
+    assert response.status_code == 400
+    [message] = response.context["form"].errors["preset"]
+    assert message.startswith("某个月的工作量超过八台这种机器的产能：请选择更大的机器（")
+    assert re.search(r"（\d{4}-\d\d 需要 [\d.]+ 台机器的工作量，超过 8 台）。$", message), message
+
+
 def test_a_saved_plan_keeps_the_source_of_its_workload(client, shipped_catalog):
     months = upload(client, "aws-cur", fixture_bytes("aws-cur.csv"), "cur.csv")
     assert months.status_code == 200
