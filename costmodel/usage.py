@@ -2,7 +2,7 @@
 
 Four readers turn a file's text into :class:`MeasuredUsage`: GPU-hours per
 calendar month (UTC), the hours of each month the file observed, the GPUs it
-saw and warnings. :func:`profile_from_usage` turns that into the 12-month
+saw and notices. :func:`profile_from_usage` turns that into the 12-month
 ``profile`` workload it implies for a box. Pure numpy + pydantic, no Django;
 the readers take text (the edge decodes bytes) and, for a cloud bill, a
 mapping from instance type to its GPUs (the edge builds it from the catalog).
@@ -21,6 +21,10 @@ Formats (:data:`FORMATS`):
 
 Timestamps without a zone (nvidia-smi, sacct) are read as UTC.
 
+What a reader skipped or could not see is reported as :data:`UsageNotice`
+values: a stable ``code`` and the figures it is about (line, count, month …),
+never a sentence; the edge words them in the reader's language.
+
 Notes
 -----
 Sampled utilization (nvidia-smi, DCGM), per GPU, samples in time order::
@@ -29,7 +33,7 @@ Sampled utilization (nvidia-smi, DCGM), per GPU, samples in time order::
     span[i]   = min(t[i+1] − t[i], 2 × median_interval)         [s]   (last sample: median_interval)
     busy[i]   = utilization[i] / 100 × span[i] / 3600           [GPU-h]
 
-A gap longer than twice the median interval is unobserved time (a warning).
+A gap longer than twice the median interval is unobserved time (a ``gap`` notice).
 Every span ``[t[i], t[i] + span[i]]`` is split at month boundaries in
 proportion to its time in each month. ``observed_hours`` of a month are the
 hours in it covered by at least one GPU's spans.
@@ -48,7 +52,7 @@ import json
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Annotated, Literal, get_args
 from warnings import catch_warnings, simplefilter
 
 import numpy as np
@@ -66,7 +70,7 @@ MAX_MONTHS = 240
 """Longest span of months a file may cover (the planner's longest horizon)."""
 LATEST_UNIX_TIME = 4_102_444_800.0
 """2100-01-01 [s]: a Prometheus sample time beyond this is not Unix seconds."""
-MAX_WARNINGS_LISTED = 20
+MAX_NOTICES_LISTED = 20
 """Skipped rows and gaps listed one by one; beyond this they are counted."""
 PARTLY_OBSERVED_SHARE = 0.99
 """A month observed for less than this share of its hours is reported as partly observed."""
@@ -81,6 +85,138 @@ class UsageError(ScenarioError):
     """The content cannot be read as the format named; each error names the line."""
 
 
+# -- notices: what a reader skipped or did not see, as data -----------------------------------
+
+
+class _Notice(BaseModel):
+    # Every notice carries its code: required in the answer's JSON schema.
+    model_config = ConfigDict(frozen=True, json_schema_serialization_defaults_required=True)
+
+
+SkipReason = Literal[
+    "field_count", "unreadable_timestamp", "unreadable_utilization", "unreadable_date_or_amount"
+]
+
+
+class RowSkipped(_Notice):
+    """A row that could not be read, left out of the totals."""
+
+    code: Literal["row_skipped"] = "row_skipped"
+    line: int = Field(description="the row's line in the file (1 = the first)")
+    reason: SkipReason = Field(
+        description="field_count: not as many fields as the header (field_count, "
+        "expected_field_count); unreadable_timestamp, unreadable_utilization: that field is "
+        "not a time or a number; unreadable_date_or_amount: a bill's date or amount"
+    )
+    field_count: int | None = Field(default=None, description="fields the row has")
+    expected_field_count: int | None = Field(default=None, description="fields a row must have")
+
+
+class MoreRowsSkipped(_Notice):
+    """Skipped rows beyond the first :data:`MAX_NOTICES_LISTED`, counted."""
+
+    code: Literal["more_rows_skipped"] = "more_rows_skipped"
+    count: int = Field(description="rows skipped and not listed one by one")
+
+
+class GpuRef(BaseModel):
+    """A GPU as the file names it: its host (or the n-th concatenated log) and its index."""
+
+    model_config = ConfigDict(frozen=True)
+
+    host: str | None = Field(default=None, description="host name the file gives, if any")
+    log: int | None = Field(
+        default=None,
+        description="without host names: which of the concatenated logs (1 = the first)",
+    )
+    index: str = Field(description="the GPU's index (or UUID, bus id) as the file gives it")
+
+
+class Gap(_Notice):
+    """Time without samples of one GPU, longer than twice its median interval: not observed."""
+
+    code: Literal["gap"] = "gap"
+    hours: float = Field(description="length of the gap [h]")
+    gpu: GpuRef
+    line: int | None = Field(default=None, description="the line of the sample before the gap")
+    path: str | None = Field(
+        default=None,
+        description='JSON path of the sample before the gap ("data.result[2].values[17]")',
+    )
+
+
+class MoreGaps(_Notice):
+    """Gaps beyond the first :data:`MAX_NOTICES_LISTED`, counted."""
+
+    code: Literal["more_gaps"] = "more_gaps"
+    count: int = Field(description="gaps not listed one by one")
+
+
+class SingleSampleGpus(_Notice):
+    """GPUs with one sample (or all at one instant), counted at the others' median interval."""
+
+    code: Literal["single_sample_gpus"] = "single_sample_gpus"
+    count: int = Field(description="GPUs with one sample or one instant only")
+    seconds: float = Field(description="the median interval they were counted with [s]")
+
+
+class JobStepsSkipped(_Notice):
+    """Slurm job steps (``123.batch``), left out: only whole jobs count."""
+
+    code: Literal["job_steps_skipped"] = "job_steps_skipped"
+    count: int = Field(description="job steps skipped")
+
+
+class UnfinishedJobsSkipped(_Notice):
+    """Slurm jobs without a start or an end (running, pending), left out."""
+
+    code: Literal["unfinished_jobs_skipped"] = "unfinished_jobs_skipped"
+    count: int = Field(description="jobs skipped")
+
+
+class InstanceTypeUnknown(_Notice):
+    """A bill's instance type the catalog gives no GPU count for: its hours are not counted."""
+
+    code: Literal["instance_type_unknown"] = "instance_type_unknown"
+    instance_type: str = Field(description='the instance type ("m5.xlarge")')
+    hours: float = Field(description="its instance-hours in the bill [instance-h]")
+
+
+class MonthNotObserved(_Notice):
+    """A month between the first and last the file covers with no observation at all."""
+
+    code: Literal["month_not_observed"] = "month_not_observed"
+    month: str = Field(description='"YYYY-MM"')
+
+
+class MonthPartlyObserved(_Notice):
+    """A month the file covers for less than :data:`PARTLY_OBSERVED_SHARE` of its hours."""
+
+    code: Literal["month_partly_observed"] = "month_partly_observed"
+    month: str = Field(description='"YYYY-MM"')
+    observed_hours: float = Field(description="hours of the month observed [h]")
+    month_hours: float = Field(description="hours in the month [h]")
+
+
+UsageNotice = Annotated[
+    RowSkipped
+    | MoreRowsSkipped
+    | Gap
+    | MoreGaps
+    | SingleSampleGpus
+    | JobStepsSkipped
+    | UnfinishedJobsSkipped
+    | InstanceTypeUnknown
+    | MonthNotObserved
+    | MonthPartlyObserved,
+    Field(discriminator="code"),
+]
+"""One thing a reader skipped or did not see, told by its ``code`` and figures."""
+
+NOTICE_TYPES: tuple[type[_Notice], ...] = get_args(get_args(UsageNotice)[0])
+NOTICE_CODES: tuple[str, ...] = tuple(t.model_fields["code"].default for t in NOTICE_TYPES)
+
+
 class MeasuredUsage(BaseModel):
     """GPU-hours per calendar month (UTC) read from a log, accounting dump or bill."""
 
@@ -93,7 +229,10 @@ class MeasuredUsage(BaseModel):
     )
     gpus: int = Field(description="GPUs seen (for accounting and bills: most in use at once)")
     gpu_models: list[str] = Field(description="GPU model names the file gives, if any")
-    warnings: list[str] = Field(description="skipped rows, gaps, partly observed months")
+    notices: list[UsageNotice] = Field(
+        description="what the reader skipped or did not see (skipped rows, gaps, months not "
+        "or only partly observed), each a code and its figures"
+    )
 
 
 class UsageProfile(BaseModel):
@@ -185,9 +324,9 @@ def _report(
     observed: tuple[FloatArray, FloatArray],
     gpus: int,
     models: Sequence[str],
-    warnings: list[str],
+    notices: list[UsageNotice],
 ) -> MeasuredUsage:
-    """Monthly totals of busy GPU-hours and observed hours, with coverage warnings."""
+    """Monthly totals of busy GPU-hours and observed hours, with coverage notices."""
     obs_start, obs_end = _union(*observed)
     first = int(_month_index(obs_start).min())
     last = int(_month_index(np.maximum(obs_end - 1e-6, obs_start)).max())
@@ -195,7 +334,12 @@ def _report(
     if count > MAX_MONTHS:
         raise _fail(
             f"covers {count} months, {_month_name(first)} to {_month_name(last)}; at most "
-            f"{MAX_MONTHS} are read (is a timestamp wrong?)"
+            f"{MAX_MONTHS} are read (is a timestamp wrong?)",
+            "too_many_months",
+            months=count,
+            first=_month_name(first),
+            last=_month_name(last),
+            limit=MAX_MONTHS,
         )
     gpu_hours = _spread(*busy, first, count)
     observed_hours = _spread(obs_start, obs_end, (obs_end - obs_start) / 3600.0, first, count)
@@ -204,10 +348,14 @@ def _report(
     for i in np.flatnonzero(observed_hours < PARTLY_OBSERVED_SHARE * full):
         name = _month_name(int(index[i]))
         if observed_hours[i] <= 0:
-            warnings.append(f"{name}: not observed")
+            notices.append(MonthNotObserved(month=name))
         else:
-            warnings.append(
-                f"{name}: partly observed, {observed_hours[i]:.1f} of {full[i]:.0f} hours"
+            notices.append(
+                MonthPartlyObserved(
+                    month=name,
+                    observed_hours=float(observed_hours[i]),
+                    month_hours=float(full[i]),
+                )
             )
     return MeasuredUsage(
         months=[_month_name(int(m)) for m in index],
@@ -215,28 +363,72 @@ def _report(
         observed_hours=[float(v) for v in observed_hours],
         gpus=gpus,
         gpu_models=sorted(set(models)),
-        warnings=warnings,
+        notices=notices,
     )
 
 
-def _listed(warnings: list[str], items: Sequence[str], what: str) -> None:
-    """Append ``items`` one by one, the ones beyond :data:`MAX_WARNINGS_LISTED` as a count."""
-    warnings.extend(items[:MAX_WARNINGS_LISTED])
-    if len(items) > MAX_WARNINGS_LISTED:
-        warnings.append(f"… and {len(items) - MAX_WARNINGS_LISTED} more {what}")
+def _skipped(notices: list[UsageNotice], rows: Sequence[RowSkipped]) -> None:
+    """Append skipped ``rows`` one by one, the ones beyond :data:`MAX_NOTICES_LISTED` as a
+    count."""
+    notices.extend(rows[:MAX_NOTICES_LISTED])
+    if len(rows) > MAX_NOTICES_LISTED:
+        notices.append(MoreRowsSkipped(count=len(rows) - MAX_NOTICES_LISTED))
 
 
-def _fail(message: str) -> UsageError:
-    return UsageError([FieldError("content", message)])
+def _field_count(line: int, count: int, expected: int) -> RowSkipped:
+    return RowSkipped(
+        line=line, reason="field_count", field_count=count, expected_field_count=expected
+    )
+
+
+READER_CODES: dict[str, str] = {
+    "empty": "the file is empty or only blanks",
+    "holds_nul": "the text holds NUL bytes; params: line",
+    "not_text": "the bytes are binary or not UTF-8; params: line",
+    "too_many_months": "the file covers more than MAX_MONTHS months; params: months, first, "
+    "last, limit",
+    "utilization_out_of_range": "a utilization outside 0-100; params: line or path, value",
+    "timestamp_out_of_order": "a sample earlier than the GPU's previous one; params: line or "
+    "path, gpu (host, log, index)",
+    "too_few_samples": "no GPU has two samples at different times",
+    "not_nvidia_smi": "no nvidia-smi header and no row shaped like one; params: line",
+    "no_row_with_columns": "no row has as many fields as the header; params: line, count, columns",
+    "no_readable_row": "no row has a readable timestamp and utilization; params: line",
+    "not_json": "the text is not JSON; params: line",
+    "not_query_range": "JSON, but not a Prometheus query_range answer of type matrix",
+    "no_series": "the answer holds no series",
+    "bad_series": "a series without a metric object or a values list; params: path",
+    "bad_sample": "a sample that is not a [time, value] pair; params: path",
+    "not_finite": "a sample value that is not a finite number; params: path",
+    "not_unix_seconds": "sample times outside 1970-2100 in Unix seconds; params: path",
+    "no_samples": "the series hold no samples",
+    "missing_columns": "a sacct header without a needed column; params: line, columns",
+    "not_sacct": "neither a sacct header nor a row shaped like one; params: line",
+    "no_finished_job": "no job with a start and an end; params: line",
+    "unreadable_job_time": "a job's Start or End is not a time; params: line",
+    "end_before_start": "a job ends before it starts; params: line",
+    "not_cur": "the header lacks the Cost and Usage Report's columns; params: line",
+    "no_instance_usage": "the report holds no instance usage; params: line",
+    "negative_amount": "a negative UsageAmount; params: line",
+    "no_known_gpu_instance": "no usage of an instance type the catalog gives GPUs for",
+}
+"""Codes of the errors a reader raises on ``content`` (each :class:`FieldError`'s ``code``;
+its ``params`` hold the figures the message quotes)."""
+
+
+def _fail(message: str, code: str, **params: object) -> UsageError:
+    return UsageError([FieldError("content", message, code, dict(params))])
 
 
 def _check_text(text: str) -> None:
     if not text.strip():
-        raise _fail("is empty")
+        raise _fail("is empty", "empty")
     if "\x00" in text:
         line = text.count("\n", 0, text.index("\x00")) + 1
         raise _fail(
-            f"line {line}: is not text (it holds NUL bytes): upload the log itself, not an archive"
+            f"line {line}: is not text (it holds NUL bytes): upload the log itself, not an archive",
+            "holds_nul",
+            line=line,
         )
 
 
@@ -250,7 +442,7 @@ def decode_text(data: bytes) -> str:
         not UTF-8), naming the line of the first bad byte.
     """
     if not data.strip():
-        raise _fail("is empty")
+        raise _fail("is empty", "empty")
     nul = data.find(b"\x00")
     try:
         text = data.decode("utf-8-sig")
@@ -261,7 +453,9 @@ def decode_text(data: bytes) -> str:
         line = data.count(b"\n", 0, nul) + 1
         raise _fail(
             f"line {line}: is not text (binary or not UTF-8): upload the log itself, "
-            "not an archive or a spreadsheet"
+            "not an archive or a spreadsheet",
+            "not_text",
+            line=line,
         )
     return text
 
@@ -342,16 +536,26 @@ class _Samples:
     time: FloatArray  # [s]
     utilization: FloatArray  # [%]
     where: Callable[[int], str]  # where sample i is in the file ("line 12"), for messages
-    gpu_names: list[str]  # each GPU's name in messages ("host-a GPU 3")
+    at: Callable[[int], dict[str, int | str]]  # the same for a notice: {"line": 12}
+    gpus: list[GpuRef]  # each GPU as the file names it
+
+    def gpu_name(self, k: int) -> str:
+        """GPU ``k`` in an error message: ``host-a GPU 3``, ``log 2 GPU 0``."""
+        ref = self.gpus[k]
+        host = ref.host if ref.host is not None else f"log {ref.log}"
+        return f"{host} GPU {ref.index}".strip()
 
 
-def _sampled(samples: _Samples, models: Sequence[str], warnings: list[str]) -> MeasuredUsage:
+def _sampled(samples: _Samples, models: Sequence[str], notices: list[UsageNotice]) -> MeasuredUsage:
     """The sampling rule (module Notes) on every GPU's samples at once."""
     bad = np.flatnonzero((samples.utilization < 0) | (samples.utilization > 100))
     if bad.size:
         i = int(bad[0])
         raise _fail(
-            f"{samples.where(i)}: utilization {samples.utilization[i]:g} % is outside 0–100"
+            f"{samples.where(i)}: utilization {samples.utilization[i]:g} % is outside 0–100",
+            "utilization_out_of_range",
+            value=float(samples.utilization[i]),
+            **samples.at(i),
         )
     order = np.argsort(samples.gpu, kind="stable")
     gpu, time, util = samples.gpu[order], samples.time[order], samples.utilization[order]
@@ -362,9 +566,12 @@ def _sampled(samples: _Samples, models: Sequence[str], warnings: list[str]) -> M
         i = int(order[backwards[0] + 1])
         raise _fail(
             f"{samples.where(i)}: timestamp is earlier than the previous sample of "
-            f"{samples.gpu_names[samples.gpu[i]]}; the log must be in time order"
+            f"{samples.gpu_name(int(samples.gpu[i]))}; the log must be in time order",
+            "timestamp_out_of_order",
+            gpu=samples.gpus[int(samples.gpu[i])].model_dump(),
+            **samples.at(i),
         )
-    count = len(samples.gpu_names)
+    count = len(samples.gpus)
     # Each GPU's median interval: sort the steps by GPU then length, take the middle one(s).
     step_gpu, steps = gpu[1:][same], step[same]
     per_gpu = np.bincount(step_gpu, minlength=count)
@@ -378,37 +585,32 @@ def _sampled(samples: _Samples, models: Sequence[str], warnings: list[str]) -> M
     if sorted_steps.size:
         median[has] = (sorted_steps[lo[has]] + sorted_steps[hi[has]]) / 2
     if not has.any() or not np.isfinite(median).any() or np.nanmax(median) <= 0:
-        raise _fail("needs at least two samples of one GPU at different times")
+        raise _fail("needs at least two samples of one GPU at different times", "too_few_samples")
     lonely = np.flatnonzero(~has | ~(median > 0))
     if lonely.size:
         fallback = float(np.median(median[has & (median > 0)]))
         median[lonely] = fallback
-        warnings.append(
-            f"{lonely.size} GPU(s) with one sample (or one instant) only: counted with the "
-            f"median interval of the others, {fallback:g} s"
-        )
+        notices.append(SingleSampleGpus(count=int(lonely.size), seconds=fallback))
     cap = 2 * median[gpu]
     span = np.full(gpu.size, np.nan)
     span[:-1] = np.where(same, np.minimum(step, cap[:-1]), np.nan)
     last = np.isnan(span)
     span[last] = median[gpu[last]]
     gaps = np.flatnonzero(same & (step > cap[:-1]))
-    _listed(
-        warnings,
-        [
-            f"gap of {step[i] / 3600:.2f} h without samples of "
-            f"{samples.gpu_names[gpu[i]]} after {samples.where(int(order[i]))} (not observed)"
-            for i in gaps
-        ],
-        "gaps",
-    )
+    notices += [
+        Gap.model_validate(
+            {
+                "hours": float(step[i] / 3600),
+                "gpu": samples.gpus[gpu[i]],
+                **samples.at(int(order[i])),
+            }
+        )
+        for i in gaps[:MAX_NOTICES_LISTED]
+    ]
+    if gaps.size > MAX_NOTICES_LISTED:
+        notices.append(MoreGaps(count=int(gaps.size) - MAX_NOTICES_LISTED))
     busy = (time, time + span, util / 100 * span / 3600)
-    return _report(busy, (time, time + span), count, models, warnings)
-
-
-def _gpu_numbers(keys: Sequence[str]) -> tuple[IntArray, list[str]]:
-    names, number = np.unique(np.array(keys, dtype=object), return_inverse=True)
-    return number.astype(np.int64), [str(n) for n in names]
+    return _report(busy, (time, time + span), count, models, notices)
 
 
 # -- nvidia-smi -----------------------------------------------------------------------------
@@ -468,25 +670,32 @@ def read_nvidia_smi(text: str) -> MeasuredUsage:
     )
     commas = np.array([lines[n].count(",") for n in data], dtype=np.int64)
     columns = _nvidia_header(lines[headers[-1]].split(",")) if headers else None
+    first_line = int(data[0]) + 1 if data.size else 1
     if columns is None:
         first_of_each_width = {c: int(n) for c, n in zip(commas[::-1], data[::-1], strict=True)}
         guesses = [_nvidia_guess(lines[n].split(",")) for n in first_of_each_width.values()]
         columns = next((g for g in guesses if g), None)
         if columns is None:
             raise _fail(
-                f"line {data[0] + 1 if data.size else 1}: is not an nvidia-smi CSV (expected "
-                "timestamp, index, [name,] utilization.gpu, with an optional host column first)"
+                f"line {first_line}: is not an nvidia-smi CSV (expected "
+                "timestamp, index, [name,] utilization.gpu, with an optional host column first)",
+                "not_nvidia_smi",
+                line=first_line,
             )
     width = len(columns)
     fits = commas == width - 1
     skipped = [
-        f"line {n + 1}: skipped, {c + 1} fields, not {width}"
+        _field_count(int(n) + 1, int(c) + 1, width)
         for n, c in zip(data[~fits], commas[~fits], strict=True)
     ]
     if not fits.any():
         raise _fail(
-            f"line {data[0] + 1 if data.size else 1}: no row of the nvidia-smi log has the "
-            f"{width} columns {', '.join(columns)}"
+            f"line {first_line}: no row of the nvidia-smi log has the "
+            f"{width} columns {', '.join(columns)}",
+            "no_row_with_columns",
+            line=first_line,
+            count=width,
+            columns=", ".join(columns),
         )
     # Every kept row has `width` fields: split them all at once, then take every width-th.
     fields = ",".join([lines[n] for n in data[fits]]).split(",")
@@ -496,43 +705,52 @@ def read_nvidia_smi(text: str) -> MeasuredUsage:
     util, bad_util = _numbers(col["utilization.gpu"])
     bad = bad_time | bad_util
     skipped += [
-        f"line {line_number[i]}: skipped, "
-        + ("unreadable timestamp" if bad_time[i] else "unreadable utilization")
+        RowSkipped(
+            line=int(line_number[i]),
+            reason="unreadable_timestamp" if bad_time[i] else "unreadable_utilization",
+        )
         for i in np.flatnonzero(bad)
     ]
     if bad.all():
         raise _fail(
             f"line {line_number[0]}: is not an nvidia-smi CSV: no row has a readable timestamp "
-            "and utilization"
+            "and utilization",
+            "no_readable_row",
+            line=int(line_number[0]),
         )
-    if "host" in col:
+    named = "host" in col
+    if named:
         host_names, host = np.unique(np.char.strip(col["host"]), return_inverse=True)
     else:
         # Without a host column, each header line starts the next host's log.
         host = np.searchsorted(np.array(headers, dtype=np.int64), data[fits], side="right")
         host -= host.min()
-        host_names = np.array([f"log {k + 1}" for k in range(int(host.max()) + 1)])
     # The GPU within its host: its index, else its UUID or bus id; one GPU when none is logged.
     gpu_column = next((c for c in ("index", "uuid", "pci.bus_id") if c in col), None)
     gpu_ids = np.char.strip(col[gpu_column]) if gpu_column else np.zeros(len(line_number), str)
     index_names, index = np.unique(gpu_ids, return_inverse=True)
     kept = np.flatnonzero(~bad)
     pairs, gpu = np.unique(host[kept] * index_names.size + index[kept], return_inverse=True)
-    gpu_names = [
-        f"{host_names[p // index_names.size]} GPU {index_names[p % index_names.size]}"
+    gpus = [
+        GpuRef(
+            host=str(host_names[p // index_names.size]) if named else None,
+            log=None if named else int(p // index_names.size) + 1,
+            index=str(index_names[p % index_names.size]),
+        )
         for p in pairs
     ]
     models = {n.strip() for n in set(col["name"])} if "name" in col else set()
-    warnings: list[str] = []
-    _listed(warnings, skipped, "rows skipped")
+    notices: list[UsageNotice] = []
+    _skipped(notices, skipped)
     samples = _Samples(
         gpu=gpu.astype(np.int64),
         time=time[kept],
         utilization=util[kept],
         where=lambda i: f"line {line_number[kept[i]]}",
-        gpu_names=gpu_names,
+        at=lambda i: {"line": int(line_number[kept[i]])},
+        gpus=gpus,
     )
-    return _sampled(samples, sorted(m for m in models if m), warnings)
+    return _sampled(samples, sorted(m for m in models if m), notices)
 
 
 # -- DCGM through Prometheus ----------------------------------------------------------------
@@ -550,19 +768,21 @@ def read_dcgm_prometheus(text: str) -> MeasuredUsage:
     try:
         document = json.loads(text)
     except ValueError as exc:
+        line = int(getattr(exc, "lineno", 1))
         raise _fail(
-            f"line {getattr(exc, 'lineno', 1)}: is not JSON, so not a Prometheus answer"
+            f"line {line}: is not JSON, so not a Prometheus answer", "not_json", line=line
         ) from None
     data = document.get("data") if isinstance(document, dict) else None
     if not isinstance(data, dict) or data.get("resultType") != "matrix":
         raise _fail(
             'is not a Prometheus query_range answer: expected {"data": {"resultType": '
-            '"matrix", "result": [...]}}'
+            '"matrix", "result": [...]}}',
+            "not_query_range",
         )
     result = data.get("result")
     if not isinstance(result, list) or not result:
-        raise _fail("data.result: holds no series (did the query match any GPU?)")
-    series_keys: list[str] = []
+        raise _fail("data.result: holds no series (did the query match any GPU?)", "no_series")
+    series_keys: list[tuple[str, str]] = []
     models: list[str] = []
     times: list[FloatArray] = []
     utils: list[FloatArray] = []
@@ -570,9 +790,13 @@ def read_dcgm_prometheus(text: str) -> MeasuredUsage:
         labels = series.get("metric", {}) if isinstance(series, dict) else {}
         values = series.get("values") if isinstance(series, dict) else None
         if not isinstance(labels, dict) or not isinstance(values, list):
-            raise _fail(f"data.result[{k}]: needs a metric object and a values list")
+            raise _fail(
+                f"data.result[{k}]: needs a metric object and a values list",
+                "bad_series",
+                path=f"data.result[{k}]",
+            )
         host = labels.get("Hostname") or labels.get("instance") or ""
-        series_keys.append(f"{host} GPU {labels.get('gpu', labels.get('UUID', k))}".strip())
+        series_keys.append((str(host), str(labels.get("gpu", labels.get("UUID", k)))))
         if labels.get("modelName"):
             models.append(str(labels["modelName"]))
         try:
@@ -580,16 +804,30 @@ def read_dcgm_prometheus(text: str) -> MeasuredUsage:
         except (ValueError, TypeError):
             pairs = np.empty((0, 0))
         if len(values) and pairs.shape[1:] != (2,):
-            raise _fail(f'data.result[{k}].values: every sample must be [time, "number"]')
+            raise _fail(
+                f'data.result[{k}].values: every sample must be [time, "number"]',
+                "bad_sample",
+                path=f"data.result[{k}].values",
+            )
         if not np.isfinite(pairs).all():
-            raise _fail(f"data.result[{k}].values: holds a value that is not a finite number")
+            raise _fail(
+                f"data.result[{k}].values: holds a value that is not a finite number",
+                "not_finite",
+                path=f"data.result[{k}].values",
+            )
         if len(values) and not ((pairs[:, 0] >= 0) & (pairs[:, 0] < LATEST_UNIX_TIME)).all():
-            raise _fail(f"data.result[{k}].values: times must be Unix seconds (1970 to 2100)")
+            raise _fail(
+                f"data.result[{k}].values: times must be Unix seconds (1970 to 2100)",
+                "not_unix_seconds",
+                path=f"data.result[{k}].values",
+            )
         times.append(pairs[:, 0] if len(values) else np.empty(0))
         utils.append(pairs[:, 1] if len(values) else np.empty(0))
     lengths = np.array([t.size for t in times])
     offsets = np.concatenate([[0], np.cumsum(lengths)])
-    series_gpu, gpu_names = _gpu_numbers(series_keys)
+    keys = sorted(set(series_keys))
+    number = {key: k for k, key in enumerate(keys)}
+    series_gpu = np.array([number[key] for key in series_keys], dtype=np.int64)
 
     def where(i: int) -> str:
         k = int(np.searchsorted(offsets, i, side="right")) - 1
@@ -600,10 +838,11 @@ def read_dcgm_prometheus(text: str) -> MeasuredUsage:
         time=np.concatenate(times),
         utilization=np.concatenate(utils),
         where=where,
-        gpu_names=gpu_names,
+        at=lambda i: {"path": where(i)},
+        gpus=[GpuRef(host=host or None, index=index) for host, index in keys],
     )
     if samples.time.size == 0:
-        raise _fail("data.result: the series hold no samples")
+        raise _fail("data.result: the series hold no samples", "no_samples")
     return _sampled(samples, models, [])
 
 
@@ -617,7 +856,7 @@ def read_slurm_sacct(text: str) -> MeasuredUsage:
 
     GPUs of a job are ``gres/gpu=N`` in AllocTRES (a typed ``gres/gpu:a100=N``
     names the model). Job steps (``123.batch``) and jobs without an end
-    (running, pending) are skipped with a warning; jobs without GPUs count
+    (running, pending) are skipped with a notice; jobs without GPUs count
     nothing. Busy GPU-hours are ``GPUs × (End − Start)`` split at month
     boundaries; the accounting observes from the earliest start to the latest end.
     """
@@ -631,18 +870,23 @@ def read_slurm_sacct(text: str) -> MeasuredUsage:
         if missing:
             raise _fail(
                 f"line {number}: the header has no {', '.join(missing)} column; run "
-                "sacct -a -X -P --format=JobID,Start,End,AllocTRES"
+                "sacct -a -X -P --format=JobID,Start,End,AllocTRES",
+                "missing_columns",
+                line=number,
+                columns=", ".join(missing),
             )
         first = header_at + 1
     else:
         if len(names) < 4 or not re.match(r"^\d{4}-\d\d-\d\d", names[1]):
             raise _fail(
                 f"line {number}: is not sacct -P output (expected a header "
-                "JobID|Start|End|AllocTRES)"
+                "JobID|Start|End|AllocTRES)",
+                "not_sacct",
+                line=number,
             )
         names, first = ["jobid", "start", "end", "alloctres"], header_at
     at = {c: names.index(c) for c in ("jobid", "start", "end", "alloctres")}
-    steps, unfinished, skipped = 0, 0, []
+    steps, unfinished, skipped = 0, 0, list[RowSkipped]()
     starts, ends, counts, where = [], [], [], []
     models: list[str] = []
     for n in range(first, len(lines)):
@@ -651,7 +895,7 @@ def read_slurm_sacct(text: str) -> MeasuredUsage:
             continue
         fields = line.split("|")
         if len(fields) < len(names):
-            skipped.append(f"line {n + 1}: skipped, {len(fields)} fields, not {len(names)}")
+            skipped.append(_field_count(n + 1, len(fields), len(names)))
             continue
         if "." in fields[at["jobid"]]:
             steps += 1
@@ -667,27 +911,33 @@ def read_slurm_sacct(text: str) -> MeasuredUsage:
         ends.append(end)
         counts.append(gpus)
         where.append(n + 1)
-    warnings: list[str] = []
-    _listed(warnings, skipped, "rows skipped")
+    notices: list[UsageNotice] = []
+    _skipped(notices, skipped)
     if steps:
-        warnings.append(f"{steps} job steps skipped (only whole jobs count; use sacct -X)")
+        notices.append(JobStepsSkipped(count=steps))
     if unfinished:
-        warnings.append(f"{unfinished} jobs without a start or an end skipped (still running?)")
+        notices.append(UnfinishedJobsSkipped(count=unfinished))
     if not starts:
-        raise _fail(f"line {first + 1}: no finished job in the sacct output")
+        raise _fail(
+            f"line {first + 1}: no finished job in the sacct output",
+            "no_finished_job",
+            line=first + 1,
+        )
     start_s, bad_start = _timestamps(starts)
     end_s, bad_end = _timestamps(ends)
     bad = np.flatnonzero(bad_start | bad_end)
     if bad.size:
-        raise _fail(f"line {where[bad[0]]}: unreadable Start or End time")
+        line = where[bad[0]]
+        raise _fail(f"line {line}: unreadable Start or End time", "unreadable_job_time", line=line)
     backwards = np.flatnonzero(end_s < start_s)
     if backwards.size:
-        raise _fail(f"line {where[backwards[0]]}: End is before Start")
+        line = where[backwards[0]]
+        raise _fail(f"line {line}: End is before Start", "end_before_start", line=line)
     allocated = np.array(counts, dtype=np.float64)
     busy = (start_s, end_s, allocated * (end_s - start_s) / 3600)
     observed = (np.array([start_s.min()]), np.array([end_s.max()]))
     peak = _peak_concurrency(start_s, end_s, allocated)
-    return _report(busy, observed, round(peak), models, warnings)
+    return _report(busy, observed, round(peak), models, notices)
 
 
 # -- AWS Cost and Usage Report --------------------------------------------------------------
@@ -731,21 +981,24 @@ def read_aws_cur(text: str, gpus_per_instance: Mapping[str, tuple[int, str]]) ->
     try:
         header = [_CUR_2_NAMES.get(h.strip(), h.strip()) for h in next(reader)]
     except StopIteration:
-        raise _fail("is empty") from None
+        raise _fail("is empty", "empty") from None
     need_type = ("product/instanceType", "lineItem/UsageType")
     missing = [c for c in ("lineItem/UsageStartDate", "lineItem/UsageAmount") if c not in header]
     if missing or not any(c in header for c in need_type):
         raise _fail(
             "line 1: is not a Cost and Usage Report header: needs lineItem/UsageStartDate, "
-            "lineItem/UsageAmount and product/instanceType or lineItem/UsageType"
+            "lineItem/UsageAmount and product/instanceType or lineItem/UsageType",
+            "not_cur",
+            line=1,
         )
     col = {name: k for k, name in enumerate(header)}
-    starts, ends, amounts, types, where, skipped = [], [], [], [], [], []
+    starts, ends, amounts, types, where = [], [], [], [], []
+    skipped: list[RowSkipped] = []
     for number, row in enumerate(reader, start=2):
         if not any(cell.strip() for cell in row):
             continue
         if len(row) != len(header):
-            skipped.append(f"line {number}: skipped, {len(row)} fields, not {len(header)}")
+            skipped.append(_field_count(number, len(row), len(header)))
             continue
         kind = row[col["product/instanceType"]].strip() if "product/instanceType" in col else ""
         if not kind and "lineItem/UsageType" in col:
@@ -765,30 +1018,36 @@ def read_aws_cur(text: str, gpus_per_instance: Mapping[str, tuple[int, str]]) ->
         types.append(kind)
         where.append(number)
     if not starts:
-        raise _fail("line 2: the report has no instance usage rows")
+        raise _fail("line 2: the report has no instance usage rows", "no_instance_usage", line=2)
     start_s, bad_start = _timestamps(starts)
     amount, bad_amount = _numbers(amounts)
     has_end = np.array([bool(e.strip()) for e in ends])
     end_s, bad_end = _timestamps([e if e.strip() else s for e, s in zip(ends, starts, strict=True)])
     bad = bad_start | bad_amount | bad_end
-    skipped += [f"line {where[i]}: skipped, unreadable date or amount" for i in np.flatnonzero(bad)]
+    skipped += [
+        RowSkipped(line=where[i], reason="unreadable_date_or_amount") for i in np.flatnonzero(bad)
+    ]
     negative = np.flatnonzero(~bad & (amount < 0))
     if negative.size:
-        raise _fail(f"line {where[negative[0]]}: UsageAmount must not be negative")
+        line = where[negative[0]]
+        raise _fail(f"line {line}: UsageAmount must not be negative", "negative_amount", line=line)
     end_s = np.where(has_end, end_s, start_s + 3600.0)
     known = np.array([t in gpus_per_instance for t in types])
     unknown_hours: dict[str, float] = {}
     for i in np.flatnonzero(~known & ~bad):
         unknown_hours[types[i]] = unknown_hours.get(types[i], 0.0) + float(amount[i])
-    warnings: list[str] = []
-    _listed(warnings, skipped, "rows skipped")
-    warnings += [
-        f"{kind}: {hours:g} instance-hours not counted, the catalog has no GPU count for it"
+    notices: list[UsageNotice] = []
+    _skipped(notices, skipped)
+    notices += [
+        InstanceTypeUnknown(instance_type=kind, hours=hours)
         for kind, hours in sorted(unknown_hours.items())
     ]
     use = ~bad & known
     if not use.any():
-        raise _fail("the report has no usage of a GPU instance type the catalog knows")
+        raise _fail(
+            "the report has no usage of a GPU instance type the catalog knows",
+            "no_known_gpu_instance",
+        )
     gpus = np.array([gpus_per_instance[t][0] if t in gpus_per_instance else 0 for t in types])
     models = sorted({gpus_per_instance[types[i]][1] for i in np.flatnonzero(use)})
     start_u, end_u = start_s[use], end_s[use]
@@ -797,7 +1056,7 @@ def read_aws_cur(text: str, gpus_per_instance: Mapping[str, tuple[int, str]]) ->
     busy = (start_u, end_u, gpu_hours)
     observed = (start_s[~bad], end_s[~bad])
     peak = _peak_concurrency(start_u, end_u, gpu_hours / length_h)
-    return _report(busy, observed, int(np.ceil(peak - 1e-9)), models, warnings)
+    return _report(busy, observed, int(np.ceil(peak - 1e-9)), models, notices)
 
 
 def read_usage(
@@ -871,7 +1130,9 @@ def profile_from_usage(
     the latest measured month of the same calendar month, grown by
     ``(1 + growth)^((p − d) / 12)``. A calendar month never observed takes
     the average of the observed ``u``, grown from the average observed month,
-    and is marked ``filled``. Values above 8 (eight boxes' work) are refused.
+    and is marked ``filled``. Values above 8 (eight boxes' work) are refused
+    (code ``profile_month_above_limit`` on ``workload.monthly_utilization.<i>``;
+    params ``month``, ``boxes``, ``limit``).
     """
     problems = []
     if not measured_gpu_throughput > 0:
@@ -920,6 +1181,12 @@ def profile_from_usage(
                     f"workload.monthly_utilization.{i}",
                     f"{_month_name(int(plan[i]))} needs {profile[i]:.1f} boxes' work, more "
                     f"than {MAX_DEMAND_MULTIPLE:g}: choose a bigger box",
+                    "profile_month_above_limit",
+                    {
+                        "month": _month_name(int(plan[i])),
+                        "boxes": float(profile[i]),
+                        "limit": MAX_DEMAND_MULTIPLE,
+                    },
                 )
             ]
         )

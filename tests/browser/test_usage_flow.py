@@ -12,14 +12,18 @@ from webapp.planner.permalink import decode
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 LOG = Path(__file__).resolve().parents[1] / "costmodel" / "usage_fixtures" / "nvidia-smi.csv"
+NOTE_EN = "line 16: skipped, unreadable utilization"
+NOTE_ZH = "第 16 行：已跳过，利用率无法读取"
 
 
-def upload_and_plan(page, shot: Path) -> None:
-    """From the upload form to the results page, by the fields' ids (any language)."""
+def upload_and_plan(page, shot: Path, note: str) -> None:
+    """From the upload form to the results page, by the fields' ids (any language); ``note``
+    is the first note on the file, in the page's language."""
     page.locator("#id_format").select_option("nvidia-smi")
     page.locator("#id_file").set_input_files(str(LOG))
     page.locator("#usage-read").click()
     page.wait_for_selector("#chart-usage[data-rendered='true'] .main-svg")
+    assert page.locator("#usage-warnings li").first.inner_text() == note
     # The log names "NVIDIA GeForce RTX 4090": the catalog's RTX 4090 is pre-selected.
     assert page.locator("#id_measured_gpu").input_value() == "rtx-4090"
     page.locator("#id_growth_percent").fill("10")
@@ -38,7 +42,7 @@ def test_a_person_turns_a_gpu_log_into_a_verdict(page, live_server, shipped_cata
     page.get_by_role("link", name="Use measured usage").click()
     page.wait_for_url("**/usage/")
     assert "Files up to 16 MB" in page.locator("#usage-upload").inner_text()
-    upload_and_plan(page, artifacts / "usage-profile-en.png")
+    upload_and_plan(page, artifacts / "usage-profile-en.png", NOTE_EN)
 
     link = decode(page.url.split("/r/", 1)[1])
     assert link.scenario.workload.kind == "profile"
@@ -60,7 +64,7 @@ def test_the_same_in_chinese(browser, live_server, shipped_catalog, artifacts):
         page.goto(live_server.url + "/usage/")
         assert page.locator("html").get_attribute("lang") == "zh-hans"
         assert page.locator("h1").inner_text() == "使用实测用量"
-        upload_and_plan(page, artifacts / "usage-profile-zh-hans.png")
+        upload_and_plan(page, artifacts / "usage-profile-zh-hans.png", NOTE_ZH)
         assert page.locator("#headline-sentence").inner_text()
         assert "实测用量：nvidia-smi 日志（CSV）" in page.locator(".inputs-table").inner_text()
         page.screenshot(path=str(artifacts / "usage-results-zh-hans.png"), full_page=True)

@@ -18,7 +18,20 @@ from hypothesis import strategies as st
 from numpy.testing import assert_allclose
 
 from costmodel.usage import (
+    MAX_NOTICES_LISTED,
+    READER_CODES,
+    Gap,
+    GpuRef,
+    InstanceTypeUnknown,
+    JobStepsSkipped,
     MeasuredUsage,
+    MonthNotObserved,
+    MonthPartlyObserved,
+    MoreGaps,
+    MoreRowsSkipped,
+    RowSkipped,
+    SingleSampleGpus,
+    UnfinishedJobsSkipped,
     UsageError,
     decode_text,
     profile_from_usage,
@@ -66,13 +79,26 @@ class TestNvidiaSmiFixture:
         assert self.usage.gpu_models == ["NVIDIA GeForce RTX 4090"]
 
     def test_it_reports_the_skipped_row_the_gap_and_the_partial_months(self):
-        warnings = self.usage.warnings
-        assert warnings[0] == "line 16: skipped, unreadable utilization"
-        assert warnings[1].startswith("gap of 1.00 h without samples of log 2 GPU 1 after line")
-        assert warnings[2:] == [
-            "2026-10: partly observed, 2.0 of 744 hours",
-            "2026-11: partly observed, 2.0 of 720 hours",
+        # host b is the second concatenated log (no host column); its GPU 1's last sample
+        # before the gap, 00:00, is on line 77
+        assert self.usage.notices == [
+            RowSkipped(line=16, reason="unreadable_utilization"),
+            Gap(hours=1.0, gpu=GpuRef(log=2, index="1"), line=77),
+            MonthPartlyObserved(month="2026-10", observed_hours=2.0, month_hours=744.0),
+            MonthPartlyObserved(month="2026-11", observed_hours=2.0, month_hours=720.0),
         ]
+
+    def test_its_notices_are_codes_and_figures_in_json(self):
+        dumped = self.usage.model_dump(mode="json")["notices"]
+        assert dumped[0] == {
+            "code": "row_skipped",
+            "line": 16,
+            "reason": "unreadable_utilization",
+            "field_count": None,
+            "expected_field_count": None,
+        }
+        assert dumped[1]["gpu"] == {"host": None, "log": 2, "index": "1"}
+        assert MeasuredUsage.model_validate(self.usage.model_dump(mode="json")) == self.usage
 
 
 class TestNvidiaSmiLayouts:
@@ -107,10 +133,59 @@ class TestNvidiaSmiLayouts:
         usage = read_nvidia_smi(text)
         # two readable samples 600 s apart, the last counting 600 s: 1 200 s at 40 %
         assert_allclose(usage.gpu_hours, [0.4 * 1200 / 3600], rtol=1e-12)
-        assert usage.warnings[:2] == [
-            "line 2: skipped, unreadable timestamp",
-            "line 3: skipped, unreadable utilization",
+        assert usage.notices[:2] == [
+            RowSkipped(line=2, reason="unreadable_timestamp"),
+            RowSkipped(line=3, reason="unreadable_utilization"),
         ]
+
+    def test_rows_beyond_the_listed_ones_are_counted(self):
+        # 11 rows of two fields (lines 2-12), 12 rows whose timestamp is not a time (13-24)
+        rows = (
+            ["2026/11/02 10:00:00, 0, 10"]
+            + [f"2026/11/02 10:{m:02d}:00, 0" for m in range(1, 12)]
+            + [f"bad{m}, 0, 10" for m in range(12, 24)]
+            + ["2026/11/02 10:30:00, 0, 10", "2026/11/02 10:40:00, 0, 10"]
+        )
+        notices = read_nvidia_smi("\n".join(rows) + "\n").notices
+        listed = [
+            *(
+                RowSkipped(line=n, reason="field_count", field_count=2, expected_field_count=3)
+                for n in range(2, 13)
+            ),
+            *(RowSkipped(line=n, reason="unreadable_timestamp") for n in range(13, 22)),
+        ]
+        assert len(listed) == MAX_NOTICES_LISTED
+        assert notices[:MAX_NOTICES_LISTED] == listed
+        assert notices[MAX_NOTICES_LISTED] == MoreRowsSkipped(count=3)
+
+    def test_a_month_without_samples_and_a_gpu_with_one_sample_are_reported(self):
+        # GPU 0: 20:00 and 20:30 on 09-30, then 00:00 and 00:30 on 11-01 (median 30 min,
+        # the 747.5 h between is a gap); GPU 1: one sample, counted 30 min
+        text = (
+            "2026/09/30 20:00:00, 0, 50\n2026/09/30 20:30:00, 0, 50\n"
+            "2026/11/01 00:00:00, 0, 50\n2026/11/01 00:30:00, 0, 50\n"
+            "2026/11/01 00:10:00, 1, 70\n"
+        )
+        assert read_nvidia_smi(text).notices == [
+            SingleSampleGpus(count=1, seconds=1800.0),
+            Gap(hours=747.5, gpu=GpuRef(log=1, index="0"), line=2),
+            MonthPartlyObserved(month="2026-09", observed_hours=1.5, month_hours=720.0),
+            MonthNotObserved(month="2026-10"),
+            MonthPartlyObserved(month="2026-11", observed_hours=1.0, month_hours=720.0),
+        ]
+
+    def test_gaps_beyond_the_listed_ones_are_counted(self):
+        # one GPU: 50 samples a minute apart, every second step 10 minutes longer: 25 steps
+        # of 1 min (the median) and 24 of 11 min, each a gap (over 2 × 1 min)
+        times = np.datetime64("2026-11-02T00:00") + np.arange(50) * np.timedelta64(1, "m")
+        times[1::2] += np.arange(25) * np.timedelta64(10, "m")
+        times[2::2] += np.arange(1, 25) * np.timedelta64(10, "m")
+        stamps = np.datetime_as_string(times.astype("datetime64[s]"))
+        notices = read_nvidia_smi("".join(f"{t}, 0, 10\n" for t in stamps)).notices
+        gaps = [n for n in notices if isinstance(n, Gap)]
+        assert len(gaps) == MAX_NOTICES_LISTED
+        assert gaps[0] == Gap(hours=11 / 60, gpu=GpuRef(log=1, index="0"), line=2)
+        assert MoreGaps(count=24 - MAX_NOTICES_LISTED) in notices
 
     def test_a_log_spanning_more_than_240_months_is_refused(self):
         text = "1990/01/01 00:00:00, 0, 10\n2026/11/02 10:00:00, 0, 10\n"
@@ -169,6 +244,17 @@ class TestDcgmPrometheusFixture:
             "content: data.result[1].values: times must be Unix seconds (1970 to 2100)"
         )
 
+    def test_a_gap_names_the_sample_before_it_by_its_json_path(self):
+        # GPU 2 (dgx-01) loses its samples 3-8 (23:15 to 23:40): 35 min from 23:10 to 23:45
+        answer = json.loads(fixture("dcgm-prometheus.json"))
+        del answer["data"]["result"][2]["values"][3:9]
+        gap, *_months = read_dcgm_prometheus(json.dumps(answer)).notices
+        assert isinstance(gap, Gap)
+        assert gap.gpu == GpuRef(host="dgx-01", index="2")
+        assert gap.path == "data.result[2].values[2]"
+        assert gap.line is None
+        assert_allclose(gap.hours, 35 / 60, rtol=1e-12)
+
     def test_it_names_the_gpus_from_the_labels(self):
         assert self.usage.gpus == 8
         assert self.usage.gpu_models == ["NVIDIA A100-SXM4-80GB"]
@@ -194,11 +280,15 @@ class TestSlurmSacctFixture:
         assert self.usage.gpus == 4
         assert self.usage.gpu_models == ["a100"]
 
-    def test_it_warns_about_the_step_and_the_running_job(self):
-        assert self.usage.warnings[:2] == [
-            "1 job steps skipped (only whole jobs count; use sacct -X)",
-            "1 jobs without a start or an end skipped (still running?)",
-        ]
+    def test_it_reports_the_step_and_the_running_job(self):
+        assert self.usage.notices[:2] == [JobStepsSkipped(count=1), UnfinishedJobsSkipped(count=1)]
+
+    def test_a_row_with_too_few_fields_is_skipped_naming_its_line(self):
+        lines = fixture("slurm-sacct.txt").splitlines()
+        text = "\n".join([*lines[:2], "1009|2026-10-01T00:00:00", *lines[2:]]) + "\n"
+        assert read_slurm_sacct(text).notices[0] == RowSkipped(
+            line=3, reason="field_count", field_count=2, expected_field_count=4
+        )
 
 
 class TestAwsCurFixture:
@@ -215,9 +305,15 @@ class TestAwsCurFixture:
         assert self.usage.gpus == 8
         assert self.usage.gpu_models == ["NVIDIA A100 40GB SXM4"]
 
-    def test_it_warns_about_an_instance_type_it_does_not_know(self):
-        assert self.usage.warnings[0] == (
-            "m5.xlarge: 2 instance-hours not counted, the catalog has no GPU count for it"
+    def test_it_reports_an_instance_type_it_does_not_know(self):
+        assert self.usage.notices[0] == InstanceTypeUnknown(instance_type="m5.xlarge", hours=2.0)
+
+    def test_a_row_with_an_unreadable_date_is_skipped_naming_its_line(self):
+        lines = fixture("aws-cur.csv").splitlines()
+        bad = lines[1].replace("2026-10-31", "2026-13-31")
+        text = "\n".join([*lines[:2], bad, *lines[2:]]) + "\n"
+        assert read_aws_cur(text, P4D).notices[0] == RowSkipped(
+            line=3, reason="unreadable_date_or_amount"
         )
 
     def test_the_usage_type_names_the_instance_when_the_product_column_is_absent(self):
@@ -329,7 +425,7 @@ def usage(months, gpu_hours, observed_hours) -> MeasuredUsage:
         observed_hours=observed_hours,
         gpus=1,
         gpu_models=[],
-        warnings=[],
+        notices=[],
     )
 
 
@@ -463,3 +559,5 @@ class TestProperties:
             read_usage(format, "".join(text), P4D)
         except UsageError as exc:
             assert exc.errors and all(e.field == "content" and e.message for e in exc.errors)
+            # and says what as a code the edge can word in another language
+            assert all(e.code in READER_CODES for e in exc.errors)

@@ -36,6 +36,15 @@ def test_it_prints_the_months_of_a_sacct_dump():
     answer = json.loads(done.stdout)
     assert answer["months"] == ["2026-09", "2026-10", "2026-11"]
     assert_allclose(answer["gpu_hours"], [124.0, 404.0, 48.0], rtol=1e-12)
+    # what was skipped, as data and in the English words the API gives
+    assert answer["notices"][:2] == [
+        {"code": "job_steps_skipped", "count": 1},
+        {"code": "unfinished_jobs_skipped", "count": 1},
+    ]
+    assert answer["warnings"][:2] == [
+        "1 job steps skipped (only whole jobs count; use sacct -X)",
+        "1 jobs without a start or an end skipped (still running?)",
+    ]
 
 
 def test_it_prints_the_same_json_as_the_api(client):

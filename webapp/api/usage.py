@@ -2,7 +2,9 @@
 
 The view parses, calls the reader of :mod:`costmodel.usage` once, encodes.
 A cloud bill's instance types get their GPUs from the catalog's offerings
-(:func:`gpus_per_instance`); every other format needs no database.
+(:func:`gpus_per_instance`); every other format needs no database. The answer
+carries the reader's notices as data (``notices``) and, as before they
+existed, as English sentences (``warnings``, :func:`webapp.planner.notices.english_warnings`).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from costmodel.usage import FORMATS, MeasuredUsage, read_usage
 from webapp.api.errors import ApiError, error, json_response, read_body
 from webapp.api.schemas import ErrorsOut
 from webapp.catalog.models import CloudOffering
+from webapp.planner.notices import english_warnings
 
 router = Router(tags=["usage"])
 
@@ -35,6 +38,22 @@ class UsageRequest(BaseModel):
         "sacct -a -X -P --format=JobID,Start,End,AllocTRES, or an AWS Cost and Usage Report CSV"
     )
     content: str = Field(description="the file's text (UTF-8)")
+
+
+class UsageAnswer(MeasuredUsage):
+    """What ``POST /api/v1/usage`` and ``manage.py usage`` answer: the reader's result and
+    its notices in English."""
+
+    warnings: list[str] = Field(
+        description="the notices as English sentences (line 16: skipped, unreadable "
+        "utilization; 2026-10: partly observed, 2.0 of 744 hours …), one per notice, in "
+        "the same order; to word them in another language, use notices"
+    )
+
+
+def usage_answer(usage: MeasuredUsage) -> UsageAnswer:
+    """``usage`` with its notices worded in English as ``warnings``."""
+    return UsageAnswer(**dict(usage), warnings=english_warnings(usage.notices))
 
 
 def gpus_per_instance() -> dict[str, tuple[int, str]]:
@@ -73,7 +92,7 @@ def _request(body: bytes) -> UsageRequest:
 
 @router.post(
     "/usage",
-    response={200: MeasuredUsage, **ERRORS},
+    response={200: UsageAnswer, **ERRORS},
     summary="GPU-hours per month from a GPU log, Slurm accounting or an AWS bill",
     openapi_extra={
         "requestBody": {
@@ -86,12 +105,14 @@ def _request(body: bytes) -> UsageRequest:
 )
 def usage_view(request: HttpRequest) -> HttpResponse:
     """Read a file's text and return busy GPU-hours per calendar month (UTC), the hours of
-    each month it observed, the GPUs seen and warnings (rows skipped with their line,
-    gaps, months only partly observed). A bad file is a 422 on `content` naming the line.
+    each month it observed, the GPUs seen and what the reader skipped or did not see (rows
+    skipped with their line, gaps, months not or only partly observed): as data in `notices`
+    (a `code` and its figures, to word in any language) and as English sentences in
+    `warnings`. A bad file is a 422 on `content` naming the line.
     The body is limited to `DJANGO_MAX_BODY_BYTES` (16 MiB by default); a larger one is a 413."""
     usage_request = _request(read_body(request))
     try:
         answer = measured_usage(usage_request.format, usage_request.content)
     except ScenarioError as exc:
         raise ApiError(422, exc.errors) from None
-    return json_response(answer.model_dump())
+    return json_response(usage_answer(answer).model_dump())

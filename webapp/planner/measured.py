@@ -36,6 +36,7 @@ from webapp.planner import formatting
 from webapp.planner.choices import CatalogChoices
 from webapp.planner.fields import PROFILE_MONTHS
 from webapp.planner.forms import FieldRenderer
+from webapp.planner.notices import month_above_limit_text, reader_error_text
 from webapp.planner.permalink import encode
 from webapp.planner.services import make_plan
 
@@ -65,8 +66,8 @@ def too_large_message() -> str:
 
 
 def unreadable_message(exc: ScenarioError) -> str:
-    """The reader's message (English, names the line) after a translated lead-in."""
-    details = "; ".join(e.message for e in exc.errors)
+    """What the reader could not read (naming the line), in the active language."""
+    details = gettext("; ").join(reader_error_text(e) for e in exc.errors)
     return gettext("The file could not be read: %(details)s") % {"details": details}
 
 
@@ -314,7 +315,7 @@ def plan_from_usage(form: ProfileForm) -> MeasuredPlan | None:
                 message = gettext(
                     "More work in a month than eight of these boxes do: choose a bigger box "
                     "(%(details)s)."
-                ) % {"details": error.message}
+                ) % {"details": month_above_limit_text(error)}
             form.add_error(field if field in form.fields else None, message)
         return None
     gpu_name = dict(form.gpus)[data["measured_gpu"]]

@@ -15,6 +15,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from costmodel.usage import MeasuredUsage
 from webapp.planner import measured
 from webapp.planner.choices import catalog_choices
+from webapp.planner.notices import notice_texts
 
 TEMPLATE = "planner/usage.html"
 
@@ -39,6 +40,7 @@ def _months_step(
         "usage": usage,
         "format_label": measured.FORMAT_LABELS[format],
         "chart": measured.chart_data(usage),
+        "notes": notice_texts(usage.notices),
         "form": form,
     }
 

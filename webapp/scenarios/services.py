@@ -303,6 +303,17 @@ def changed_decisions(saved: Sequence[SavedScenario]) -> dict[uuid.UUID, Decisio
     }
 
 
+def workload_sources(provenance: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The provenance items that say where the workload came from: each field they feed is
+    under ``workload.`` (measured usage, described training jobs). The catalog resolver
+    writes none of these; a re-run keeps the workload as saved, so they stay true."""
+    return [
+        item
+        for item in provenance
+        if item.get("fields") and all(str(path).startswith("workload.") for path in item["fields"])
+    ]
+
+
 def rerun_at_todays_prices(
     saved: SavedScenario, *, user: User | None, session_key: str | None
 ) -> SavedScenario:
@@ -310,7 +321,9 @@ def rerun_at_todays_prices(
 
     The user's overrides are kept: each overridden field takes the saved value
     again; so are the uncertainty ranges the user chose (the others follow the
-    new scenario's defaults). Raises :class:`costmodel.ScenarioError` if there is no selection or
+    new scenario's defaults), and the record of where the workload came from
+    (:func:`workload_sources`: the workload is part of the selection, kept as
+    saved). Raises :class:`costmodel.ScenarioError` if there is no selection or
     the catalog can no longer resolve it.
     """
     resolution, scenario = resolve_at_todays_prices(saved)
@@ -318,7 +331,7 @@ def rerun_at_todays_prices(
     return create_saved_scenario(
         name=f"{saved.name} ({date.today().isoformat()})"[:200],
         scenario=scenario,
-        provenance=resolution.provenance,
+        provenance=resolution.provenance + workload_sources(saved.provenance or []),
         overrides=saved.overrides,
         selection=selection.model_dump(mode="json"),
         ranges=stored_ranges(saved, scenario),

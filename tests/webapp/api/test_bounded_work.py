@@ -6,6 +6,7 @@ import json
 import pytest
 
 from tests.webapp.api.conftest import post_json
+from webapp.api.errors import key_count
 from webapp.busy import heavy_request
 
 pytestmark = pytest.mark.django_db
@@ -31,6 +32,18 @@ def test_a_body_with_more_keys_than_the_limit_is_refused_before_it_is_parsed(cli
     assert response.json() == {
         "errors": [{"field": "(body)", "message": "holds more than 1000 keys"}]
     }
+
+
+@pytest.mark.parametrize(
+    ("body", "keys"),
+    [
+        (b'{"a": 1, "b": {"c": "d"}}', 3),
+        (b'{"a": "10:00:00", "b": ["x:y"]}', 2),
+        (b'{"a\\"b": "c\\\\", "d": "\\":"}', 2),  # escaped quote and backslash
+    ],
+)
+def test_keys_are_the_colons_outside_strings(body, keys):
+    assert key_count(body) == keys
 
 
 def test_an_error_answer_lists_at_most_twenty_problems_and_counts_the_rest(client, scenario_data):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 from django.test import override_settings
 from numpy.testing import assert_allclose
@@ -37,12 +38,49 @@ def test_it_reads_an_nvidia_smi_log(client):
         "observed_hours",
         "gpus",
         "gpu_models",
+        "notices",
         "warnings",
     ]
     assert answer["months"] == ["2026-10", "2026-11"]
     # the fixture's hand computation (tests/costmodel/test_usage.py)
     assert_allclose(answer["gpu_hours"], [5.0, 3.4 + 0.8 * 80 / 60], rtol=1e-12)
     assert answer["gpus"] == 4
+
+
+def test_it_gives_each_notice_as_data_and_as_the_english_sentence_it_always_had(client):
+    response = post_json(
+        client, URL, body("nvidia-smi", "nvidia-smi.csv"), HTTP_ACCEPT_LANGUAGE="zh-hans"
+    )
+
+    answer = response.json()
+    assert [n["code"] for n in answer["notices"]] == [
+        "row_skipped",
+        "gap",
+        "month_partly_observed",
+        "month_partly_observed",
+    ]
+    assert answer["notices"][0] == {
+        "code": "row_skipped",
+        "line": 16,
+        "reason": "unreadable_utilization",
+        "field_count": None,
+        "expected_field_count": None,
+    }
+    assert answer["notices"][1]["gpu"] == {"host": None, "log": 2, "index": "1"}
+    assert answer["notices"][2] == {
+        "code": "month_partly_observed",
+        "month": "2026-10",
+        "observed_hours": 2.0,
+        "month_hours": 744.0,
+    }
+    # the sentences the API gave before the notices existed, in English whatever the
+    # request's language: clients that read them keep working
+    assert answer["warnings"] == [
+        "line 16: skipped, unreadable utilization",
+        "gap of 1.00 h without samples of log 2 GPU 1 after line 77 (not observed)",
+        "2026-10: partly observed, 2.0 of 744 hours",
+        "2026-11: partly observed, 2.0 of 720 hours",
+    ]
 
 
 def test_a_cloud_bill_takes_the_gpus_per_instance_from_the_catalog(client, catalog):
@@ -99,6 +137,27 @@ def test_a_body_that_is_not_json_is_a_400(client):
     assert errors(response, 400)[0]["field"] == "(body)"
 
 
+def test_a_log_of_thousands_of_timestamps_is_not_taken_for_thousands_of_keys(client):
+    # every timestamp holds two colons: 2 000 samples, 4 000 colons, all inside one string
+    times = np.datetime64("2026-11-02T00:00:00") + np.arange(2000) * np.timedelta64(60, "s")
+    log = "".join(f"{t}, 0, 50\n" for t in np.datetime_as_string(times))
+
+    response = post_json(client, URL, {"format": "nvidia-smi", "content": log})
+
+    assert response.status_code == 200, response.content
+    # 2 000 samples of 60 s at 50 %
+    assert_allclose(sum(response.json()["gpu_hours"]), 2000 * 60 / 3600 * 0.5, rtol=1e-12)
+
+
+def test_a_body_of_more_keys_than_the_limit_is_still_refused(client):
+    extra = ", ".join(f'"k{i}": "10:00:00"' for i in range(1500))
+    body = '{"format": "nvidia-smi", "content": "x", ' + extra + "}"
+
+    assert errors(post_json(client, URL, body), 413) == [
+        {"field": "(body)", "message": "holds more than 1000 keys"}
+    ]
+
+
 def test_a_body_over_the_limit_is_refused_up_front_naming_the_limit(client):
     with override_settings(DATA_UPLOAD_MAX_MEMORY_SIZE=1000):
         response = post_json(client, URL, {"format": "nvidia-smi", "content": "x" * 2000})
@@ -122,5 +181,32 @@ def test_the_endpoint_and_its_request_are_in_the_openapi_document(client):
         "aws-cur",
     ]
     assert set(operation["responses"]) >= {"200", "413", "422"}
-    answer = json.dumps(document["components"]["schemas"]["MeasuredUsage"])
-    assert "observed_hours" in answer
+    assert operation["responses"]["200"]["content"]["application/json"]["schema"] == {
+        "$ref": "#/components/schemas/UsageAnswer"
+    }
+    schemas = document["components"]["schemas"]
+    answer = schemas["UsageAnswer"]
+    assert {"observed_hours", "warnings", "notices"} <= set(answer["properties"])
+    notices = answer["properties"]["notices"]["items"]
+    assert notices["discriminator"]["propertyName"] == "code"
+    assert set(notices["discriminator"]["mapping"]) == {
+        "row_skipped",
+        "more_rows_skipped",
+        "gap",
+        "more_gaps",
+        "single_sample_gpus",
+        "job_steps_skipped",
+        "unfinished_jobs_skipped",
+        "instance_type_unknown",
+        "month_not_observed",
+        "month_partly_observed",
+    }
+    row = schemas["RowSkipped"]
+    assert row["properties"]["reason"]["enum"] == [
+        "field_count",
+        "unreadable_timestamp",
+        "unreadable_utilization",
+        "unreadable_date_or_amount",
+    ]
+    assert {"code", "line", "reason"} <= set(row["required"])
+    assert json.dumps(schemas["Gap"]).count("GpuRef") == 1

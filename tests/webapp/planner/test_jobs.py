@@ -15,6 +15,7 @@ from costmodel.training import (
     transformer_reference_gpu_hours,
 )
 from webapp.planner import formatting
+from webapp.scenarios.models import SavedScenario
 
 from .helpers import link_of
 from .test_planner_form import form_data
@@ -257,3 +258,28 @@ def test_the_refusal_speaks_chinese_to_a_chinese_browser(client, shipped_catalog
     html = response.content.decode()
     assert "训练约需 159.5 GB 显存；这台机器只有 16 GB" in html
     assert "用这个预设打开规划器" in html
+
+
+def test_a_rerun_at_todays_prices_keeps_what_the_jobs_were(client, shipped_catalog):
+    response = client.post(HOME, jobs_data(client, ADAPTER_7B, TYPED))
+    code = response["Location"].removeprefix("/r/")
+    client.post(reverse("planner:save"), {"code": code, "name": "two jobs"})
+    old = SavedScenario.objects.get()
+
+    client.post(reverse("planner:saved-rerun", args=[old.pk]))
+
+    new = SavedScenario.objects.exclude(pk=old.pk).get()
+    roles = {"training job", "reference GPU peak"}
+    kept = [item for item in new.provenance if item["role"] in roles]
+    assert [item["label"] for item in kept] == [
+        item["label"] for item in old.provenance if item["role"] in roles
+    ]
+    assert [item["label"] for item in kept if item["role"] == "training job"] == [
+        "7B adapter fine-tune",
+        "Evaluation sweep",
+    ]
+    # the catalog's rows are looked up again, not copied beside the new ones
+    assert len(new.provenance) == len(old.provenance)
+    # the memory the adapter job needs of the box's, checked when planned, is still shown
+    page = client.get(reverse("planner:saved-detail", args=[new.pk]), HTTP_ACCEPT_LANGUAGE="en")
+    assert "about 12 GB of 16 GB" in page.content.decode()

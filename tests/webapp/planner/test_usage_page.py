@@ -12,6 +12,7 @@ from numpy.testing import assert_allclose
 
 from webapp.catalog.models import GpuThroughput, Tariff
 from webapp.planner.permalink import decode
+from webapp.scenarios.models import SavedScenario
 
 FIXTURES = Path(__file__).resolve().parents[2] / "costmodel" / "usage_fixtures"
 URL = "/usage/"
@@ -49,6 +50,28 @@ def test_a_log_shows_its_months_and_preselects_the_gpu_it_names(client, shipped_
     assert_allclose(chart["gpu_hours"], [5.0, 3.4 + 0.8 * 80 / 60], rtol=1e-12)
     assert response.context["form"].initial["measured_gpu"] == "rtx-4090"
     assert "line 16: skipped, unreadable utilization" in page
+
+
+def test_a_chinese_upload_shows_its_notes_in_chinese(client, shipped_catalog):
+    response = client.post(
+        URL,
+        {
+            "format": "nvidia-smi",
+            "file": SimpleUploadedFile("log.csv", fixture_bytes("nvidia-smi.csv")),
+        },
+        HTTP_ACCEPT_LANGUAGE="zh-hans",
+    )
+
+    assert response.status_code == 200
+    page = response.content.decode()
+    notes = re.search(r'<details id="usage-warnings".*?</details>', page, re.S)[0]
+    assert "关于文件的 4 条说明" in notes
+    assert "第 16 行：已跳过，利用率无法读取" in notes
+    assert "第 2 段日志的 GPU 1 在第 77 行之后有 1.00 小时没有采样（未观测）" in notes
+    assert "2026-10：部分观测，744 小时中观测了 2.0 小时" in notes
+    assert "2026-11：部分观测，720 小时中观测了 2.0 小时" in notes
+    for english in ("line", "skipped", "unreadable", "gap of", "observed", "hours", 'lang="en"'):
+        assert english not in notes
 
 
 def test_the_profile_and_its_verdict_follow_from_the_measured_gpu_hours(client, shipped_catalog):
@@ -156,6 +179,19 @@ def test_a_bad_file_is_explained_beside_the_field(client, shipped_catalog, conte
     assert expected in response.content.decode()
 
 
+def test_a_bad_file_is_explained_in_chinese(client, shipped_catalog):
+    content = b"2026/11/02 10:00:00, 0, 10\n2026/11/02 10:05:00, 0, 140\n"
+    response = client.post(
+        URL,
+        {"format": "nvidia-smi", "file": SimpleUploadedFile("log.csv", content)},
+        HTTP_ACCEPT_LANGUAGE="zh-hans",
+    )
+
+    assert response.status_code == 400
+    [message] = response.context["upload"].errors["file"]
+    assert message == "无法读取该文件：第 2 行：利用率 140 % 超出 0–100 的范围"
+
+
 def test_sacct_without_alloctres_names_the_line(client, shipped_catalog):
     text = b"JobID|Start|End|AllocCPUS\n1|2026-10-01T00:00:00|2026-10-01T01:00:00|4\n"
     response = upload(client, "slurm-sacct", text)
@@ -242,6 +278,28 @@ def test_more_work_than_eight_boxes_asks_for_a_bigger_box(client, shipped_catalo
     assert "choose a bigger box" in str(response.context["form"].errors["preset"])
 
 
+def test_more_work_than_eight_boxes_is_explained_in_chinese(client, shipped_catalog):
+    months = upload(client, "aws-cur", fixture_bytes("aws-cur.csv"), "cur.csv")
+    response = client.post(
+        "/usage/profile",
+        {
+            "usage": hidden_usage(months),
+            "measured_gpu": "a100-40gb-sxm4",
+            "preset": "entry-rtx4090",
+            "benchmark": "resnet50-fp16",
+            "cloud_offering": "aliyun-gn7e-c16g1-4xlarge",
+            "currency": "CNY",
+            "horizon_months": "24",
+        },
+        HTTP_ACCEPT_LANGUAGE="zh-hans",
+    )
+
+    assert response.status_code == 400
+    [message] = response.context["form"].errors["preset"]
+    assert message.startswith("某个月的工作量超过八台这种机器的产能：请选择更大的机器（")
+    assert re.search(r"（\d{4}-\d\d 需要 [\d.]+ 台机器的工作量，超过 8 台）。$", message), message
+
+
 def test_a_saved_plan_keeps_the_source_of_its_workload(client, shipped_catalog):
     months = upload(client, "aws-cur", fixture_bytes("aws-cur.csv"), "cur.csv")
     assert months.status_code == 200
@@ -267,6 +325,38 @@ def test_a_saved_plan_keeps_the_source_of_its_workload(client, shipped_catalog):
     assert "Measured usage: AWS Cost and Usage Report (CSV), 2026-10 to 2026-11, 8 GPUs" in (
         saved.content.decode()
     )
+
+
+def test_a_rerun_at_todays_prices_still_says_the_workload_was_measured(client, shipped_catalog):
+    months = upload(client, "aws-cur", fixture_bytes("aws-cur.csv"), "cur.csv")
+    profile = client.post(
+        "/usage/profile",
+        {
+            "usage": hidden_usage(months),
+            "measured_gpu": "a100-40gb-sxm4",
+            "preset": "cluster-2x-hgx-h100",
+            "benchmark": "resnet50-fp16",
+            "cloud_offering": "aws-p4d-24xlarge",
+            "currency": "USD",
+            "horizon_months": "24",
+        },
+    )
+    code = profile.context["results_url"].removeprefix("/r/")
+    client.post("/saved/new", {"code": code, "name": "from our bill"})
+    saved = SavedScenario.objects.get(name="from our bill")
+
+    rerun = client.post(f"/saved/{saved.pk}/rerun", follow=True)
+
+    assert rerun.status_code == 200
+    new = SavedScenario.objects.exclude(pk=saved.pk).get()
+    assert rerun.redirect_chain[-1][0] == f"/saved/{new.pk}/"
+    label = "Measured usage: AWS Cost and Usage Report (CSV), 2026-10 to 2026-11, 8 GPUs"
+    assert label in rerun.content.decode()
+    [source] = [item for item in new.provenance if item["role"] == "measured usage"]
+    assert source["fields"] == ["workload.monthly_utilization"]
+    assert source["source"] == "the uploaded file (not kept)"
+    # the workload itself is the saved one; only the prices were looked up again
+    assert new.scenario["workload"] == saved.scenario["workload"]
 
 
 def test_the_planner_opens_prefilled_with_the_profile(client, shipped_catalog):

@@ -12,7 +12,7 @@ from pydantic_core import to_json
 from costmodel import ScenarioError
 from costmodel.cli import read_source
 from costmodel.usage import FORMATS, decode_text
-from webapp.api.usage import measured_usage
+from webapp.api.usage import measured_usage, usage_answer
 
 EXIT_BAD_INPUT = 2
 
@@ -38,4 +38,4 @@ class Command(BaseCommand):
             for error in exc.errors:
                 self.stderr.write(str(error))
             sys.exit(EXIT_BAD_INPUT)
-        self.stdout.write(to_json(usage.model_dump(), indent=2).decode())
+        self.stdout.write(to_json(usage_answer(usage).model_dump(), indent=2).decode())

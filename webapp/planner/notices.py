@@ -1,0 +1,244 @@
+"""The measured-usage readers' notices and errors in words: one sentence per code, translated.
+
+:mod:`costmodel.usage` says *what* a reader skipped or did not see (a notice's
+``code``) and *with which figures* (line, count, month, hours); this module is
+the only place that says it in words, in the active language. The planner's
+"Use measured usage" page shows :func:`notice_texts` in the visitor's language;
+``POST /api/v1/usage`` and ``manage.py usage`` give :func:`english_warnings`,
+the same sentences in English (the API's ``warnings``, worded as before the
+notices existed), beside the notices themselves.
+
+A file a reader refuses raises errors on ``content`` with a code of
+:data:`costmodel.usage.READER_CODES`; :func:`reader_error_text` words them for
+the page (the API keeps the engine's English message, as for every error).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django.utils import translation
+from django.utils.functional import Promise
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from costmodel import FieldError
+from costmodel.usage import (
+    Gap,
+    GpuRef,
+    InstanceTypeUnknown,
+    JobStepsSkipped,
+    MonthNotObserved,
+    MonthPartlyObserved,
+    MoreGaps,
+    MoreRowsSkipped,
+    RowSkipped,
+    SingleSampleGpus,
+    UnfinishedJobsSkipped,
+    UsageNotice,
+)
+from webapp.planner.formatting import number
+
+
+def _short(value: float) -> str:
+    """A figure with up to six significant digits and no trailing zeros (``2``, ``2.5``),
+    grouped in the active language."""
+    text = f"{value:.6g}"
+    decimals = len(text.partition(".")[2]) if "e" not in text else 0
+    return number(float(text), decimals)
+
+
+def gpu_text(gpu: GpuRef) -> str:
+    """A GPU as the file names it: ``node-3 GPU 1``, or ``log 2 GPU 1`` (the second of the
+    concatenated logs) when the file names no host."""
+    if gpu.host is not None:
+        return _("%(host)s GPU %(index)s") % {"host": gpu.host, "index": gpu.index}
+    if gpu.log is not None:
+        return _("log %(log)s GPU %(index)s") % {"log": number(gpu.log), "index": gpu.index}
+    return _("GPU %(index)s") % {"index": gpu.index}
+
+
+def _row_skipped(notice: RowSkipped) -> str:
+    line = number(notice.line)
+    if notice.reason == "field_count":
+        return _("line %(line)s: skipped, %(fields)s fields, not %(expected)s") % {
+            "line": line,
+            "fields": number(notice.field_count or 0),
+            "expected": number(notice.expected_field_count or 0),
+        }
+    if notice.reason == "unreadable_timestamp":
+        return _("line %(line)s: skipped, unreadable timestamp") % {"line": line}
+    if notice.reason == "unreadable_utilization":
+        return _("line %(line)s: skipped, unreadable utilization") % {"line": line}
+    return _("line %(line)s: skipped, unreadable date or amount") % {"line": line}
+
+
+def _gap(notice: Gap) -> str:
+    values = {"hours": number(notice.hours, 2), "gpu": gpu_text(notice.gpu)}
+    if notice.line is not None:
+        return _(
+            "gap of %(hours)s h without samples of %(gpu)s after line %(line)s (not observed)"
+        ) % {**values, "line": number(notice.line)}
+    return _("gap of %(hours)s h without samples of %(gpu)s after %(path)s (not observed)") % {
+        **values,
+        "path": notice.path or "",
+    }
+
+
+def notice_text(notice: UsageNotice) -> str:
+    """One notice as a sentence in the active language."""
+    match notice:
+        case RowSkipped():
+            return _row_skipped(notice)
+        case MoreRowsSkipped():
+            return _("… and %(count)s more rows skipped") % {"count": number(notice.count)}
+        case Gap():
+            return _gap(notice)
+        case MoreGaps():
+            return _("… and %(count)s more gaps") % {"count": number(notice.count)}
+        case SingleSampleGpus():
+            return _(
+                "%(count)s GPU(s) with one sample (or one instant) only: counted with the "
+                "median interval of the others, %(seconds)s s"
+            ) % {"count": number(notice.count), "seconds": _short(notice.seconds)}
+        case JobStepsSkipped():
+            return _("%(count)s job steps skipped (only whole jobs count; use sacct -X)") % {
+                "count": number(notice.count)
+            }
+        case UnfinishedJobsSkipped():
+            return _("%(count)s jobs without a start or an end skipped (still running?)") % {
+                "count": number(notice.count)
+            }
+        case InstanceTypeUnknown():
+            return _(
+                "%(instance_type)s: %(hours)s instance-hours not counted, the catalog has no "
+                "GPU count for it"
+            ) % {"instance_type": notice.instance_type, "hours": _short(notice.hours)}
+        case MonthNotObserved():
+            return _("%(month)s: not observed") % {"month": notice.month}
+        case MonthPartlyObserved():
+            return _("%(month)s: partly observed, %(observed)s of %(hours)s hours") % {
+                "month": notice.month,
+                "observed": number(notice.observed_hours, 1),
+                "hours": number(notice.month_hours),
+            }
+
+
+def notice_texts(notices: Sequence[UsageNotice]) -> list[str]:
+    """Each notice as a sentence in the active language, in the reader's order."""
+    return [notice_text(notice) for notice in notices]
+
+
+def english_warnings(notices: Sequence[UsageNotice]) -> list[str]:
+    """The notices in English: the ``warnings`` of ``POST /api/v1/usage`` and ``manage.py
+    usage``, whatever language the request asked for."""
+    with translation.override("en"):
+        return notice_texts(notices)
+
+
+READER_MESSAGES: dict[str, Promise] = {
+    "empty": gettext_lazy("is empty"),
+    "holds_nul": gettext_lazy(
+        "line %(line)s: is not text (it holds NUL bytes): upload the log itself, not an archive"
+    ),
+    "not_text": gettext_lazy(
+        "line %(line)s: is not text (binary or not UTF-8): upload the log itself, not an "
+        "archive or a spreadsheet"
+    ),
+    "too_many_months": gettext_lazy(
+        "covers %(months)s months, %(first)s to %(last)s; at most %(limit)s are read (is a "
+        "timestamp wrong?)"
+    ),
+    "utilization_out_of_range": gettext_lazy(
+        "%(where)s: utilization %(value)s %% is outside 0–100"
+    ),
+    "timestamp_out_of_order": gettext_lazy(
+        "%(where)s: timestamp is earlier than the previous sample of %(gpu)s; the log must be "
+        "in time order"
+    ),
+    "too_few_samples": gettext_lazy("needs at least two samples of one GPU at different times"),
+    "not_nvidia_smi": gettext_lazy(
+        "line %(line)s: is not an nvidia-smi CSV (expected timestamp, index, [name,] "
+        "utilization.gpu, with an optional host column first)"
+    ),
+    "no_row_with_columns": gettext_lazy(
+        "line %(line)s: no row of the nvidia-smi log has the %(count)s columns %(columns)s"
+    ),
+    "no_readable_row": gettext_lazy(
+        "line %(line)s: is not an nvidia-smi CSV: no row has a readable timestamp and utilization"
+    ),
+    "not_json": gettext_lazy("line %(line)s: is not JSON, so not a Prometheus answer"),
+    "not_query_range": gettext_lazy(
+        'is not a Prometheus query_range answer: expected {"data": {"resultType": "matrix", '
+        '"result": [...]}}'
+    ),
+    "no_series": gettext_lazy("data.result: holds no series (did the query match any GPU?)"),
+    "bad_series": gettext_lazy("%(path)s: needs a metric object and a values list"),
+    "bad_sample": gettext_lazy('%(path)s: every sample must be [time, "number"]'),
+    "not_finite": gettext_lazy("%(path)s: holds a value that is not a finite number"),
+    "not_unix_seconds": gettext_lazy("%(path)s: times must be Unix seconds (1970 to 2100)"),
+    "no_samples": gettext_lazy("data.result: the series hold no samples"),
+    "missing_columns": gettext_lazy(
+        "line %(line)s: the header has no %(columns)s column; run sacct -a -X -P "
+        "--format=JobID,Start,End,AllocTRES"
+    ),
+    "not_sacct": gettext_lazy(
+        "line %(line)s: is not sacct -P output (expected a header JobID|Start|End|AllocTRES)"
+    ),
+    "no_finished_job": gettext_lazy("line %(line)s: no finished job in the sacct output"),
+    "unreadable_job_time": gettext_lazy("line %(line)s: unreadable Start or End time"),
+    "end_before_start": gettext_lazy("line %(line)s: End is before Start"),
+    "not_cur": gettext_lazy(
+        "line %(line)s: is not a Cost and Usage Report header: needs lineItem/UsageStartDate, "
+        "lineItem/UsageAmount and product/instanceType or lineItem/UsageType"
+    ),
+    "no_instance_usage": gettext_lazy("line %(line)s: the report has no instance usage rows"),
+    "negative_amount": gettext_lazy("line %(line)s: UsageAmount must not be negative"),
+    "no_known_gpu_instance": gettext_lazy(
+        "the report has no usage of a GPU instance type the catalog knows"
+    ),
+}
+"""Each code of :data:`costmodel.usage.READER_CODES` in the active language."""
+
+
+def _error_values(params: Mapping[str, Any]) -> dict[str, Any]:
+    """An error's params as the message shows them: figures grouped, the GPU and the place
+    in the file (``line 12`` or a JSON path) in words."""
+    values: dict[str, Any] = dict(params)
+    for key in ("line", "months", "limit", "count"):
+        if key in params:
+            values[key] = number(params[key])
+    if "value" in params:
+        values["value"] = _short(params["value"])
+    if "gpu" in params:
+        values["gpu"] = gpu_text(GpuRef.model_validate(params["gpu"]))
+    if "line" in params:
+        values["where"] = _("line %(line)s") % {"line": values["line"]}
+    elif "path" in params:
+        values["where"] = params["path"]
+    return values
+
+
+def month_above_limit_text(error: FieldError) -> str:
+    """A plan month the measured work asks more than the limit of boxes for, in the active
+    language (``profile_month_above_limit``; the engine's message for another code)."""
+    if error.code != "profile_month_above_limit":
+        return error.message
+    return _("%(month)s needs %(boxes)s boxes' work, more than %(limit)s") % {
+        "month": error.params["month"],
+        "boxes": number(error.params["boxes"], 1),
+        "limit": _short(error.params["limit"]),
+    }
+
+
+def reader_error_text(error: FieldError) -> str:
+    """A reader's error in the active language (the engine's English message for a code this
+    module does not know)."""
+    text = READER_MESSAGES.get(error.code)
+    if text is None:
+        return error.message
+    try:
+        return str(text) % _error_values(error.params)
+    except (KeyError, TypeError, ValueError):
+        return error.message
