@@ -129,6 +129,10 @@ class Check:
     first_offering_only: bool = False
     workload: Mapping[str, Any] | None = None
     horizon_months: int = HORIZON_MONTHS
+    committed_instances: int | None = None
+    """Instances committed to when a case's offering is a commitment: a claim about "a
+    reservation of the instance" reserves one. None: the resolver's default, the cheapest
+    count for the workload (which can be none at all, and then it is no reservation)."""
 
 
 @dataclass(frozen=True)
@@ -354,6 +358,7 @@ CLAIMS: tuple[Claim, ...] = (
                 scenario=_("RTX 4090 desk-side box, 4 busy days a month"),
                 offerings=(RESERVED_1Y_SINGLE_GPU,),
                 workload=TIDAL,
+                committed_instances=1,
             ),
         ),
     ),
@@ -402,6 +407,7 @@ CLAIMS: tuple[Claim, ...] = (
                 offerings=(RESERVED_1Y_SINGLE_GPU,),
                 workload=HIGH,
                 horizon_months=SHORT_PROJECT_MONTHS,
+                committed_instances=1,
             ),
             Check(
                 key="fluctuating-vs-reserved",
@@ -415,6 +421,7 @@ CLAIMS: tuple[Claim, ...] = (
                 offerings=(RESERVED_1Y_SINGLE_GPU,),
                 workload=FLUCTUATING,
                 horizon_months=len(FLUCTUATING_PROFILE),
+                committed_instances=1,
             ),
         ),
     ),

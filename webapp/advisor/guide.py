@@ -142,12 +142,14 @@ def offerings_for(queries: Iterable[Offerings]) -> list[CloudOffering]:
     return list(found.values())
 
 
-def selection_for(check: Check, offering_slug: str, as_of: datetime.date | None) -> Selection:
+def selection_for(check: Check, offering: CloudOffering, as_of: datetime.date | None) -> Selection:
     assert check.setup is not None
+    committed = check.committed_instances if offering.is_commitment else None
     return Selection.model_validate(
         {
             "preset": check.setup.preset,
-            "cloud_offering": offering_slug,
+            "cloud_offering": offering.slug,
+            "committed_instances": committed,
             "tariff": check.setup.tariff,
             "hosting": check.setup.hosting,
             "benchmark": check.setup.benchmark,
@@ -182,7 +184,7 @@ def _case(check: Check, offering: CloudOffering, as_of: datetime.date | None) ->
     return Case(
         label=f"{check.scenario} — {name}",
         offering=name,
-        selection=selection_for(check, offering.slug, as_of),
+        selection=selection_for(check, offering, as_of),
     )
 
 

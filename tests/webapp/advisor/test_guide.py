@@ -282,6 +282,9 @@ def test_hourly_billing_is_compared_with_a_reservation_of_the_same_instance(chec
         for case in check.cases:
             offering = alone[id(case)]["offering"]
             assert offering.is_commitment
+            # One instance reserved: the resolver's default, the cheapest count, would
+            # reserve none for a short project and compare hourly billing with itself.
+            assert alone[id(case)]["scenario"].rent.committed_instances == 1
             twin = case.on_demand
             assert twin.selection.cloud_offering == offering.on_demand_sibling.slug
             assert twin.selection.workload == case.selection.workload
@@ -289,6 +292,17 @@ def test_hourly_billing_is_compared_with_a_reservation_of_the_same_instance(chec
             hourly = alone[id(twin)]["result"]["rent"]["total"]
             assert case.verdict == ("holds" if hourly < reserved else "does_not_hold")
             assert twin.url and twin.url != case.url
+
+
+@pytest.mark.django_db
+def test_tidal_work_reserved_instead_reserves_one_instance(checked, alone):
+    check = checks_of(checked)[("tidal", "reserved")]
+    assert check.cases
+    for case in check.cases:
+        assert alone[id(case)]["offering"].is_commitment
+        scenario = alone[id(case)]["scenario"]
+        assert scenario.rent.committed_instances == 1
+        assert scenario.rent.commitment_term_months == 12
 
 
 @pytest.mark.django_db
