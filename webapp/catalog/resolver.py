@@ -489,15 +489,19 @@ class Box:
 
     @property
     def hosting_kind(self) -> tuple[str, str]:
-        """Where the box runs by default, and why: the preset's kind of hosting with its
-        rationale (catalog text), or a custom box's (:data:`DEFAULTS`, translated)."""
-        if self.preset is not None:
-            return self.preset.hosting_kind, self.preset.hosting_rationale
-        has_server = any(part.kind == PartKind.NODE for part, _ in self.lines)
-        row = default(
-            "hosting kind", CUSTOM_BOX + " with a GPU server" if has_server else CUSTOM_BOX
-        )
-        return row.value, gettext(row.reason)
+        """Where the box runs by default, and why (:func:`hosting_kind`)."""
+        return hosting_kind(self.preset, self.lines)
+
+
+def hosting_kind(preset: BuildPreset | None, lines: Iterable[tuple[Part, int]]) -> tuple[str, str]:
+    """Where a box runs by default, and why: the preset's kind of hosting with its rationale
+    (catalog text), or a custom parts list's (:data:`DEFAULTS`, translated): colocation when
+    it holds a GPU server, else the office."""
+    if preset is not None:
+        return preset.hosting_kind, preset.hosting_rationale
+    has_server = any(part.kind == PartKind.NODE for part, _ in lines)
+    row = default("hosting kind", CUSTOM_BOX + " with a GPU server" if has_server else CUSTOM_BOX)
+    return row.value, gettext(row.reason)
 
 
 def _decimal(value: float | None, default: Decimal) -> Decimal:
@@ -669,22 +673,25 @@ CUSTOM_BOX_RUNNING_COSTS = (
 """The running costs a preset carries and a custom parts list is given (:data:`DEFAULTS`)."""
 
 
-def default_choices(selection: Selection, box: Box | None) -> tuple[Defaulted, ...]:
+def default_choices(
+    selection: Selection, box_hosting: tuple[str, str] | None
+) -> tuple[Defaulted, ...]:
     """The catalog rows picked for the choices ``selection`` leaves out, and why.
 
     The one definition of which default applies: the cloud offering and the tariff of the
-    currency's region, and the hosting of the box's kind (:attr:`Box.hosting_kind`) in that
-    region (:data:`DEFAULTS`). ``box`` is ``None`` when it could not be looked up: then no
-    hosting is picked. Reasons are translated into the language active at the call, so a
-    page showing a plan made earlier (:func:`defaults_for`) gives them in its own language.
+    currency's region, and the hosting of the box's kind in that region (:data:`DEFAULTS`).
+    ``box_hosting`` is the box's kind of hosting and why (:func:`hosting_kind`); ``None``
+    when the box could not be looked up: then no hosting is picked. Reasons are translated
+    into the language active at the call, so a page showing a plan made earlier
+    (:func:`defaults_for`) gives them in its own language.
     """
     picked: list[Defaulted] = []
     for name in ("cloud_offering", "tariff"):
         if getattr(selection, name) is None:
             row = default(name, selection.currency)
             picked.append(Defaulted(name, row.value, gettext(row.reason)))
-    if selection.hosting is None and box is not None:
-        kind, why = box.hosting_kind
+    if selection.hosting is None and box_hosting is not None:
+        kind, why = box_hosting
         region = default(f"hosting {kind}", selection.currency)
         reason = gettext(region.reason)
         if why:
@@ -711,12 +718,17 @@ def defaults_for(selection: Selection, catalog: CatalogSnapshot) -> list[Default
     For a page that shows a plan made earlier: reasons come in the language active now.
     A box the snapshot no longer has leaves the hosting out.
     """
-    builder = box_from_preset if selection.preset is not None else box_from_parts
-    try:
-        box: Box | None = builder(selection, catalog)
-    except (Unresolvable, ScenarioError):
-        box = None
-    return [*default_choices(selection, box), *custom_box_defaults(selection)]
+    kind = None
+    if selection.hosting is None:  # only the hosting's default depends on the box
+        if selection.preset is not None:  # presets carry no date: the one row will do
+            preset = selectors.by_slug(BuildPreset, selection.preset)
+            kind = None if preset is None else hosting_kind(preset, ())
+        else:
+            try:
+                kind = box_from_parts(selection, catalog).hosting_kind
+            except (Unresolvable, ScenarioError):
+                kind = None
+    return [*default_choices(selection, kind), *custom_box_defaults(selection)]
 
 
 def _offering(slug: str, catalog: CatalogSnapshot) -> CloudOffering:
@@ -795,7 +807,7 @@ def choose(selection: Selection, catalog: CatalogSnapshot) -> Choice:
     attempt = _Attempts()
     builder = box_from_preset if selection.preset is not None else box_from_parts
     box = attempt(builder, selection, catalog)
-    picked = default_choices(selection, box)
+    picked = default_choices(selection, None if box is None else box.hosting_kind)
     slugs = {item.field: item.value for item in picked}
     offering = attempt(_offering, selection.cloud_offering or slugs["cloud_offering"], catalog)
     tariff = attempt(_tariff, selection.tariff or slugs["tariff"], catalog)
