@@ -102,6 +102,18 @@ def chosen_for_you(link: Permalink, commitment: Mapping[str, Any] | None = None)
     return chosen
 
 
+def with_rows_used(
+    selection: Mapping[str, Any] | None, provenance: Sequence[Mapping[str, Any]]
+) -> dict[str, Any]:
+    """A plan's selection with each catalog choice it left out (``None``) filled in with the
+    slug of the row the plan used, from its provenance: what a page comparing plans names."""
+    filled = dict(selection or {})
+    for name, item in _rows_used(provenance).items():
+        if filled and filled.get(name) is None:
+            filled[name] = str(item["natural_key"][0])
+    return filled
+
+
 def _rows_used(provenance: Sequence[Mapping[str, Any]]) -> dict[str, Mapping[str, Any]]:
     """The provenance item of each catalog choice's row, by selection field."""
     by_role = {item.get("role"): item for item in reversed(provenance) if item.get("natural_key")}
