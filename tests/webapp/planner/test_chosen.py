@@ -21,6 +21,7 @@ from .test_planner_form import form_data
 
 HOME = reverse("planner:home")
 CLUSTER = "cluster-4x-hgx-h100"
+ROW_CHOICES = ("cloud_offering", "tariff", "hosting")
 COMMITMENT = "gcp-a3-highgpu-8g-commit-3y"
 ROW = re.compile(
     r'<tr data-chosen="([^"]+)"><th scope="row">(.*?)</th><td>(.*?)</td><td>(.*?)</td></tr>',
@@ -96,12 +97,36 @@ def test_a_usd_cluster_left_to_the_catalog_lists_its_tariff_hosting_and_count(
     assert 'href="#change-inputs"' in section and 'id="change-inputs"' in html
 
 
+def test_a_usd_plan_that_leaves_offering_tariff_and_hosting_to_the_catalog_lists_all_three(
+    client, shipped_catalog
+):
+    form = client.get(HOME, HTTP_ACCEPT_LANGUAGE="en").context["form"]
+    assert [form.initial.get(n, form.fields[n].initial) for n in ROW_CHOICES] == ["", "", ""]
+    url = submit(client, preset="entry-rtx4090", currency="USD")
+    link = link_of(url)
+    assert [link.selection[name] for name in ROW_CHOICES] == [None, None, None]
+    rows = chosen_rows(page(client, url))
+    assert list(rows) == list(ROW_CHOICES)
+    offering = CloudOffering.objects.get(slug="azure-nc24ads-a100-v4")
+    assert rows["cloud_offering"][:2] == ("Cloud offering", offering.localized_name("en"))
+    assert rows["cloud_offering"][2].startswith("a USD plan rents in the US market: Azure's")
+    assert rows["tariff"][1].startswith(Tariff.objects.get(slug="us-va-commercial").name)
+    office = HostingOption.objects.get(slug="office-deskside")
+    assert rows["hosting"][1].startswith(office.name)
+    assert rows["hosting"][2].startswith("desk-side in an office: no fee, no cooling overhead")
+    assert "Azure" in link.scenario.name  # renting in the plan's market, not Alibaba Cloud's
+
+
 def test_a_cny_plan_on_the_chinese_page_names_rows_and_reasons_in_chinese(client, shipped_catalog):
     url = submit(client, preset="multi-4x-rtx4090", currency="CNY")
     html = page(client, url, "zh-hans")
     assert "为你选定的项" in html
     rows = chosen_rows(html)
-    assert list(rows) == ["tariff", "hosting"]
+    assert list(rows) == ["cloud_offering", "tariff", "hosting"]
+    label, value, reason = rows["cloud_offering"]
+    assert label == "云实例"
+    assert value == CloudOffering.objects.get(slug="aliyun-gn7e-c16g1-4xlarge").name_zh
+    assert reason.startswith("人民币方案在中国租用：阿里云按需实例")
     label, value, reason = rows["tariff"]
     assert label == "电价"
     # the colocation's fee includes power: the tariff is named, its price not used
@@ -163,7 +188,7 @@ def test_a_custom_parts_list_lists_the_running_costs_it_was_given(client, shippe
         "build.ops_monthly",
         "build.useful_life_months",
     ]
-    assert list(rows) == ["tariff", "hosting", *running]
+    assert list(rows) == ["cloud_offering", "tariff", "hosting", *running]
     with translation.override("en"):
         labels = {path: str(BY_PATH[path].label) for path in running}
     assert {path: rows[path][0] for path in running} == labels
