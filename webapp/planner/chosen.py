@@ -186,12 +186,19 @@ def _committed(
             table = commitment_table(link.scenario)
         except ScenarioError:  # results that overflow: no reason rather than no page
             table = None
-    if table is not None and table["best_committed_instances"] == count:
-        reason = commitment_reason(
-            dict(table), link.scenario.currency, link.scenario.horizon_months
-        )
-    else:
+    if table is None:
         reason = _then(selection)
+    elif table["best_committed_instances"] == count:
+        scenario = link.scenario
+        reason = commitment_reason(dict(table), scenario.currency, scenario.horizon_months)
+    else:  # a figure typed over the catalog's (or the catalog) changed what is cheapest
+        reason = _(
+            "the cheapest count for these choices when this plan was made (prices as of "
+            "%(date)s); with the figures this plan uses, the cheapest is %(best)s"
+        ) % {
+            "date": selection.day.isoformat(),
+            "best": formatting.number(table["best_committed_instances"]),
+        }
     field = BY_PATH["rent.committed_instances"]
     return Chosen("committed_instances", str(field.label), formatting.number(count), reason)
 

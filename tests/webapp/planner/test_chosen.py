@@ -117,6 +117,28 @@ def test_a_usd_plan_that_leaves_offering_tariff_and_hosting_to_the_catalog_lists
     assert "Azure" in link.scenario.name  # renting in the plan's market, not Alibaba Cloud's
 
 
+def test_a_committed_count_no_longer_the_cheapest_for_the_typed_figures_says_so(
+    client, shipped_catalog
+):
+    # a committed rate typed far above the catalog's: committing to anything is dearer now
+    url = submit(
+        client,
+        preset=CLUSTER,
+        currency="USD",
+        cloud_offering=COMMITMENT,
+        rent__committed_hourly_rate="10000",
+    )
+    link = link_of(url)
+    assert "rent.committed_hourly_rate" in link.overrides
+    assert link.scenario.rent.committed_instances > 0  # the catalog's cheapest, at its prices
+    rows = chosen_rows(page(client, url))
+    assert rows["committed_instances"][1] == str(link.scenario.rent.committed_instances)
+    assert rows["committed_instances"][2] == (
+        "the cheapest count for these choices when this plan was made (prices as of "
+        f"{link.selection['as_of']}); with the figures this plan uses, the cheapest is 0"
+    )
+
+
 def test_a_cny_plan_on_the_chinese_page_names_rows_and_reasons_in_chinese(client, shipped_catalog):
     url = submit(client, preset="multi-4x-rtx4090", currency="CNY")
     html = page(client, url, "zh-hans")
