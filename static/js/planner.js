@@ -55,15 +55,15 @@
   function applyFilter() {
     if (!offering || !filter) { return; }
     var mode = filter.value;
+    // "Default for this box and currency" has no mode of its own: an on-demand instance
+    // the catalog picks, shown only when every mode is.
+    offering.querySelectorAll("option").forEach(function (option) {
+      var hide = mode !== "" && option.getAttribute("data-pricing-mode") !== mode;
+      option.hidden = hide;
+      option.disabled = hide;
+    });
     offering.querySelectorAll("optgroup").forEach(function (group) {
-      var any = false;
-      group.querySelectorAll("option").forEach(function (option) {
-        var hide = mode !== "" && option.getAttribute("data-pricing-mode") !== mode;
-        option.hidden = hide;
-        option.disabled = hide;
-        any = any || !hide;
-      });
-      group.hidden = !any;
+      group.hidden = !group.querySelector("option:not([hidden])");
     });
     var current = offering.options[offering.selectedIndex];
     if (current && current.hidden) {

@@ -87,6 +87,8 @@ def test_the_results_page_prints_with_verdict_charts_and_sources(
     assert words(verdict) in flat
     assert "Inputs and where they come from" in flat
     assert "Catalog rows used" in flat
+    # tariff and hosting were left to the catalog: what it chose, and why, is on paper too
+    assert "Chosen for you" in flat and "a CNY plan runs in China" in flat
     assert "CapEx and OpEx per fiscal year" in flat
     for clicked in CLICKED:
         assert clicked not in flat, clicked

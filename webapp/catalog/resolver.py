@@ -13,7 +13,9 @@ the list of choices it made on the user's behalf (:class:`Defaulted`).
 No cost is computed here: only inputs are assembled. First :func:`choose`
 looks up the rows the selection names, filling in what it leaves out from
 :data:`DEFAULTS` (the tariff, hosting and cloud offering of the currency's
-region; the preset's own kind of hosting). Then every rule of
+region; the preset's own kind of hosting) as :func:`default_choices` picks
+them. :func:`defaults_for` says the same for a plan made earlier (a results
+page), with the reasons in the language of the moment. Then every rule of
 ``docs/catalog.md`` is one function of the same shape: it takes the choice and
 the snapshot and returns a :class:`Ruling`, the scenario fields it sets with
 their provenance. No rule reads or changes another's output, and no two rules
@@ -489,15 +491,19 @@ class Box:
 
     @property
     def hosting_kind(self) -> tuple[str, str]:
-        """Where the box runs by default, and why: the preset's kind of hosting with its
-        rationale (catalog text), or a custom box's (:data:`DEFAULTS`, translated)."""
-        if self.preset is not None:
-            return self.preset.hosting_kind, self.preset.hosting_rationale
-        has_server = any(part.kind == PartKind.NODE for part, _ in self.lines)
-        row = default(
-            "hosting kind", CUSTOM_BOX + " with a GPU server" if has_server else CUSTOM_BOX
-        )
-        return row.value, gettext(row.reason)
+        """Where the box runs by default, and why (:func:`hosting_kind`)."""
+        return hosting_kind(self.preset, self.lines)
+
+
+def hosting_kind(preset: BuildPreset | None, lines: Iterable[tuple[Part, int]]) -> tuple[str, str]:
+    """Where a box runs by default, and why: the preset's kind of hosting with its rationale
+    (catalog text), or a custom parts list's (:data:`DEFAULTS`, translated): colocation when
+    it holds a GPU server, else the office."""
+    if preset is not None:
+        return preset.hosting_kind, preset.hosting_rationale
+    has_server = any(part.kind == PartKind.NODE for part, _ in lines)
+    row = default("hosting kind", CUSTOM_BOX + " with a GPU server" if has_server else CUSTOM_BOX)
+    return row.value, gettext(row.reason)
 
 
 def _decimal(value: float | None, default: Decimal) -> Decimal:
@@ -660,18 +666,74 @@ HOSTING = (gettext_noop("hosting option"), gettext_noop("hosting option"))
 """How a kind of dated row is named when it is unknown, and when it is not yet in effect."""
 
 
-def _named_or_default(
-    chosen: str | None, name: str, fallback: Default
-) -> tuple[str, tuple[Defaulted, ...]]:
-    if chosen is not None:
-        return chosen, ()
-    return fallback.value, (Defaulted(name, fallback.value, gettext(fallback.reason)),)
+CUSTOM_BOX_RUNNING_COSTS = (
+    "build.maintenance_rate_per_year",
+    "build.residual_value_retention_per_year",
+    "build.ops_monthly",
+    "build.useful_life_months",
+)
+"""The running costs a preset carries and a custom parts list is given (:data:`DEFAULTS`)."""
 
 
-def _offering(selection: Selection, catalog: CatalogSnapshot) -> tuple[CloudOffering, tuple]:
-    slug, defaulted = _named_or_default(
-        selection.cloud_offering, "cloud_offering", default("cloud_offering", selection.currency)
-    )
+def default_choices(
+    selection: Selection, box_hosting: tuple[str, str] | None
+) -> tuple[Defaulted, ...]:
+    """The catalog rows picked for the choices ``selection`` leaves out, and why.
+
+    The one definition of which default applies: the cloud offering and the tariff of the
+    currency's region, and the hosting of the box's kind in that region (:data:`DEFAULTS`).
+    ``box_hosting`` is the box's kind of hosting and why (:func:`hosting_kind`); ``None``
+    when the box could not be looked up: then no hosting is picked. Reasons are translated
+    into the language active at the call, so a page showing a plan made earlier
+    (:func:`defaults_for`) gives them in its own language.
+    """
+    picked: list[Defaulted] = []
+    for name in ("cloud_offering", "tariff"):
+        if getattr(selection, name) is None:
+            row = default(name, selection.currency)
+            picked.append(Defaulted(name, row.value, gettext(row.reason)))
+    if selection.hosting is None and box_hosting is not None:
+        kind, why = box_hosting
+        region = default(f"hosting {kind}", selection.currency)
+        reason = gettext(region.reason)
+        if why:
+            reason = gettext("%(where)s — %(why)s") % {"where": reason, "why": why}
+        picked.append(Defaulted("hosting", region.value, reason))
+    return tuple(picked)
+
+
+def custom_box_defaults(selection: Selection) -> tuple[Defaulted, ...]:
+    """The running costs a custom parts list is given (:data:`DEFAULTS`), with why
+    (translated at the call); none for a preset, which carries its own."""
+    if selection.preset is not None:
+        return ()
+    rows = {path: default(path, CUSTOM_BOX) for path in CUSTOM_BOX_RUNNING_COSTS}
+    return tuple(Defaulted(path, row.value, gettext(row.reason)) for path, row in rows.items())
+
+
+def defaults_for(selection: Selection, catalog: CatalogSnapshot) -> list[Defaulted]:
+    """What :func:`resolve` fills in for ``selection`` on the snapshot's day, and why, without
+    resolving it: the choices of :func:`default_choices` and a custom box's running costs
+    (:func:`custom_box_defaults`). The committed count is not among them: it is the cheapest
+    for the resolved scenario (:func:`commitment_rule`, :func:`commitment_reason`).
+
+    For a page that shows a plan made earlier: reasons come in the language active now.
+    A box the snapshot no longer has leaves the hosting out.
+    """
+    kind = None
+    if selection.hosting is None:  # only the hosting's default depends on the box
+        if selection.preset is not None:  # presets carry no date: the one row will do
+            preset = selectors.by_slug(BuildPreset, selection.preset)
+            kind = None if preset is None else hosting_kind(preset, ())
+        else:
+            try:
+                kind = box_from_parts(selection, catalog).hosting_kind
+            except (Unresolvable, ScenarioError):
+                kind = None
+    return [*default_choices(selection, kind), *custom_box_defaults(selection)]
+
+
+def _offering(slug: str, catalog: CatalogSnapshot) -> CloudOffering:
     offering = catalog.offerings.get(slug)
     if offering is None:
         raise Unresolvable(
@@ -679,35 +741,15 @@ def _offering(selection: Selection, catalog: CatalogSnapshot) -> tuple[CloudOffe
             gettext("no %(what)s with slug '%(slug)s'")
             % {"what": gettext("cloud offering"), "slug": slug},
         )
-    return offering, defaulted
+    return offering
 
 
-def _tariff(selection: Selection, catalog: CatalogSnapshot) -> tuple[Tariff, tuple, Any]:
-    slug, defaulted = _named_or_default(
-        selection.tariff, "tariff", default("tariff", selection.currency)
-    )
-    row, later = _in_effect(catalog.tariffs, Tariff, slug, "tariff", TARIFF, catalog.day)
-    return row, defaulted, later
+def _tariff(slug: str, catalog: CatalogSnapshot) -> tuple[Tariff, FieldError | None]:
+    return _in_effect(catalog.tariffs, Tariff, slug, "tariff", TARIFF, catalog.day)
 
 
-def _hosting(
-    selection: Selection, box: Box | None, catalog: CatalogSnapshot
-) -> tuple[HostingOption, tuple, Any]:
-    defaulted: tuple[Defaulted, ...] = ()
-    if selection.hosting is not None or box is None:
-        slug = selection.hosting or ""
-    else:
-        kind, why = box.hosting_kind
-        region = default(f"hosting {kind}", selection.currency)
-        slug = region.value
-        reason = gettext(region.reason)
-        if why:
-            reason = gettext("%(where)s — %(why)s") % {"where": reason, "why": why}
-        defaulted = (Defaulted("hosting", slug, reason),)
-    row, later = _in_effect(
-        catalog.hosting_options, HostingOption, slug, "hosting", HOSTING, catalog.day
-    )
-    return row, defaulted, later
+def _hosting(slug: str, catalog: CatalogSnapshot) -> tuple[HostingOption, FieldError | None]:
+    return _in_effect(catalog.hosting_options, HostingOption, slug, "hosting", HOSTING, catalog.day)
 
 
 def _in_effect(
@@ -767,22 +809,25 @@ def choose(selection: Selection, catalog: CatalogSnapshot) -> Choice:
     attempt = _Attempts()
     builder = box_from_preset if selection.preset is not None else box_from_parts
     box = attempt(builder, selection, catalog)
-    offering = attempt(_offering, selection, catalog)
-    tariff = attempt(_tariff, selection, catalog)
-    skip_hosting = box is None and selection.hosting is None  # its default needs the box
-    hosting = None if skip_hosting else attempt(_hosting, selection, box, catalog)
+    picked = default_choices(selection, None if box is None else box.hosting_kind)
+    slugs = {item.field: item.value for item in picked}
+    offering = attempt(_offering, selection.cloud_offering or slugs["cloud_offering"], catalog)
+    tariff = attempt(_tariff, selection.tariff or slugs["tariff"], catalog)
+    # the hosting's default needs the box: without one there is nothing to look up
+    hosting_slug = selection.hosting or slugs.get("hosting")
+    hosting = None if hosting_slug is None else attempt(_hosting, hosting_slug, catalog)
     benchmark = attempt(_benchmark, selection, catalog)
     attempt.check()
     assert offering is not None and tariff is not None and hosting is not None
     return Choice(
         selection=selection,
         box=box,
-        offering=offering[0],
+        offering=offering,
         tariff=tariff[0],
         hosting=hosting[0],
         benchmark=benchmark,
-        defaulted=(*offering[1], *tariff[1], *hosting[1]),
-        problems=tuple(problem for problem in (tariff[2], hosting[2]) if problem is not None),
+        defaulted=picked,
+        problems=tuple(problem for problem in (tariff[1], hosting[1]) if problem is not None),
     )
 
 
@@ -948,19 +993,10 @@ def running_costs_rule(choice: Choice, catalog: CatalogSnapshot) -> Ruling:
     or for a custom box the :data:`DEFAULTS` (each reported as defaulted)."""
     preset = choice.box.preset
     if preset is None:
-        paths = (
-            "build.maintenance_rate_per_year",
-            "build.residual_value_retention_per_year",
-            "build.ops_monthly",
-            "build.useful_life_months",
-        )
-        rows = {path: default(path, CUSTOM_BOX) for path in paths}
+        defaulted = custom_box_defaults(choice.selection)
         values = {
-            path: None if row.value is None else float(row.value) for path, row in rows.items()
+            item.field: None if item.value is None else float(item.value) for item in defaulted
         }
-        defaulted = tuple(
-            Defaulted(path, row.value, gettext(row.reason)) for path, row in rows.items()
-        )
         return Ruling(values, (), defaulted)
     ops, rate = convert(catalog, preset.ops_monthly, preset.ops_currency, choice.currency)
     items = [

@@ -40,6 +40,7 @@ from webapp.catalog.models import (
     Tariff,
 )
 from webapp.planner import formatting
+from webapp.planner.chosen import with_rows_used
 from webapp.planner.fields import ALL_FIELDS
 from webapp.planner.sources import translated
 from webapp.scenarios.models import SavedScenario
@@ -233,9 +234,16 @@ def _same(values: list[Any]) -> bool:
     return True
 
 
+def _selection(entry: dict[str, Any]) -> dict[str, Any]:
+    """The saved scenario's catalog selection, a choice it left to the catalog named by the
+    row it used (:func:`webapp.planner.chosen.with_rows_used`)."""
+    saved = entry["saved"]
+    return with_rows_used(saved.selection, saved.provenance)
+
+
 def _choice_names(entries: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     """The catalog rows the scenarios' selections name, by model and slug (one query each)."""
-    selections = [e["saved"].selection or {} for e in entries]
+    selections = [_selection(e) for e in entries]
 
     def slugs(key: str) -> set[str]:
         return {str(s[key]) for s in selections if s.get(key)}
@@ -288,7 +296,7 @@ def input_rows(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
     }
     rows = []
     for key, label in labels.items():
-        texts = [_choice_text(e["saved"].selection or {}, key, names) for e in entries]
+        texts = [_choice_text(_selection(e), key, names) for e in entries]
         rows.append({"key": key, "label": label, "values": texts, "differs": not _same(texts)})
     dates = [e["date"].isoformat() for e in entries]
     rows.append(

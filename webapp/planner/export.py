@@ -47,6 +47,7 @@ from costmodel.paths import get_path
 from costmodel.tables import MONTHLY_COLUMNS, monthly_table
 from webapp.planner import verdict
 from webapp.planner.analysis import SEED, Analyses, field_label
+from webapp.planner.chosen import Chosen
 from webapp.planner.fields import (
     ALL_FIELDS,
     BY_PATH,
@@ -348,6 +349,14 @@ def assumption_rows(
     return rows
 
 
+def chosen_rows(chosen: Sequence[Chosen]) -> list[list[Cell]]:
+    """One row per choice the catalog made for the user: input, what was used, why (the
+    results page's "Chosen for you")."""
+    rows: list[list[Cell]] = [[_("Input"), _("Used"), _("Why")]]
+    rows += [[item.label, item.value, item.reason] for item in chosen]
+    return rows
+
+
 def _money(value: float | None, currency: str) -> Cell:
     return None if value is None else round_money(value, currency)
 
@@ -598,6 +607,7 @@ FINANCE_FILES = (
     "scenario.csv",
     "headline.csv",
     "assumptions.csv",
+    "chosen_for_you.csv",
     "decision.csv",
     "uncertainty.csv",
     "uncertainty_ranges.csv",
@@ -619,8 +629,12 @@ def finance_files(
     name: str = "",
     analyses: Analyses | None = None,
     accounts: Accounts | None = None,
+    chosen: Sequence[Chosen] = (),
 ) -> dict[str, str]:
-    """Every finance table of one scenario, each a CSV of its own: file name → text."""
+    """Every finance table of one scenario, each a CSV of its own: file name → text.
+
+    ``chosen``: what the catalog chose for the user (:func:`webapp.planner.chosen.chosen_for_you`),
+    a file of its own when there is any."""
     currency = scenario.currency
     tables: dict[str, list[list[Cell]]] = {
         "monthly.csv": monthly_rows(scenario, result, analyses),
@@ -628,6 +642,8 @@ def finance_files(
         "headline.csv": headline_rows(result, currency),
         "assumptions.csv": assumption_rows(scenario, provenance or [], overrides or []),
     }
+    if chosen:
+        tables["chosen_for_you.csv"] = chosen_rows(chosen)
     if analyses is not None:
         tables["decision.csv"] = decision_rows(analyses, currency)
         tables["uncertainty.csv"] = uncertainty_rows(analyses, currency)

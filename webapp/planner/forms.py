@@ -411,9 +411,6 @@ class PlannerForm(ErrorTextMixin, forms.Form):
                 catalog.offering_modes
             )
             self.fields["preset"].initial = catalog.presets[0][0]
-            self.fields["cloud_offering"].initial = (
-                catalog.default_offering or catalog.offerings[0][1][0][0]
-            )
             for name in DEFAULTED_CHOICES:  # left to the resolver: it fits box and currency
                 field = cast(forms.ChoiceField, self.fields[name])
                 field.choices = [("", str(DEFAULT_CHOICE)), *_listed(field)]
@@ -654,9 +651,8 @@ class PlannerForm(ErrorTextMixin, forms.Form):
                         _("Enter this too to pay for the box with a loan, or empty the loan."),
                     )
         if bool(data.get("use_catalog")) and self.catalog is not None:
-            for name in ("cloud_offering", "benchmark"):
-                if not data.get(name):
-                    self.add_error(name, _("Choose one."))
+            if not data.get("benchmark"):
+                self.add_error("benchmark", _("Choose one."))
             if not self.is_commitment(data.get("cloud_offering")):
                 data["committed_instances"] = None  # typed, then another offering chosen
             if data.get("box") == "custom":
@@ -797,9 +793,10 @@ def committed_text(count: int | None) -> str:
     ) % {"count": formatting.number(count)}
 
 
-DEFAULTED_CHOICES = ("tariff", "hosting")
+DEFAULTED_CHOICES = ("cloud_offering", "tariff", "hosting")
 """Choices the form leaves to the resolver unless the user picks one: it chooses the ones that
-fit the box and the currency (a colocation for a cluster, a tariff of the currency's region)."""
+fit the box and the currency (a colocation for a cluster, a tariff of the currency's region, an
+offering of its market)."""
 DEFAULT_CHOICE = _("Default for this box and currency")
 
 

@@ -30,14 +30,14 @@ from django.utils.translation import gettext_lazy as _
 from costmodel import FieldError, ScenarioError
 from costmodel.usage import MeasuredUsage, UsageProfile, decode_text, profile_from_usage
 from webapp.api.usage import measured_usage
-from webapp.catalog import selectors
 from webapp.catalog.models import GpuModel, GpuThroughput
 from webapp.planner import formatting
 from webapp.planner.choices import CatalogChoices
+from webapp.planner.chosen import Chosen, chosen_for_you
 from webapp.planner.fields import PROFILE_MONTHS
 from webapp.planner.forms import FieldRenderer
 from webapp.planner.notices import month_above_limit_text, reader_error_text
-from webapp.planner.permalink import encode
+from webapp.planner.permalink import Permalink, encode_link
 from webapp.planner.services import make_plan
 
 SALT = "planner.usage.v1"
@@ -187,42 +187,25 @@ class ProfileForm(forms.Form):
         except (signing.BadSignature, KeyError, TypeError, ValueError):
             return None
 
-    def defaults(self) -> dict[str, str]:
-        """The tariff and hosting the plan was given without asking, labelled."""
-        tariffs, hostings = dict(self.catalog.tariffs), dict(self.catalog.hostings)
-        return {
-            "tariff": tariffs[self.default_tariff(self.cleaned_data["currency"])],
-            "hosting": hostings[self.default_hosting()],
-        }
-
-    def default_tariff(self, currency: str) -> str:
-        """The first tariff (the planner's order) priced in ``currency``; else the first."""
-        listed = {slug for slug, _label in self.catalog.tariffs}
-        same = [t.slug for t in selectors.tariffs_for_choice() if t.currency == currency]
-        return next((slug for slug in same if slug in listed), self.catalog.tariffs[0][0])
-
-    def default_hosting(self) -> str:
-        return self.catalog.default_hosting or self.catalog.hostings[0][0]
-
 
 @dataclass(frozen=True)
 class MeasuredPlan:
     profile: UsageProfile
     code: str
     """The results permalink of the plan."""
+    chosen: list[Chosen]
+    """What the catalog chose for the plan (the tariff and hosting), and why."""
 
 
-def _planner_data(
-    data: dict[str, Any], form: ProfileForm, monthly_utilization: list[float]
-) -> dict[str, Any]:
-    """The planner form's cleaned data for this choice and profile (tariff and hosting: the
-    planner's defaults)."""
+def _planner_data(data: dict[str, Any], monthly_utilization: list[float]) -> dict[str, Any]:
+    """The planner form's cleaned data for this choice and profile (tariff and hosting left to
+    the catalog, which picks them for the box and the currency)."""
     values: dict[str, Any] = {
         "box": "preset",
         "preset": data["preset"],
         "cloud_offering": data["cloud_offering"],
-        "tariff": form.default_tariff(data["currency"]),
-        "hosting": form.default_hosting(),
+        "tariff": "",
+        "hosting": "",
         "benchmark": data["benchmark"],
         "currency": data["currency"],
         "horizon_months": data["horizon_months"],
@@ -297,7 +280,7 @@ def plan_from_usage(form: ProfileForm) -> MeasuredPlan | None:
     data = form.cleaned_data
     growth = (data.get("growth_percent") or 0.0) / 100
     try:
-        box = make_plan(_planner_data(data, form, [1.0] * PROFILE_MONTHS), use_catalog=True)
+        box = make_plan(_planner_data(data, [1.0] * PROFILE_MONTHS), use_catalog=True)
         profile = profile_from_usage(
             usage,
             measured_gpu_throughput=_throughput(data["measured_gpu"], data["benchmark"]),
@@ -305,7 +288,7 @@ def plan_from_usage(form: ProfileForm) -> MeasuredPlan | None:
             box_gpu_throughput=box.scenario.build.gpu_throughput,
             growth_per_year=growth,
         )
-        plan = make_plan(_planner_data(data, form, profile.monthly_utilization), use_catalog=True)
+        plan = make_plan(_planner_data(data, profile.monthly_utilization), use_catalog=True)
     except ScenarioError as exc:
         for error in exc.errors:
             field = {"growth_per_year": "growth_percent"}.get(error.field, error.field)
@@ -320,8 +303,8 @@ def plan_from_usage(form: ProfileForm) -> MeasuredPlan | None:
         return None
     gpu_name = dict(form.gpus)[data["measured_gpu"]]
     provenance = [*plan.provenance, _provenance(format, usage, profile, str(gpu_name), growth)]
-    code = encode(plan.scenario, provenance, plan.overrides, plan.selection, plan.ranges)
-    return MeasuredPlan(profile=profile, code=code)
+    link = Permalink(plan.scenario, provenance, plan.overrides, plan.selection, plan.ranges)
+    return MeasuredPlan(profile=profile, code=encode_link(link), chosen=chosen_for_you(link))
 
 
 def chart_data(usage: MeasuredUsage) -> dict[str, Any]:

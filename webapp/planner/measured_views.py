@@ -89,7 +89,7 @@ def usage_profile(request: HttpRequest) -> HttpResponse:
             "any_filled": any(plan.profile.filled),
             "results_url": reverse("planner:results", args=[plan.code]),
             "planner_url": reverse("planner:home") + "?from=" + plan.code,
-            "defaults": form.defaults(),
+            "chosen": plan.chosen,
         }
     )
     return _page(request, context)

@@ -32,6 +32,7 @@ from costmodel.sensitivity import summary_and_sweep
 from webapp.catalog.models import STALE_AFTER_DAYS
 from webapp.planner import formatting
 from webapp.planner.analysis import ranges_of, ranges_table
+from webapp.planner.chosen import chosen_for_you
 from webapp.planner.compared import compared
 from webapp.planner.fields import ALL_FIELDS, labels
 from webapp.planner.finance import finance_context
@@ -112,7 +113,8 @@ def price_age_part(link: Permalink) -> dict[str, Any] | None:
 def commitment_part(link: Permalink) -> dict[str, Any] | None:
     """The commitment table of a scenario with a commitment (None without one): the rent
     side with 0…K committed instances from the engine's commitment operation, the count this
-    scenario uses and the cheapest marked, and which count was used and why."""
+    scenario uses and the cheapest marked, and which count was used and why (``table``: the
+    engine's answer, which "Chosen for you" reads too)."""
     scenario = link.scenario
     rent = scenario.rent
     if rent.committed_hourly_rate <= 0:
@@ -137,7 +139,7 @@ def commitment_part(link: Permalink) -> dict[str, Any] | None:
         }
         for row in table["rows"]
     ]
-    return {"rows": rows, "note": _commitment_note(link, chosen, best)}
+    return {"rows": rows, "note": _commitment_note(link, chosen, best), "table": table}
 
 
 def _commitment_note(link: Permalink, chosen: int, best: int) -> str:
@@ -211,6 +213,7 @@ def results_context(link: Permalink, code: str | None = None) -> dict[str, Any]:
     result, sweep = summary_and_sweep(scenario, VERDICT_SWEEP_STEPS)
     decision = decide(scenario, result, sweep)
     said = verdict(decision, scenario)
+    commitment = commitment_part(link)
     return {
         "scenario": scenario,
         "result": result,
@@ -225,7 +228,8 @@ def results_context(link: Permalink, code: str | None = None) -> dict[str, Any]:
         % {"months": scenario.horizon_months},
         "compared": what_is_compared(scenario, decision, compared(link.provenance)),
         "fleet_chart": fleet_size(scenario) is not None,
-        "commitment": commitment_part(link),
+        "commitment": commitment,
+        "chosen": chosen_for_you(link, None if commitment is None else commitment["table"]),
         "price_age": price_age_part(link),
         "jobs": jobs_part(scenario, link.provenance),
         "ranges": ranges_table(ranges_of(link), scenario.currency),

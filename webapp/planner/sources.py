@@ -22,14 +22,14 @@ import functools
 import pickle
 import re
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from django.apps import apps
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString
-from django.utils.translation import get_language, gettext, gettext_noop
+from django.utils.translation import get_language, gettext, gettext_noop, override
 
 from webapp.catalog.models import is_stale_on, months_between
 from webapp.catalog.resolver import NOTES
@@ -45,6 +45,9 @@ class Sources:
     """The "Catalog rows used" table; empty when nothing came from the catalog."""
     cells: Mapping[str, SafeString]
     """The Source cell's content of each input the catalog feeds, by field path."""
+    names: Mapping[str, str] = field(default_factory=dict)
+    """The item of each role (the first one) as the table names it: ``"hosting"`` → the
+    hosting option's name in the page's language."""
 
 
 NO_SOURCES = Sources(table=SafeString(""), cells={})
@@ -150,10 +153,13 @@ def name_book(items: Iterable[Mapping[str, Any]]) -> NameBook:
     book: dict[tuple[str, str], list[tuple[str, str]]] = {}
     for label, slugs in wanted.items():
         for row in apps.get_model(label)._default_manager.filter(slug__in=slugs):
-            english, local = str(row), row.localized_name()
-            if local == english:
+            local = row.localized_name()
+            # the resolver wrote the row's name in the language of its moment: an offering's
+            # pricing mode reads "(on-demand)" or "(按需)"; either becomes the local name
+            with override("en"):
                 english = row.english_name()
-            book.setdefault((label, row.slug), []).append((english, local))
+            pairs = book.setdefault((label, row.slug), [])
+            pairs += [(name, local) for name in dict.fromkeys((english, str(row))) if name]
     return book
 
 
@@ -222,6 +228,11 @@ def _rendered(language: str, provenance: bytes) -> Sources:
                 render_to_string("planner/includes/source_cell.html", {"sources": sources})
             )
             for path, sources in by_field.items()
+        },
+        names={
+            str(item["role"]): str(item["label"])
+            for item in reversed(items)  # the first of a role wins
+            if item.get("role")
         },
     )
 

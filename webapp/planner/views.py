@@ -20,6 +20,7 @@ from costmodel.projection import ProjectionOverflowError
 from webapp.planner import export, services
 from webapp.planner.analysis import analysis_document, run_analyses
 from webapp.planner.choices import catalog_choices
+from webapp.planner.chosen import chosen_for_you
 from webapp.planner.comparison import comparison_context, evaluate, saved_verdicts
 from webapp.planner.finance import accounting_form, options_of
 from webapp.planner.forms import CompareForm, PlannerForm, RenameForm, SaveForm, committed_text
@@ -216,6 +217,7 @@ def _finance_zip_response(
         name=name,
         analyses=analyses,
         accounts=accounting(link.scenario, analyses.result, options),
+        chosen=chosen_for_you(link),
     )
     response = HttpResponse(export.zipped(files), content_type="application/zip")
     response["Content-Disposition"] = 'attachment; filename="finance.zip"'

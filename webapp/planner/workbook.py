@@ -14,7 +14,8 @@ these sheets:
 * **Summary** — totals, savings, break-even month and present values as
   formulas, beside the engine's own figures; what is not a formula (the
   break-even utilization, the Monte Carlo) is a value and says so.
-* **Sources** — the catalog rows the inputs came from, and the methodology.
+* **Sources** — the catalog rows the inputs came from, what the catalog chose for the user
+  and why ("Chosen for you"), and the methodology.
 
 The workbook is a second statement of :mod:`costmodel.projection`'s arithmetic
 in spreadsheet form, which is its purpose: a reviewer changes an input and
@@ -41,6 +42,7 @@ from openpyxl.worksheet.worksheet import Worksheet
 from costmodel import Scenario
 from costmodel.accounting import Accounts
 from costmodel.paths import get_path
+from webapp.planner.chosen import Chosen
 from webapp.planner.fields import ALL_FIELDS, items_by_field
 from webapp.planner.formatting import minor_unit
 from webapp.planner.sources import shown_items
@@ -775,7 +777,13 @@ def _summary_sheet(
     ws.column_dimensions["D"].width = 20
 
 
-def _sources_sheet(wb: Workbook, s: Sheets, provenance: list[dict[str, Any]], link: str) -> None:
+def _sources_sheet(
+    wb: Workbook,
+    s: Sheets,
+    provenance: list[dict[str, Any]],
+    link: str,
+    chosen: Sequence[Chosen] = (),
+) -> None:
     ws = wb.create_sheet(s.name("Sources"))
     _header(
         ws,
@@ -801,6 +809,15 @@ def _sources_sheet(wb: Workbook, s: Sheets, provenance: list[dict[str, Any]], li
             _text(ws, row, column, str(value))
         row += 1
     row += 1
+    if chosen:  # what the catalog chose for the user, as the results page lists it
+        _text(ws, row, 1, _("Chosen for you")).font = BOLD
+        _header(ws, row + 1, [_("Input"), _("Used"), _("Why")])
+        row += 2
+        for choice in chosen:
+            for column, value in enumerate((choice.label, choice.value, choice.reason), start=1):
+                _text(ws, row, column, value)
+            row += 1
+        row += 1
     for label, value in (
         (_("Results page"), link),
         (_("Generated on"), date.today().isoformat()),
@@ -829,8 +846,10 @@ def add_scenario(
     values: list[tuple[str, str, Any]] | None = None,
     prefix: str = "",
     overrides: Sequence[str] = (),
+    chosen: Sequence[Chosen] = (),
 ) -> Sheets:
-    """Add one scenario's sheets to ``wb``, their names starting with ``prefix``."""
+    """Add one scenario's sheets to ``wb``, their names starting with ``prefix`` (``chosen``:
+    what the catalog chose for the user, listed on the Sources sheet)."""
     places = minor_unit(scenario.currency)
     s = Sheets(prefix=prefix, money="#,##0." + "0" * places if places else "#,##0")
     _inputs_sheet(wb, s, scenario, accounts, provenance or [], overrides)
@@ -838,7 +857,7 @@ def add_scenario(
     _depreciation_sheet(wb, s, scenario, accounts)
     _fiscal_sheet(wb, s, scenario, accounts)
     _summary_sheet(wb, s, scenario, result, values or [])
-    _sources_sheet(wb, s, provenance or [], link)
+    _sources_sheet(wb, s, provenance or [], link, chosen)
     return s
 
 
@@ -887,6 +906,7 @@ def scenario_workbook(
     link: str = "",
     values: list[tuple[str, str, Any]] | None = None,
     overrides: Sequence[str] = (),
+    chosen: Sequence[Chosen] = (),
 ) -> bytes:
     """One scenario's workbook as ``.xlsx`` bytes (see the module's docstring)."""
     wb = Workbook()
@@ -900,6 +920,7 @@ def scenario_workbook(
         link=link,
         values=values,
         overrides=overrides,
+        chosen=chosen,
     )
     return to_bytes(wb)
 

@@ -18,6 +18,7 @@ from costmodel.accounting import AccountingOptions, accounting
 from costmodel.projection import ProjectionOverflowError
 from webapp.planner import workbook
 from webapp.planner.analysis import run_analyses
+from webapp.planner.chosen import chosen_for_you
 from webapp.planner.finance import accounting_form, options_of
 from webapp.planner.permalink import Permalink, PermalinkError, decode
 from webapp.planner.views import bad_request, compare_form, too_large
@@ -57,6 +58,7 @@ def _link_workbook(request: HttpRequest, link: Permalink, url: str) -> HttpRespo
         link=url,
         values=workbook.engine_values(analyses),
         overrides=link.overrides,
+        chosen=chosen_for_you(link),
     )
     return _xlsx_response(content, "scenario.xlsx")
 

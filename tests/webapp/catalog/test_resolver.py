@@ -5,6 +5,7 @@ import json
 from decimal import Decimal
 
 import pytest
+from django.utils import translation
 from numpy.testing import assert_allclose
 
 from costmodel import ScenarioError, compare, parse_scenario
@@ -14,6 +15,7 @@ from webapp.catalog.resolver import (
     RULES,
     choose,
     commitment_rule,
+    defaults_for,
     parse_selection,
     resolve,
     resolve_data,
@@ -465,6 +467,35 @@ def test_a_custom_box_says_which_running_costs_it_was_given(mini, selection):
         "0",
         None,
     ]
+
+
+def test_defaults_for_says_what_resolve_filled_in_in_the_language_of_the_moment(shipped):
+    """The page of a plan made earlier asks the same question: the same rows, the same
+    reasons, except that they come in the language active when asked."""
+    data = {k: v for k, v in CLUSTER_VS_GCP.items() if k != "cloud_offering"}
+    selection = parse_selection(data)
+    with translation.override("en"):
+        resolved = resolve(selection).defaulted
+    snapshot = CatalogSnapshot(selection.day)
+    with translation.override("en"):
+        assert defaults_for(selection, snapshot) == resolved
+    with translation.override("zh-hans"):
+        chinese = defaults_for(selection, snapshot)
+    assert [(d.field, d.value) for d in chinese] == [(d.field, d.value) for d in resolved]
+    assert [d.field for d in chinese] == ["cloud_offering", "tariff", "hosting"]
+    assert (
+        chinese[1].reason == "美元方案在美国运行：弗吉尼亚州商业电价（EIA），美国最大的数据中心市场"
+    )
+
+
+def test_defaults_for_a_custom_box_gives_its_running_costs_but_no_committed_count(shipped):
+    parts = [{"part": "gpu-rtx-4090", "quantity": 1}, {"part": "cpu-desktop-16c"}]
+    data = {k: v for k, v in CLUSTER_VS_GCP.items() if k != "preset"}
+    selection = parse_selection({**data, "parts": parts})
+    resolved = resolve(selection).defaulted
+    given = defaults_for(selection, CatalogSnapshot(selection.day))
+    assert given == [d for d in resolved if d.field != "committed_instances"]
+    assert "committed_instances" in [d.field for d in resolved]  # the 3-year commitment's
 
 
 def test_a_default_the_catalog_lacks_is_named_by_its_field(mini, selection):

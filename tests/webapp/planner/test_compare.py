@@ -220,11 +220,34 @@ def test_catalog_choices_are_named_in_the_chinese_interface(client, shipped_cata
         name_zh = BuildPreset.objects.get(slug=slug).name_zh
         assert name_zh and name_zh in box
     offering = html.split('data-input="cloud_offering"')[1].split("</tr>")[0]
-    assert CloudOffering.objects.get(slug=items[0].selection["cloud_offering"]).name_zh in offering
+    # left to the catalog: a CNY plan rents Alibaba Cloud's A100, named as the plan used it
+    assert CloudOffering.objects.get(slug="aliyun-gn7e-c16g1-4xlarge").name_zh in offering
     assert (
         'class="differs"'
         in html.split('data-input="box"')[0].rsplit("<tr", 1)[1] + 'class="differs"'
     )
+
+
+def test_choices_left_to_the_catalog_are_named_by_the_rows_the_plans_used(client, shipped_catalog):
+    home = reverse("planner:home")
+    form = client.get(home).context["form"]
+    data = {n: form.initial.get(n, f.initial) for n, f in form.fields.items()}
+    data = {k: ("on" if v is True else v) for k, v in data.items() if v not in (None, False)}
+    for preset in ("entry-rtx4090", "multi-4x-rtx4090"):
+        code = client.post(home, {**data, "preset": preset})["Location"].removeprefix("/r/")
+        client.post(reverse("planner:save"), {"code": code, "name": preset})
+    items = list(SavedScenario.objects.order_by("name"))
+    assert all(item.selection["hosting"] is None for item in items)  # left to the catalog
+    _response, html = compare_page(client, items, language="zh-CN")
+    from webapp.catalog.models import HostingOption, Tariff
+
+    hosting = html.split('data-input="hosting"')[1].split("</tr>")[0]
+    for slug in ("office-deskside", "cn-colo-all-in"):  # a desk-side box, a multi-GPU server
+        assert HostingOption.objects.get(slug=slug).name_zh in hosting, slug
+    assert hosting.startswith(' class="differs">')
+    tariff = html.split('data-input="tariff"')[1].split("</tr>")[0]
+    assert Tariff.objects.get(slug="cn-business-average").name_zh in tariff
+    assert "—" not in tariff
 
 
 # --- the saved list ------------------------------------------------------------------------

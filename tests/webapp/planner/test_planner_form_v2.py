@@ -469,6 +469,22 @@ def test_hosting_and_tariff_are_left_to_the_catalog_and_the_form_says_what_it_pi
     assert link.scenario.build.hosting_monthly > 0 and link.scenario.build.pue > 1
 
 
+def test_the_cloud_offering_is_left_to_the_catalog_and_the_form_says_what_it_picked(
+    client, shipped_catalog
+):
+    response = client.get(HOME + "?preset=entry-rtx4090", HTTP_ACCEPT_LANGUAGE="en")
+    form = response.context["form"]
+    assert form.initial.get("cloud_offering", form.fields["cloud_offering"].initial) == ""
+    html = response.content.decode()
+    row = html.split('data-field="cloud_offering"', 1)[1].split('data-field="', 1)[0]
+    assert "Default for this box and currency" in row
+    note = row.split("data-defaulted>", 1)[1].split("</div>", 1)[0]
+    assert note.startswith("Default: Alibaba Cloud") and "a CNY plan rents in China" in note
+    # a choice the user makes is kept
+    link = link_of(post(client, cloud_offering=COMMITMENT)["Location"])
+    assert link.selection["cloud_offering"] == COMMITMENT
+
+
 def test_a_hosting_the_user_picks_is_kept_and_not_marked_as_defaulted(client, shipped_catalog):
     from webapp.catalog.models import HostingOption
 

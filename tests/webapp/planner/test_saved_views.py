@@ -132,7 +132,9 @@ def test_re_running_resolves_todays_prices_and_keeps_overrides(client, shipped_c
     assert link_of(location).overrides == ["build.capex"]
     save(client, location.removeprefix("/r/"))
     old = SavedScenario.objects.get()
-    offering = old.selection["cloud_offering"]
+    assert old.selection["cloud_offering"] is None  # left to the catalog: the row it used
+    [rate] = [item for item in old.provenance if item["role"] == "cloud rate"]
+    offering = rate["natural_key"][0]
     latest = CloudRate.objects.filter(offering__slug=offering).order_by("-effective_date").first()
     latest.hourly_rate = latest.hourly_rate * 2
     latest.save()

@@ -130,3 +130,20 @@ def test_an_english_table_keeps_the_catalogs_english_names(shipped_catalog):
     assert BuildPreset.objects.get(slug="cluster-4x-hgx-h100").name in table
     assert "× scaling efficiency 0.940 for 8 GPUs" in table
     assert "Purchase price of the box" in table
+
+
+@pytest.mark.parametrize("planned_in", ["en", "zh-hans"])
+def test_the_chinese_table_names_the_cloud_offering_in_chinese_whatever_language_planned_it(
+    shipped_catalog, planned_in
+):
+    """An offering's catalog label carries its pricing mode in the language of the moment it
+    was resolved ("(on-demand)" or "(按需)"); the Chinese table shows its Chinese name."""
+    from webapp.catalog.models import CloudOffering
+
+    offering = CloudOffering.objects.get(slug="azure-nc24ads-a100-v4")
+    with translation.override(planned_in):
+        provenance = resolve_data({**USD_SELECTION, "cloud_offering": offering.slug}).provenance
+    with translation.override("zh-hans"):
+        table = sources.provenance_table(provenance)
+    assert offering.name_zh and offering.name_zh in table
+    assert "(on-demand)" not in table and "(按需)" not in table

@@ -10,7 +10,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import override_settings
 from numpy.testing import assert_allclose
 
-from webapp.catalog.models import GpuThroughput, Tariff
+from webapp.catalog.models import GpuThroughput
 from webapp.planner.permalink import decode
 from webapp.scenarios.models import SavedScenario
 
@@ -239,7 +239,15 @@ def test_the_page_in_chinese(client, shipped_catalog):
     assert "使用实测用量" in response.content.decode()
 
 
-def test_the_defaulted_tariff_is_priced_in_the_chosen_currency(client, shipped_catalog):
+def row_used(link, role: str) -> str:
+    """The slug of the catalog row a plan used in ``role``."""
+    [item] = [item for item in link.provenance if item["role"] == role]
+    return item["natural_key"][0]
+
+
+def test_the_tariff_and_hosting_are_left_to_the_catalog_and_the_page_says_what_it_chose(
+    client, shipped_catalog
+):
     months = upload(client, "slurm-sacct", fixture_bytes("slurm-sacct.txt"), "sacct.txt")
     data = {
         "usage": hidden_usage(months),
@@ -249,12 +257,21 @@ def test_the_defaulted_tariff_is_priced_in_the_chosen_currency(client, shipped_c
         "cloud_offering": "aliyun-gn7e-c16g1-4xlarge",
         "horizon_months": "24",
     }
-    for currency in ("CNY", "USD"):
+    for currency, tariff in (("CNY", "cn-business-average"), ("USD", "us-va-commercial")):
         response = client.post("/usage/profile", {**data, "currency": currency})
         link = decode(response.context["results_url"].removeprefix("/r/"))
-        tariff = Tariff.objects.get(slug=link.selection["tariff"])
-        assert tariff.currency == currency
-        assert "Defaulted: electricity tariff" in response.content.decode()
+        assert link.selection["tariff"] is None and link.selection["hosting"] is None
+        assert row_used(link, "electricity") == tariff  # the currency's region
+        html = response.content.decode()
+        assert 'id="chosen-for-you"' in html and 'data-chosen="tariff"' in html
+        assert f'href="/?from={response.context["results_url"][3:]}"' in html  # to change them
+    # a multi-GPU server runs in colocation, as the planner would place it, not at a desk
+    response = client.post(
+        "/usage/profile", {**data, "preset": "multi-4x-rtx4090", "currency": "USD"}
+    )
+    link = decode(response.context["results_url"].removeprefix("/r/"))
+    assert row_used(link, "hosting") == "us-colo-wholesale"
+    assert link.scenario.build.hosting_monthly > 0
 
 
 def test_more_work_than_eight_boxes_asks_for_a_bigger_box(client, shipped_catalog):

@@ -355,6 +355,27 @@ def test_the_inputs_and_sources_sheets_name_the_catalog_rows(client, shipped_cat
     assert dated and all(row[4] for row in dated)  # a dated price names where it is from
 
 
+def test_the_sources_sheet_lists_what_the_catalog_chose_as_the_results_page_does(
+    client, shipped_catalog
+):
+    from .test_chosen import chosen_rows, submit
+
+    url = submit(client, preset="cluster-4x-hgx-h100", currency="USD")
+    listed = chosen_rows(client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode())
+    assert list(listed) == ["cloud_offering", "tariff", "hosting"]
+    code = url.removeprefix("/r/")
+    response = client.get(reverse("planner:results-workbook", args=[code]))
+    rows = [
+        [cell for cell in row if cell is not None]
+        for row in load_workbook(io.BytesIO(response.content))["Sources"].iter_rows(
+            values_only=True
+        )
+    ]
+    start = rows.index(["Chosen for you"])
+    assert rows[start + 1] == ["Input", "Used", "Why"]
+    assert rows[start + 2 : start + 5] == [list(row) for row in listed.values()]
+
+
 def test_an_input_typed_over_the_catalog_says_so_instead_of_the_catalogs_source(client, scenario):
     provenance = [
         {
