@@ -15,8 +15,8 @@ from django.utils import translation
 from costmodel import compare, parse_scenario
 from costmodel.decision import decide
 from costmodel.sensitivity import utilization_sweep
+from webapp.formatting import amount
 from webapp.planner.analysis import build_document, run_analyses
-from webapp.planner.formatting import amount
 from webapp.planner.permalink import decode, encode
 from webapp.planner.results import VERDICT_SWEEP_STEPS
 from webapp.planner.verdict import verdict

@@ -5,7 +5,7 @@ fine-tune with 8-bit base weights gets a verdict with its time to result on the 
 import pytest
 
 from costmodel import compare
-from webapp.planner import formatting
+from webapp import formatting
 from webapp.planner.permalink import decode
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -16,7 +16,7 @@ from django.utils.translation import gettext_lazy as _
 
 from costmodel.sizing import Param, Reason
 from webapp.catalog.models import BuildPreset, EfficiencyGrade, Tier
-from webapp.planner.formatting import number, percent
+from webapp.formatting import number, percent
 
 TIER_LABELS: dict[str, Promise] = dict(Tier.choices)
 GRADE_LABELS: dict[str, Promise] = dict(EfficiencyGrade.choices)

@@ -4,7 +4,7 @@ The view parses, calls the reader of :mod:`costmodel.usage` once, encodes.
 A cloud bill's instance types get their GPUs from the catalog's offerings
 (:func:`gpus_per_instance`); every other format needs no database. The answer
 carries the reader's notices as data (``notices``) and, as before they
-existed, as English sentences (``warnings``, :func:`webapp.planner.notices.english_warnings`).
+existed, as English sentences (``warnings``, :func:`webapp.notices.english_warnings`).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from costmodel.usage import FORMATS, MeasuredUsage, read_usage
 from webapp.api.errors import ApiError, error, json_response, read_body
 from webapp.api.schemas import ErrorsOut
 from webapp.catalog.models import CloudOffering
-from webapp.planner.notices import english_warnings
+from webapp.notices import english_warnings
 
 router = Router(tags=["usage"])
 

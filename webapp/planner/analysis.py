@@ -42,8 +42,8 @@ from costmodel.sensitivity import (
     utilization_horizon_grid,
     utilization_sweep,
 )
-from webapp.planner import formatting
-from webapp.planner.fields import BY_PATH, labels
+from webapp import formatting
+from webapp.planner.fields import BY_PATH, field_value, labels
 from webapp.planner.permalink import Permalink
 from webapp.planner.verdict import how_sure, verdict
 
@@ -187,7 +187,7 @@ def range_value(path: str, value: float, currency: str) -> str:
     field = BY_PATH.get(path)
     if field is None:
         return formatting.number(value, 4)
-    return formatting.field_value(field, value, currency)
+    return field_value(field, value, currency)
 
 
 def ranges_table(ranges: list[Range], currency: str) -> list[dict[str, Any]]:

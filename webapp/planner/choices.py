@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 
 from webapp.catalog import selectors
 from webapp.catalog.models import CloudOffering, CloudRate, PricingMode, Tariff
-from webapp.planner.formatting import money
+from webapp.formatting import money
 
 Choices = list[tuple[str, str]]
 Grouped = list[tuple[str, Choices]]

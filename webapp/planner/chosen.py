@@ -27,6 +27,7 @@ from django.utils.translation import gettext as _
 from costmodel import Scenario, ScenarioError
 from costmodel.operations import commitment_table
 from costmodel.paths import get_path
+from webapp import formatting
 from webapp.catalog.resolver import (
     CUSTOM_BOX_RUNNING_COSTS,
     Defaulted,
@@ -36,8 +37,7 @@ from webapp.catalog.resolver import (
     parse_selection,
 )
 from webapp.catalog.selectors import CatalogSnapshot
-from webapp.planner import formatting
-from webapp.planner.fields import BY_PATH, SELECTION_FIELDS
+from webapp.planner.fields import BY_PATH, SELECTION_FIELDS, field_value
 from webapp.planner.permalink import Permalink
 from webapp.planner.sources import catalog_sources
 
@@ -130,7 +130,7 @@ def _row_value(name: str, row: str, link: Permalink) -> str:
     def shown(path: str, value: float) -> str | None:
         if path in link.overrides:
             return None
-        return formatting.field_value(BY_PATH[path], value, scenario.currency)
+        return field_value(BY_PATH[path], value, scenario.currency)
 
     if name == "tariff" and build.electricity_price_per_kwh > 0:
         figure = shown("build.electricity_price_per_kwh", build.electricity_price_per_kwh)
@@ -215,9 +215,7 @@ def _running_costs(
             continue
         value = get_path(data, path)
         field = BY_PATH[path]
-        shown = (
-            _("none") if value is None else formatting.field_value(field, value, scenario.currency)
-        )
+        shown = _("none") if value is None else field_value(field, value, scenario.currency)
         chosen.append(
             Chosen(path, str(field.label), shown, _reason(today.get(path), value, selection))
         )

@@ -29,6 +29,7 @@ from costmodel import Scenario, project
 from costmodel.decision import REFERENCE_UTILIZATION, Decision, decide
 from costmodel.paths import get_path
 from costmodel.sensitivity import average_utilization, steady_savings
+from webapp import formatting
 from webapp.catalog import selectors
 from webapp.catalog.models import (
     Benchmark,
@@ -39,9 +40,8 @@ from webapp.catalog.models import (
     Part,
     Tariff,
 )
-from webapp.planner import formatting
 from webapp.planner.chosen import with_rows_used
-from webapp.planner.fields import ALL_FIELDS
+from webapp.planner.fields import ALL_FIELDS, field_value
 from webapp.planner.sources import translated
 from webapp.scenarios.models import SavedScenario
 from webapp.scenarios.services import stored_scenario
@@ -316,8 +316,7 @@ def input_rows(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
                 "key": field.path,
                 "label": field.label,
                 "values": [
-                    formatting.field_value(field, v, c)
-                    for v, c in zip(values, currencies, strict=True)
+                    field_value(field, v, c) for v, c in zip(values, currencies, strict=True)
                 ],
                 "differs": differs,
             }

@@ -45,6 +45,7 @@ from costmodel.accounting import Accounts
 from costmodel.decision import CLOSE_CALL_SHARE
 from costmodel.paths import get_path
 from costmodel.tables import MONTHLY_COLUMNS, monthly_table
+from webapp.formatting import round_money
 from webapp.planner import verdict
 from webapp.planner.analysis import SEED, Analyses, field_label
 from webapp.planner.chosen import Chosen
@@ -57,7 +58,6 @@ from webapp.planner.fields import (
 )
 from webapp.planner.figures import FIGURES, Figure
 from webapp.planner.finance import fiscal_year_rows
-from webapp.planner.formatting import round_money
 from webapp.planner.sources import translated
 from webapp.planner.verdict import confidence_label
 

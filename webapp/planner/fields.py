@@ -36,6 +36,7 @@ from django.utils.translation import gettext_lazy as _
 
 from costmodel.paths import get_path, with_path
 from costmodel.scenario import Scenario
+from webapp import formatting
 from webapp.planner.jobs import JOB_ROWS
 
 PERCENT_UNITS = frozenset({"fraction", "signed_fraction"})
@@ -784,3 +785,36 @@ def items_by_field(provenance: list[dict[str, Any]]) -> dict[str, list[dict[str,
         for path in fed_fields(item):
             by_field.setdefault(path, []).append(item)
     return by_field
+
+
+def field_value(field: ScenarioField, value: Any, currency: str) -> str:
+    """A scenario field's value for people, by the field's unit: money in the scenario's
+    currency, fractions in percent (the inputs table, the ranges, the compare page)."""
+    if value is None:
+        return "—"
+    unit = field.unit
+    if unit == "money":
+        return formatting.money(value, currency)
+    if unit.startswith("money/"):
+        per = {"kWh": _("per kWh"), "h": _("per hour"), "month": _("per month")}[unit[6:]]
+        decimals = 4 if unit == "money/kWh" else None
+        return f"{formatting.money(value, currency, decimals)} {per}"
+    if unit in PERCENT_UNITS:
+        return formatting.percent(value, 1)
+    if unit == "profile":
+        return ", ".join(formatting.percent(v) for v in value)
+    if unit == "months":
+        return formatting.months(value, 0)
+    if unit == "W":
+        return f"{formatting.number(value)} W"
+    if unit == "h":
+        return f"{formatting.number(value, 1)} h"
+    if unit == "days":
+        return formatting.number(value, 1)
+    if unit == "ratio":
+        return formatting.number(value, 2)
+    if unit == "int":
+        return formatting.number(value)
+    if field.path == "workload.kind":
+        return str(WORKLOAD_KIND_LABELS.get(value, value))
+    return str(value)

@@ -18,8 +18,8 @@ from django.utils.translation import gettext_lazy
 
 from costmodel import Scenario, compare
 from costmodel.accounting import FISCAL_YEAR_FIELDS, AccountingOptions, Accounts, accounting
-from webapp.planner import formatting
-from webapp.planner.formatting import round_money
+from webapp import formatting
+from webapp.formatting import round_money
 
 MONTH_CHOICES = [(str(n), str(n)) for n in range(1, 13)]
 

@@ -25,8 +25,8 @@ from costmodel import FieldError, ScenarioError, UnreadableInput, ranges
 from costmodel.errors import load_json
 from costmodel.ranges import Range
 from costmodel.training import DEFAULT_MFU
+from webapp import formatting
 from webapp.catalog.pricing_modes import COMMITMENT_MODES, data_attributes
-from webapp.planner import formatting
 from webapp.planner.choices import CatalogChoices
 from webapp.planner.comparison import MAX_COMPARED, MIN_COMPARED
 from webapp.planner.fields import (

@@ -29,14 +29,14 @@ from django.utils.translation import gettext_lazy as _
 
 from costmodel import FieldError, ScenarioError
 from costmodel.usage import MeasuredUsage, UsageProfile, decode_text, profile_from_usage
+from webapp import formatting
 from webapp.api.usage import measured_usage
 from webapp.catalog.models import GpuModel, GpuThroughput
-from webapp.planner import formatting
+from webapp.notices import month_above_limit_text, reader_error_text
 from webapp.planner.choices import CatalogChoices
 from webapp.planner.chosen import Chosen, chosen_for_you
 from webapp.planner.fields import PROFILE_MONTHS
 from webapp.planner.forms import FieldRenderer
-from webapp.planner.notices import month_above_limit_text, reader_error_text
 from webapp.planner.permalink import Permalink, encode_link
 from webapp.planner.services import make_plan
 

@@ -13,9 +13,9 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
 from costmodel.usage import MeasuredUsage
+from webapp.notices import notice_texts
 from webapp.planner import measured
 from webapp.planner.choices import catalog_choices
-from webapp.planner.notices import notice_texts
 
 TEMPLATE = "planner/usage.html"
 

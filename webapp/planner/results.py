@@ -29,12 +29,12 @@ from costmodel.projection import job_times
 from costmodel.ranges import fleet_size
 from costmodel.scenario import JobsWorkload, Scenario
 from costmodel.sensitivity import summary_and_sweep
+from webapp import formatting
 from webapp.catalog.models import STALE_AFTER_DAYS
-from webapp.planner import formatting
 from webapp.planner.analysis import ranges_of, ranges_table
 from webapp.planner.chosen import chosen_for_you
 from webapp.planner.compared import compared
-from webapp.planner.fields import ALL_FIELDS, labels
+from webapp.planner.fields import ALL_FIELDS, field_value, labels
 from webapp.planner.finance import finance_context
 from webapp.planner.jobs import job_memory_of, runs_text
 from webapp.planner.permalink import Permalink, encode, fits_in_link
@@ -61,7 +61,7 @@ def input_rows(scenario: Scenario, sources: Sources, overrides: list[str]) -> li
             {
                 "path": field.path,
                 "label": label[field.path],
-                "value": formatting.field_value(field, value, scenario.currency),
+                "value": field_value(field, value, scenario.currency),
                 "override": override,
                 "sources": "" if override else sources.cells.get(field.path, ""),
             }

@@ -39,7 +39,7 @@ from django.utils.translation import gettext_lazy, pgettext
 
 from costmodel.decision import CLOSE_CALL_SHARE, Decision
 from costmodel.scenario import Scenario, SteadyWorkload
-from webapp.planner import formatting
+from webapp import formatting
 from webapp.planner.compared import Compared
 
 Tone = Literal["good", "warn", "bad", "neutral"]

@@ -42,9 +42,9 @@ from openpyxl.worksheet.worksheet import Worksheet
 from costmodel import Scenario
 from costmodel.accounting import Accounts
 from costmodel.paths import get_path
+from webapp.formatting import minor_unit
 from webapp.planner.chosen import Chosen
 from webapp.planner.fields import ALL_FIELDS, items_by_field
-from webapp.planner.formatting import minor_unit
 from webapp.planner.sources import shown_items
 
 MONEY = "#,##0.00"

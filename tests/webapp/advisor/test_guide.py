@@ -21,7 +21,7 @@ from webapp.advisor.claims import CLAIMS, PAYBACK_MONTHS
 from webapp.catalog import selectors
 from webapp.catalog.models import BuildPreset, CloudOffering, GpuThroughput, PresetPart
 from webapp.catalog.resolver import resolve
-from webapp.planner.formatting import money
+from webapp.formatting import money
 from webapp.planner.permalink import decode
 
 CLAIM_KEYS = [

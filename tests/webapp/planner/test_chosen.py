@@ -8,9 +8,9 @@ from html import unescape
 from django.urls import reverse
 from django.utils import translation
 
+from webapp import formatting
 from webapp.catalog.models import BuildPreset, CloudOffering, HostingOption, Tariff
 from webapp.catalog.resolver import parse_selection, resolve, resolve_data
-from webapp.planner import formatting
 from webapp.planner.fields import BY_PATH
 from webapp.planner.permalink import encode
 from webapp.scenarios.models import SavedScenario
@@ -78,13 +78,18 @@ def test_a_usd_cluster_left_to_the_catalog_lists_its_tariff_hosting_and_count(
         fee = formatting.money(build.hosting_monthly, "USD")
     label, value, reason = rows["tariff"]
     assert label == "Electricity tariff"
-    assert value == f"{Tariff.objects.get(slug='us-va-commercial').name} ({price} per kWh)"
+    assert (
+        value
+        == f"{Tariff.objects.filter(slug='us-va-commercial').latest('effective_date').name} ({price} per kWh)"
+    )
     assert reason.startswith("a USD plan runs in the US: Virginia's commercial tariff (EIA)")
     label, value, reason = rows["hosting"]
     assert label == "Hosting"
-    colocation = HostingOption.objects.get(slug="us-colo-wholesale")
-    assert value == f"{colocation.name} ({fee} per month, PUE 1.58)"
-    assert reason.startswith("US wholesale colocation billed per kW (CBRE), PUE 1.58")
+    colocation = HostingOption.objects.filter(slug="us-colo-wholesale").latest("effective_date")
+    assert value == f"{colocation.name} ({fee} per month, PUE {colocation.pue})"
+    assert reason.startswith(
+        "US wholesale colocation billed per kW (CBRE), with the Uptime Institute's average PUE"
+    )
     assert BuildPreset.objects.get(slug=CLUSTER).hosting_rationale in reason
     label, value, reason = rows["committed_instances"]
     assert label == "Committed instances"
@@ -110,8 +115,10 @@ def test_a_usd_plan_that_leaves_offering_tariff_and_hosting_to_the_catalog_lists
     offering = CloudOffering.objects.get(slug="azure-nc24ads-a100-v4")
     assert rows["cloud_offering"][:2] == ("Cloud offering", offering.localized_name("en"))
     assert rows["cloud_offering"][2].startswith("a USD plan rents in the US market: Azure's")
-    assert rows["tariff"][1].startswith(Tariff.objects.get(slug="us-va-commercial").name)
-    office = HostingOption.objects.get(slug="office-deskside")
+    assert rows["tariff"][1].startswith(
+        Tariff.objects.filter(slug="us-va-commercial").latest("effective_date").name
+    )
+    office = HostingOption.objects.filter(slug="office-deskside").latest("effective_date")
     assert rows["hosting"][1].startswith(office.name)
     assert rows["hosting"][2].startswith("desk-side in an office: no fee, no cooling overhead")
     assert "Azure" in link.scenario.name  # renting in the plan's market, not Alibaba Cloud's
@@ -152,11 +159,15 @@ def test_a_cny_plan_on_the_chinese_page_names_rows_and_reasons_in_chinese(client
     label, value, reason = rows["tariff"]
     assert label == "电价"
     # the colocation's fee includes power: the tariff is named, its price not used
-    assert value == Tariff.objects.get(slug="cn-business-average").name_zh
+    assert (
+        value == Tariff.objects.filter(slug="cn-business-average").latest("effective_date").name_zh
+    )
     assert reason == "人民币方案在中国运行：全国平均工商业电价"
     label, value, reason = rows["hosting"]
     assert label == "托管"
-    assert value.startswith(HostingOption.objects.get(slug="cn-colo-all-in").name_zh + "（")
+    assert value.startswith(
+        HostingOption.objects.filter(slug="cn-colo-all-in").latest("effective_date").name_zh + "（"
+    )
     assert value.endswith("，PUE 1.50）")
     assert reason.startswith("国内机房托管，按千瓦计费（含电费），PUE 1.5 —— ")
     assert "a CNY plan" not in html and "colocation in China" not in html
@@ -220,7 +231,9 @@ def test_a_custom_parts_list_lists_the_running_costs_it_was_given(client, shippe
     for path in running:
         assert rows[path][2].startswith("a custom box has no preset: "), path
     # a box of cards without a GPU server is a desk-side box
-    assert rows["hosting"][1].startswith(HostingOption.objects.get(slug="office-deskside").name)
+    assert rows["hosting"][1].startswith(
+        HostingOption.objects.filter(slug="office-deskside").latest("effective_date").name
+    )
     assert "without a GPU server is a desk-side box" in rows["hosting"][2]
     chinese = chosen_rows(page(client, url, "zh-hans"))
     assert chinese["build.useful_life_months"][1] == "无"
@@ -294,7 +307,9 @@ def test_a_default_the_catalog_has_changed_since_is_said_to_be_the_default_of_th
     BuildPreset.objects.filter(slug=CLUSTER).update(hosting_kind="office")  # a catalog edit
     rows = chosen_rows(page(client, reverse("planner:results", args=[code])))
     _label, value, reason = rows["hosting"]
-    assert value.startswith(HostingOption.objects.get(slug="us-colo-wholesale").name)
+    assert value.startswith(
+        HostingOption.objects.filter(slug="us-colo-wholesale").latest("effective_date").name
+    )
     assert reason == (
         "the catalog's default for these choices when this plan was made (prices as of "
         "2026-12-01); it has changed since"

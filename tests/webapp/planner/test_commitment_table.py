@@ -6,7 +6,7 @@ import re
 from django.urls import reverse
 
 from costmodel.operations import commitment_table
-from webapp.planner import formatting
+from webapp import formatting
 
 from .helpers import link_of
 from .test_planner_form import form_data

@@ -13,9 +13,10 @@ from numpy.testing import assert_allclose
 from costmodel import compare, parse_scenario
 from costmodel.decision import decide
 from costmodel.sensitivity import steady_savings
+from webapp import formatting
 from webapp.catalog import selectors
 from webapp.catalog.models import FxRate
-from webapp.planner import comparison, formatting
+from webapp.planner import comparison
 from webapp.scenarios.models import SavedScenario
 from webapp.scenarios.services import create_saved_scenario
 

@@ -1,6 +1,7 @@
 """The registry: bounds read from the engine's schema, and every input's way through the form."""
 
 import pytest
+from django.utils import translation
 
 from costmodel import FieldError, ScenarioError, parse_scenario
 from costmodel.errors import with_fields
@@ -127,3 +128,27 @@ def test_an_engine_error_naming_a_job_lands_beside_its_row(path, expected):
     form.is_valid()
     form.add_engine_errors(ScenarioError([FieldError(path, "is not right")]))
     assert "is not right" in " ".join(form.errors[expected])
+
+
+def test_a_field_value_is_said_in_the_active_language():
+    from webapp.planner.fields import BY_PATH, field_value
+
+    rate, kind = BY_PATH["rent.hourly_rate"], BY_PATH["workload.kind"]
+    shown = {}
+    for language in ("en", "zh-hans", "en", "zh-hans"):
+        with translation.override(language):
+            shown.setdefault(language, set()).add(
+                (field_value(rate, 28.66, "CNY"), field_value(kind, "tidal", "CNY"))
+            )
+    assert shown["en"] == {("¥28.66 per hour", "busy days only (tidal)")}
+    assert len(shown["zh-hans"]) == 1
+    zh_rate, zh_kind = shown["zh-hans"].pop()
+    assert zh_rate.startswith("¥28.66 ") and "hour" not in zh_rate and zh_kind != "tidal"
+
+
+def test_a_monthly_profile_is_shown_as_percentages():
+    from webapp.planner.fields import BY_PATH, field_value
+
+    with translation.override("en"):
+        profile = BY_PATH["workload.monthly_utilization"]
+        assert field_value(profile, [0.5, -0.0, 1.0], "USD") == "50 %, 0 %, 100 %"

@@ -15,7 +15,7 @@ from django.urls import reverse
 
 from costmodel import compare, parse_scenario
 from costmodel.tables import MONTHLY_COLUMNS
-from webapp.planner.formatting import money, round_money
+from webapp.formatting import money, round_money
 from webapp.planner.permalink import encode
 from webapp.scenarios.models import SavedScenario
 

@@ -14,7 +14,7 @@ from costmodel.training import (
     dataset_reference_gpu_hours,
     transformer_reference_gpu_hours,
 )
-from webapp.planner import formatting
+from webapp import formatting
 from webapp.scenarios.models import SavedScenario
 
 from .helpers import link_of

@@ -10,7 +10,7 @@ from django.utils.safestring import SafeString
 
 from costmodel import compare, parse_scenario
 from costmodel.ranges import default_ranges
-from webapp.planner import formatting
+from webapp import formatting
 from webapp.planner.permalink import encode
 
 

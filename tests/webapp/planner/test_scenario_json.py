@@ -8,7 +8,7 @@ from django.core.management import call_command
 from django.urls import reverse
 
 from costmodel import parse_scenario
-from webapp.planner import formatting
+from webapp import formatting
 from webapp.scenarios.models import SavedScenario
 
 from .test_planner_form import form_data

@@ -11,9 +11,9 @@ from costmodel import compare, parse_scenario
 from costmodel.decision import decide
 from costmodel.paths import with_path
 from costmodel.sensitivity import utilization_sweep
-from webapp.planner import formatting
+from webapp import formatting
+from webapp.formatting import amount, months, shares
 from webapp.planner.compared import Compared, Side, compared
-from webapp.planner.formatting import amount, months, shares
 from webapp.planner.verdict import how_sure, verdict, what_is_compared
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "costmodel" / "examples"

@@ -1,11 +1,12 @@
-"""Template filters over :mod:`webapp.planner.formatting`."""
+"""Template filters over :mod:`webapp.formatting`."""
 
 from __future__ import annotations
 
 from django import template
 
 from costmodel.decision import Decision
-from webapp.planner import formatting, verdict
+from webapp import formatting
+from webapp.planner import verdict
 
 register = template.Library()
 

@@ -38,7 +38,7 @@ from costmodel.usage import (
     UnfinishedJobsSkipped,
     UsageNotice,
 )
-from webapp.planner.formatting import number
+from webapp.formatting import number
 
 
 def _short(value: float) -> str:

@@ -34,7 +34,7 @@ from costmodel.usage import (
     decode_text,
     read_usage,
 )
-from webapp.planner.notices import (
+from webapp.notices import (
     READER_MESSAGES,
     english_warnings,
     notice_text,

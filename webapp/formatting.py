@@ -27,7 +27,6 @@ from __future__ import annotations
 import functools
 import math
 from decimal import ROUND_HALF_EVEN, Decimal, localcontext
-from typing import Any
 
 from babel import Locale
 from babel.numbers import (
@@ -41,8 +40,6 @@ from babel.numbers import (
 from babel.numbers import get_currency_symbol as cldr_symbol
 from django.utils.translation import get_language, ngettext, to_locale
 from django.utils.translation import gettext as _
-
-from webapp.planner.fields import PERCENT_UNITS, WORKLOAD_KIND_LABELS, ScenarioField
 
 CURRENCY_SYMBOLS = {"CNY": "¥", "USD": "$"}
 """Symbols shown in every language for the app's two currencies."""
@@ -204,36 +201,3 @@ def break_even_headline(break_even_month: float | None, horizon_months: int) -> 
     if break_even_month == 0:
         return _("Building costs no more than renting from the first day.")
     return _("Building pays for itself in %(months)s.") % {"months": months(break_even_month)}
-
-
-def field_value(field: ScenarioField, value: Any, currency: str) -> str:
-    """A scenario field's value for people, by the field's unit: money in the scenario's
-    currency, fractions in percent (the inputs table, the ranges, the compare page)."""
-    if value is None:
-        return "—"
-    unit = field.unit
-    if unit == "money":
-        return money(value, currency)
-    if unit.startswith("money/"):
-        per = {"kWh": _("per kWh"), "h": _("per hour"), "month": _("per month")}[unit[6:]]
-        decimals = 4 if unit == "money/kWh" else None
-        return f"{money(value, currency, decimals)} {per}"
-    if unit in PERCENT_UNITS:
-        return percent(value, 1)
-    if unit == "profile":
-        return ", ".join(percent(v) for v in value)
-    if unit == "months":
-        return months(value, 0)
-    if unit == "W":
-        return f"{number(value)} W"
-    if unit == "h":
-        return f"{number(value, 1)} h"
-    if unit == "days":
-        return number(value, 1)
-    if unit == "ratio":
-        return number(value, 2)
-    if unit == "int":
-        return number(value)
-    if field.path == "workload.kind":
-        return str(WORKLOAD_KIND_LABELS.get(value, value))
-    return str(value)

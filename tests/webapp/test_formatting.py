@@ -5,7 +5,7 @@ from django.utils import translation
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from webapp.planner.formatting import break_even_headline, money, number, percent, round_money
+from webapp.formatting import break_even_headline, money, number, percent, round_money
 
 
 def test_money_uses_the_currency_symbol_grouping_and_minor_unit():
@@ -135,29 +135,3 @@ def test_a_zero_reads_as_zero_whatever_its_sign():
         assert [number(-0.0), number(0.0), number(Decimal("-0"))] == ["0", "0", "0"]
         assert [money(-0.0, "CNY"), money(0.0, "CNY")] == ["¥0.00", "¥0.00"]
         assert number(-0.004, 2) == "-0.00"  # a negative amount that rounds to zero keeps its sign
-
-
-def test_a_field_value_is_said_in_the_active_language():
-    from webapp.planner.fields import BY_PATH
-    from webapp.planner.formatting import field_value
-
-    rate, kind = BY_PATH["rent.hourly_rate"], BY_PATH["workload.kind"]
-    shown = {}
-    for language in ("en", "zh-hans", "en", "zh-hans"):
-        with translation.override(language):
-            shown.setdefault(language, set()).add(
-                (field_value(rate, 28.66, "CNY"), field_value(kind, "tidal", "CNY"))
-            )
-    assert shown["en"] == {("¥28.66 per hour", "busy days only (tidal)")}
-    assert len(shown["zh-hans"]) == 1
-    zh_rate, zh_kind = shown["zh-hans"].pop()
-    assert zh_rate.startswith("¥28.66 ") and "hour" not in zh_rate and zh_kind != "tidal"
-
-
-def test_a_monthly_profile_is_shown_as_percentages():
-    from webapp.planner.fields import BY_PATH
-    from webapp.planner.formatting import field_value
-
-    with translation.override("en"):
-        profile = BY_PATH["workload.monthly_utilization"]
-        assert field_value(profile, [0.5, -0.0, 1.0], "USD") == "50 %, 0 %, 100 %"
