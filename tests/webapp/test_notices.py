@@ -42,7 +42,7 @@ from webapp.notices import (
     reader_error_text,
 )
 
-FIXTURES = Path(__file__).resolve().parents[2] / "costmodel" / "usage_fixtures"
+FIXTURES = Path(__file__).resolve().parents[1] / "costmodel" / "usage_fixtures"
 P4D = {"p4d.24xlarge": (8, "NVIDIA A100 40GB SXM4")}
 
 
