@@ -490,7 +490,7 @@ class Box:
         """Where the box runs by default, and why: the preset's kind of hosting with its
         rationale (catalog text), or a custom box's (:data:`DEFAULTS`, translated)."""
         if self.preset is not None:
-            return self.preset.hosting_kind, self.preset.hosting_rationale
+            return self.preset.hosting_kind, self.preset.localized("hosting_rationale")
         has_server = any(part.kind == PartKind.NODE for part, _ in self.lines)
         row = default(
             "hosting kind", CUSTOM_BOX + " with a GPU server" if has_server else CUSTOM_BOX

@@ -30,6 +30,7 @@ from django.template.loader import render_to_string
 from django.utils.safestring import SafeString
 from django.utils.translation import get_language, gettext, gettext_noop
 
+from webapp.catalog.models import TranslatedTextMixin, is_chinese
 from webapp.catalog.resolver import NOTES
 from webapp.planner.fields import fed_fields, items_by_field, labels
 
@@ -156,7 +157,71 @@ def name_book(items: Iterable[Mapping[str, Any]]) -> NameBook:
 
 
 def _chinese() -> bool:
-    return (get_language() or "").lower().startswith("zh")
+    return is_chinese()
+
+
+TEXT_ROWS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "catalog.benchmark": ("slug", ()),
+    "catalog.gpumodel": ("slug", ()),
+    "catalog.gputhroughput": ("gpu_model__slug", ("gpu_model", "benchmark")),
+    "catalog.part": ("slug", ()),
+    "catalog.partprice": ("part__slug", ("part",)),
+    "catalog.fxrate": ("base_currency", ()),
+    "catalog.tariff": ("slug", ()),
+    "catalog.hostingoption": ("slug", ()),
+    "catalog.cloudoffering": ("slug", ()),
+    "catalog.cloudrate": ("offering__slug", ("offering",)),
+    "catalog.buildpreset": ("slug", ()),
+}
+"""Catalog rows whose texts have a Chinese companion (:class:`TranslatedTextMixin`), by model:
+the lookup of the first part of the natural key and the rows its ``natural_key()`` reads."""
+
+TextBook = Mapping[tuple[str, tuple[str, ...]], TranslatedTextMixin]
+"""``(model, natural key) → the row as stored now``: the rows whose texts a table shows."""
+
+
+def _key(item: Mapping[str, Any]) -> tuple[str, ...]:
+    return tuple(str(part) for part in item.get("natural_key") or ())
+
+
+def text_book(items: Iterable[Mapping[str, Any]]) -> TextBook:
+    """The catalog rows the items were resolved from, read in one query per kind of row."""
+    wanted: dict[str, set[tuple[str, ...]]] = {}
+    for item in items:
+        model, key = str(item.get("model", "")), _key(item)
+        if model in TEXT_ROWS and key:
+            wanted.setdefault(model, set()).add(key)
+    book: dict[tuple[str, tuple[str, ...]], TranslatedTextMixin] = {}
+    for label, keys in wanted.items():
+        lookup, related = TEXT_ROWS[label]
+        rows = apps.get_model(label)._default_manager.filter(
+            **{f"{lookup}__in": {key[0] for key in keys}}
+        )
+        for row in rows.select_related(*related) if related else rows:
+            key = tuple(str(part) for part in row.natural_key())
+            if key in keys:
+                book[(label, key)] = row
+    return book
+
+
+def localized_text(item: Mapping[str, Any], name: str, book: TextBook | None = None) -> str:
+    """The item's ``note`` or ``source`` in the active language.
+
+    A permalink stores the English the catalog row held when it was resolved. Under
+    Chinese, that text is shown in the row's Chinese (its ``*_zh`` companion) when the row
+    still holds the same English; a text the row no longer holds (the row's note was
+    edited since, or the row is gone) stays as stored, so an old link never shows the
+    translation of another text. Generated phrases go through :func:`translated`.
+    ``book``: the rows read for all the items of a table at once (:func:`text_book`).
+    """
+    text = str(item.get(name) or "")
+    if not text or not _chinese():
+        return text
+    if book is None:
+        book = text_book([item])
+    row = book.get((str(item.get("model", "")), _key(item)))
+    chinese = row.translation_of(text) if row is not None else None
+    return chinese if chinese is not None else translated(text)
 
 
 def localized_label(item: Mapping[str, Any], book: NameBook | None = None) -> str:
@@ -188,19 +253,23 @@ def shown_items(items: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """Provenance items as a page shows them (:func:`shown_item`), their catalog names read
     together."""
     items = list(items)
-    book = name_book(items) if _chinese() else {}
-    return [shown_item(item, book) for item in items]
+    chinese = _chinese()
+    book = name_book(items) if chinese else {}
+    texts = text_book(items) if chinese else {}
+    return [shown_item(item, book, texts) for item in items]
 
 
-def shown_item(item: Mapping[str, Any], book: NameBook | None = None) -> dict[str, Any]:
+def shown_item(
+    item: Mapping[str, Any], book: NameBook | None = None, texts: TextBook | None = None
+) -> dict[str, Any]:
     """A provenance item as a page shows it: names, notes and the fields it feeds in the page's
     language, the rate rounded."""
     names = labels()
     return {
         **item,
         "label": localized_label(item, book),
-        "note": translated(str(item.get("note") or "")),
-        "source": translated(str(item.get("source") or "")),
+        "note": localized_text(item, "note", texts),
+        "source": localized_text(item, "source", texts),
         "fx_rate": rate_shown(item.get("fx_rate")),
         "fields": fed_fields(dict(item)),
         "feeds": [names.get(path, path) for path in fed_fields(dict(item))],
