@@ -7,8 +7,10 @@ per catalog item, with its translated role, its source as a link, notes and
 the fields it feeds) and the Source cell of each input the catalog feeds.
 Rendering them took most of the page's template time (the table 5.6 ms and
 the inputs' Source cells about 2 ms of a ~10 ms page on this project's
-2-core VM). The permalink carries its provenance, so a rendering never goes
-stale: each provenance and language is rendered once and kept in a bounded
+2-core VM). The permalink carries its provenance; the names and the Chinese of
+the notes come from the catalog rows as they are now, so each provenance,
+language and catalog version (:func:`~webapp.catalog.selectors.catalog_version`,
+which every change of a row replaces) is rendered once and kept in a bounded
 per-process memo.
 
 This is not a page cache: it holds catalog facts that every visitor of any
@@ -32,6 +34,7 @@ from django.utils.translation import get_language, gettext, gettext_noop
 
 from webapp.catalog.models import TranslatedTextMixin, is_chinese
 from webapp.catalog.resolver import NOTES
+from webapp.catalog.selectors import catalog_version
 from webapp.planner.fields import fed_fields, items_by_field, labels
 
 MEMO_SIZE = 256
@@ -59,7 +62,9 @@ def catalog_sources(provenance: list[dict[str, Any]]) -> Sources:
     # are equal provenances; equal ones pickled differently (other key order) are simply
     # remembered twice. (marshal is faster but writes an object differently depending on
     # how many references to it exist at that moment.)
-    return _rendered(get_language(), pickle.dumps(provenance))
+    # The catalog's version is part of the key: names and texts come from the rows as they
+    # are now, so a row's new Chinese name or note replaces what was remembered.
+    return _rendered(get_language(), catalog_version(), pickle.dumps(provenance))
 
 
 def provenance_table(provenance: list[dict[str, Any]]) -> SafeString:
@@ -140,27 +145,7 @@ def _named(item: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
             yield model, str(key[index])
 
 
-def name_book(items: Iterable[Mapping[str, Any]]) -> NameBook:
-    """The names of every row the items' labels show, read in one query per kind of row."""
-    wanted: dict[str, set[str]] = {}
-    for item in items:
-        for model, slug in _named(item):
-            wanted.setdefault(model, set()).add(slug)
-    book: dict[tuple[str, str], list[tuple[str, str]]] = {}
-    for label, slugs in wanted.items():
-        for row in apps.get_model(label)._default_manager.filter(slug__in=slugs):
-            english, local = str(row), row.localized_name()
-            if local == english:
-                english = row.english_name()
-            book.setdefault((label, row.slug), []).append((english, local))
-    return book
-
-
-def _chinese() -> bool:
-    return is_chinese()
-
-
-TEXT_ROWS: dict[str, tuple[str, tuple[str, ...]]] = {
+CATALOG_ROWS: dict[str, tuple[str, tuple[str, ...]]] = {
     "catalog.benchmark": ("slug", ()),
     "catalog.gpumodel": ("slug", ()),
     "catalog.gputhroughput": ("gpu_model__slug", ("gpu_model", "benchmark")),
@@ -173,34 +158,70 @@ TEXT_ROWS: dict[str, tuple[str, tuple[str, ...]]] = {
     "catalog.cloudrate": ("offering__slug", ("offering",)),
     "catalog.buildpreset": ("slug", ()),
 }
-"""Catalog rows whose texts have a Chinese companion (:class:`TranslatedTextMixin`), by model:
-the lookup of the first part of the natural key and the rows its ``natural_key()`` reads."""
+"""Catalog rows whose names or texts a table shows in two languages, by model: the lookup of
+the first part of the natural key and the rows its ``natural_key()`` reads."""
 
-TextBook = Mapping[tuple[str, tuple[str, ...]], TranslatedTextMixin]
-"""``(model, natural key) → the row as stored now``: the rows whose texts a table shows."""
+Rows = Mapping[str, list[Any]]
+"""``model → rows``: the catalog rows read for a table's items (:func:`catalog_rows`)."""
 
 
 def _key(item: Mapping[str, Any]) -> tuple[str, ...]:
     return tuple(str(part) for part in item.get("natural_key") or ())
 
 
-def text_book(items: Iterable[Mapping[str, Any]]) -> TextBook:
-    """The catalog rows the items were resolved from, read in one query per kind of row."""
-    wanted: dict[str, set[tuple[str, ...]]] = {}
+def catalog_rows(items: Iterable[Mapping[str, Any]]) -> Rows:
+    """The rows the items name (:data:`NAMED_ROWS`) and the rows they were resolved from (their
+    ``model`` and ``natural_key``), read in one query per kind of row."""
+    wanted: dict[str, set[str]] = {}
     for item in items:
+        for model, slug in _named(item):
+            wanted.setdefault(model, set()).add(slug)
         model, key = str(item.get("model", "")), _key(item)
-        if model in TEXT_ROWS and key:
-            wanted.setdefault(model, set()).add(key)
+        if model in CATALOG_ROWS and key:
+            wanted.setdefault(model, set()).add(key[0])
+    rows: dict[str, list[Any]] = {}
+    for label, firsts in wanted.items():
+        lookup, related = CATALOG_ROWS[label]
+        found = apps.get_model(label)._default_manager.filter(**{f"{lookup}__in": firsts})
+        rows[label] = list(found.select_related(*related) if related else found)
+    return rows
+
+
+def name_book(items: Iterable[Mapping[str, Any]], rows: Rows | None = None) -> NameBook:
+    """The names of every row the items' labels show (``rows``: :func:`catalog_rows` of the
+    items, read here when missing)."""
+    items = list(items)
+    rows = catalog_rows(items) if rows is None else rows
+    book: dict[tuple[str, str], list[tuple[str, str]]] = {}
+    for label in {model for item in items for model, _slug in _named(item)}:
+        for row in rows.get(label, ()):
+            english, local = str(row), row.localized_name()
+            if local == english:
+                english = row.english_name()
+            book.setdefault((label, row.slug), []).append((english, local))
+    return book
+
+
+def _chinese() -> bool:
+    return is_chinese()
+
+
+TextBook = Mapping[tuple[str, tuple[str, ...]], TranslatedTextMixin]
+"""``(model, natural key) → the row as stored now``: the rows whose texts a table shows."""
+
+
+def text_book(items: Iterable[Mapping[str, Any]], rows: Rows | None = None) -> TextBook:
+    """The catalog rows the items were resolved from, by model and natural key (``rows``:
+    :func:`catalog_rows` of the items, read here when missing)."""
+    items = list(items)
+    rows = catalog_rows(items) if rows is None else rows
+    keys = {(str(item.get("model", "")), _key(item)) for item in items}
     book: dict[tuple[str, tuple[str, ...]], TranslatedTextMixin] = {}
-    for label, keys in wanted.items():
-        lookup, related = TEXT_ROWS[label]
-        rows = apps.get_model(label)._default_manager.filter(
-            **{f"{lookup}__in": {key[0] for key in keys}}
-        )
-        for row in rows.select_related(*related) if related else rows:
-            key = tuple(str(part) for part in row.natural_key())
-            if key in keys:
-                book[(label, key)] = row
+    for label, found in rows.items():
+        for row in found:
+            key = (label, tuple(str(part) for part in row.natural_key()))
+            if key in keys and isinstance(row, TranslatedTextMixin):
+                book[key] = row
     return book
 
 
@@ -253,9 +274,11 @@ def shown_items(items: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """Provenance items as a page shows them (:func:`shown_item`), their catalog names read
     together."""
     items = list(items)
-    chinese = _chinese()
-    book = name_book(items) if chinese else {}
-    texts = text_book(items) if chinese else {}
+    book: NameBook = {}
+    texts: TextBook = {}
+    if _chinese():
+        rows = catalog_rows(items)
+        book, texts = name_book(items, rows), text_book(items, rows)
     return [shown_item(item, book, texts) for item in items]
 
 
@@ -277,7 +300,7 @@ def shown_item(
 
 
 @functools.lru_cache(maxsize=MEMO_SIZE)
-def _rendered(language: str, provenance: bytes) -> Sources:
+def _rendered(language: str, version: str, provenance: bytes) -> Sources:
     items = shown_items(pickle.loads(provenance))
     by_field = items_by_field(items)
     return Sources(
