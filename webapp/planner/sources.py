@@ -7,10 +7,11 @@ per catalog item, with its translated role, its source as a link, notes and
 the fields it feeds) and the Source cell of each input the catalog feeds.
 Rendering them took most of the page's template time (the table 5.6 ms and
 the inputs' Source cells about 2 ms of a ~10 ms page on this project's
-2-core VM). The permalink carries its provenance; the names and the Chinese of
-the notes come from the catalog rows as they are now, so each provenance,
-language and catalog version (:func:`~webapp.catalog.selectors.catalog_version`,
-which every change of a row replaces) is rendered once and kept in a bounded
+2-core VM). The permalink carries its provenance, which is all an English
+rendering reads; a Chinese one also reads the catalog rows' Chinese names and
+texts as they are now. So each provenance and language (and, under Chinese,
+catalog version: :func:`~webapp.catalog.selectors.catalog_version`, which
+every change of a row replaces) is rendered once and kept in a bounded
 per-process memo.
 
 This is not a page cache: it holds catalog facts that every visitor of any
@@ -62,9 +63,11 @@ def catalog_sources(provenance: list[dict[str, Any]]) -> Sources:
     # are equal provenances; equal ones pickled differently (other key order) are simply
     # remembered twice. (marshal is faster but writes an object differently depending on
     # how many references to it exist at that moment.)
-    # The catalog's version is part of the key: names and texts come from the rows as they
-    # are now, so a row's new Chinese name or note replaces what was remembered.
-    return _rendered(get_language(), catalog_version(), pickle.dumps(provenance))
+    # Under Chinese the names and texts come from the catalog rows as they are now: the
+    # catalog's version is part of the key, so a row's new Chinese name or note replaces
+    # what was remembered. An English rendering reads the provenance alone (no query).
+    version = catalog_version() if _chinese() and _reads_catalog(provenance) else ""
+    return _rendered(get_language(), version, pickle.dumps(provenance))
 
 
 def provenance_table(provenance: list[dict[str, Any]]) -> SafeString:
@@ -204,6 +207,14 @@ def name_book(items: Iterable[Mapping[str, Any]], rows: Rows | None = None) -> N
 
 def _chinese() -> bool:
     return is_chinese()
+
+
+def _reads_catalog(items: Iterable[Mapping[str, Any]]) -> bool:
+    """Whether showing the items reads catalog rows (under Chinese: their names or texts)."""
+    return any(
+        str(item.get("model", "")) in CATALOG_ROWS or str(item.get("model", "")) in NAMED_ROWS
+        for item in items
+    )
 
 
 TextBook = Mapping[tuple[str, tuple[str, ...]], TranslatedTextMixin]
