@@ -279,7 +279,8 @@ def catalog_warnings(as_of: datetime.date | None = None) -> list[str]:
     for row in selectors.rows_without_chinese_name():
         warnings.append(f"{_key(row)}: no Chinese name (the English name is shown)")
     for text_row, fields in selectors.rows_without_chinese_text():
-        warnings.append(f"{_key(text_row)}: no Chinese for {', '.join(fields)} (the English is shown)")
+        untranslated = ", ".join(fields)
+        warnings.append(f"{_key(text_row)}: no Chinese for {untranslated} (the English is shown)")
     warnings += machine_made_chinese_names()
     for row in selectors.pending_rows():
         warnings.append(f"{_key(row)}: pending review (not used until a staff user approves it)")

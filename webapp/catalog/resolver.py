@@ -488,7 +488,8 @@ class Box:
     @property
     def hosting_kind(self) -> tuple[str, str]:
         """Where the box runs by default, and why: the preset's kind of hosting with its
-        rationale (catalog text), or a custom box's (:data:`DEFAULTS`, translated)."""
+        rationale in the active language (catalog text), or a custom box's (:data:`DEFAULTS`,
+        translated)."""
         if self.preset is not None:
             return self.preset.hosting_kind, self.preset.localized("hosting_rationale")
         has_server = any(part.kind == PartKind.NODE for part, _ in self.lines)
