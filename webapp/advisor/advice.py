@@ -64,6 +64,8 @@ class AdvisorPage:
     advice: Advice
     tier_label: str
     preset: BuildPreset | None
+    preset_description: str
+    """What the preset is for and holds, in the active language ('' when none)."""
     planner_url: str | None
     guide_url: str | None
     """For the cluster tier: the guide's comparison with reserved and managed capacity."""
@@ -81,6 +83,7 @@ def advise_from_catalog(job: AdvisorInput) -> AdvisorPage:
         advice=advice,
         tier_label=str(TIER_LABELS[advice.tier]),
         preset=preset,
+        preset_description=preset.localized("description") if preset is not None else "",
         planner_url=planner_form_url(preset.slug) if preset is not None else None,
         guide_url=(
             f"{reverse('advisor:guide')}#{CLUSTER_CLAIM_ANCHOR}"

@@ -118,10 +118,11 @@ class HistoryAdmin(StaleMarkerMixin, admin.ModelAdmin):
     """A model of dated rows: add-only, with "record a new price", "supersede" and review.
 
     ``descriptive_fields`` stay editable on a stored row (a name, a translation); every
-    other field (amounts, currency, source, note, date) is frozen once recorded.
+    other field (amounts, currency, source, note, date) is frozen once recorded. The
+    Chinese of a note is a translation, not a change of the price: it stays editable.
     """
 
-    descriptive_fields: tuple[str, ...] = ()
+    descriptive_fields: tuple[str, ...] = ("note_zh",)
     raw_id_fields = ["supersedes"]
     history_readonly = ("revision", "pending", "recorded_at", "recorded_by", "approved_at",
                         "approved_by", "record_links")  # fmt: skip
@@ -162,7 +163,7 @@ class HistoryAdmin(StaleMarkerMixin, admin.ModelAdmin):
                 continue
             exclude = ["id", *HISTORY_FIELDS]
             if parameter == "record_from":
-                exclude += ["effective_date", "source", "note", "estimate"]
+                exclude += ["effective_date", "source", "note", "note_zh", "estimate"]
             initial.update(model_to_dict(row, exclude=exclude))
             if parameter == "supersedes":
                 initial["supersedes"] = row.pk
@@ -272,8 +273,8 @@ class GpuThroughputAdmin(admin.ModelAdmin):
 
 class PartPriceInline(HistoryInline):
     model = PartPrice
-    fields = ["amount", "currency", "effective_date", "source", "note", "estimate", "status",
-              "recorded_by", "recorded_at"]  # fmt: skip
+    fields = ["amount", "currency", "effective_date", "source", "note", "note_zh", "estimate",
+              "status", "recorded_by", "recorded_at"]  # fmt: skip
 
 
 @admin.register(Part)
@@ -350,7 +351,7 @@ class TariffPeriodInline(admin.TabularInline):
 
 @admin.register(Tariff)
 class TariffAdmin(HistoryAdmin):
-    descriptive_fields = ("name", "name_zh")
+    descriptive_fields = ("name", "name_zh", "note_zh")
 
     def get_formset_kwargs(
         self, request: HttpRequest, obj: Any, inline: Any, prefix: str
@@ -398,7 +399,7 @@ class TariffPeriodAdmin(admin.ModelAdmin):
 
 @admin.register(HostingOption)
 class HostingOptionAdmin(HistoryAdmin):
-    descriptive_fields = ("name", "name_zh")
+    descriptive_fields = ("name", "name_zh", "note_zh")
     list_display = [
         "slug",
         "name",
@@ -428,8 +429,8 @@ class HostingOptionAdmin(HistoryAdmin):
 
 class CloudRateInline(HistoryInline):
     model = CloudRate
-    fields = ["hourly_rate", "currency", "effective_date", "source", "note", "estimate",
-              "status", "recorded_by", "recorded_at"]  # fmt: skip
+    fields = ["hourly_rate", "currency", "effective_date", "source", "note", "note_zh",
+              "estimate", "status", "recorded_by", "recorded_at"]  # fmt: skip
 
 
 @admin.register(CloudOffering)

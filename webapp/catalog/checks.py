@@ -7,7 +7,8 @@ Warnings (:func:`catalog_warnings`) are what an admin should look at without
 the catalog being unusable: prices older than 12 months, commitments without
 an on-demand sibling, commitments whose rate is not below their sibling's or
 was recorded before their sibling's rate moved, spot offerings without a
-rework fraction, presets without a useful life, rows without a Chinese name,
+rework fraction, presets without a useful life, rows without a Chinese name or
+without the Chinese of a note, description or rationale they show in English,
 offerings whose Chinese name reads machine-made (an instance type's
 underscores, English words), and region defaults of the resolver that name no
 row.
@@ -279,6 +280,9 @@ def catalog_warnings(as_of: datetime.date | None = None) -> list[str]:
         warnings.append(f"{_key(preset)}: preset without a useful life")
     for row in selectors.rows_without_chinese_name():
         warnings.append(f"{_key(row)}: no Chinese name (the English name is shown)")
+    for text_row, fields in selectors.rows_without_chinese_text():
+        untranslated = ", ".join(fields)
+        warnings.append(f"{_key(text_row)}: no Chinese for {untranslated} (the English is shown)")
     warnings += machine_made_chinese_names()
     for row in selectors.pending_rows():
         warnings.append(f"{_key(row)}: pending review (not used until a staff user approves it)")

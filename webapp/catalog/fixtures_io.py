@@ -9,7 +9,10 @@ Loading never changes a row the database holds: the database is the record of
 what admins and imports entered (prices are append-only, see
 :class:`~webapp.catalog.models.PricePoint`), the files are what the project
 ships. ``load_catalog`` adds the rows the database lacks and reports, without
-touching them, the rows whose shipped values differ from the stored ones.
+touching them, the rows whose shipped values differ from the stored ones. The
+one thing it writes into a stored row is a Chinese text (a ``*_zh`` field) the
+row lacks: a translation shipped later fills an empty field, and is reported;
+a Chinese text the database holds is never replaced.
 """
 
 from __future__ import annotations
@@ -128,6 +131,8 @@ class LoadReport:
 
     files: int = 0
     added: list[str] = field(default_factory=list)
+    translated: list[str] = field(default_factory=list)
+    """``model key: field``, one line per empty Chinese text of a stored row filled in."""
     differences: list[str] = field(default_factory=list)
     """``model key: field: shipped …, stored … (kept)``, one line per field that differs."""
 
@@ -137,9 +142,11 @@ def load_catalog(directory: Path = FIXTURES_DIR) -> LoadReport:
 
     A row is matched by its natural key. A stored row is never changed, even when
     the shipped files say otherwise: each field whose shipped value differs is
-    reported instead. The lines of a list a stored row owns (a preset's parts, a
-    time-of-use tariff's periods) are the list's, as it stands: a shipped line the
-    stored list lacks is reported, not added, since the resolver adds the lines up.
+    reported instead. The exception is a Chinese text (``*_zh``) the stored row has
+    left empty: the shipped translation fills it (and is reported in ``translated``).
+    The lines of a list a stored row owns (a preset's parts, a time-of-use tariff's
+    periods) are the list's, as it stands: a shipped line the stored list lacks is
+    reported, not added, since the resolver adds the lines up.
     """
     files = fixture_paths(directory)
     report = LoadReport(files=len(files))
@@ -161,6 +168,25 @@ LISTS: dict[str, tuple[str, str]] = {
 def _label(row: Model) -> str:
     key = row.natural_key() if hasattr(row, "natural_key") else (row.pk,)
     return f"{row._meta.label_lower} {'/'.join(str(part) for part in key)}"
+
+
+def _fill_translations(shipped: Model, stored: Model) -> list[str]:
+    """Copy into ``stored`` (and the database) each Chinese text it lacks that ``shipped`` has;
+    one line per field filled."""
+    values = {
+        model_field.name: model_field.value_from_object(shipped)
+        for model_field in shipped._meta.concrete_fields
+        if model_field.name.endswith("_zh")
+        and model_field.value_from_object(shipped)
+        and not model_field.value_from_object(stored)
+    }
+    if not values:
+        return []
+    # An update, not save(): the row's figures and history are not touched.
+    type(stored)._default_manager.filter(pk=stored.pk).update(**values)
+    for name, value in values.items():
+        setattr(stored, name, value)
+    return [f"{_label(stored)}: {name}" for name in values]
 
 
 def _differences(shipped: Model, stored: Model) -> list[str]:
@@ -195,6 +221,7 @@ def _load(files: list[Path], report: LoadReport) -> None:
                 elif label in shipped_lines:
                     shipped_lines[label].add(row.pk)
                 if stored is not None:
+                    report.translated.extend(_fill_translations(row, stored))
                     report.differences.extend(_differences(row, stored))
                     continue
                 owner_of = LISTS.get(row._meta.label_lower)

@@ -11,6 +11,7 @@ Columns (header row required, any order; see ``docs/catalog.md``):
 ``effective_date`` ``YYYY-MM-DD``
 ``source``         URL or citation; required unless ``estimate`` is true
 ``note``           optional
+``note_zh``        optional: the note in Simplified Chinese (blank: the English is shown)
 ``estimate``       optional: ``true``/``false`` (also ``yes``/``no``, ``1``/``0``); default false
 
 All-or-nothing: every row is checked first (its cells, then whether its item
@@ -51,6 +52,7 @@ COLUMNS = [
     "effective_date",
     "source",
     "note",
+    "note_zh",
     "estimate",
 ]
 REQUIRED_COLUMNS = COLUMNS[:5]
@@ -91,6 +93,7 @@ class PriceRow(BaseModel):
     effective_date: datetime.date
     source: Annotated[str, Field(max_length=500)] = ""
     note: Annotated[str, Field(max_length=5000)] = ""
+    note_zh: Annotated[str, Field(max_length=5000)] = ""
     estimate: bool = False
 
     @field_validator("amount", mode="before")
@@ -145,7 +148,12 @@ def _pending(
     row: PriceRow, number: int, errors: list[str]
 ) -> tuple[PricePoint | FxRate | None, PricePoint | FxRate | None]:
     """The unsaved model instance for ``row``, its existing twin if any, or None on error."""
-    common = {"source": row.source, "note": row.note, "estimate": row.estimate}
+    common = {
+        "source": row.source,
+        "note": row.note,
+        "note_zh": row.note_zh,
+        "estimate": row.estimate,
+    }
     if row.item_type == "part":
         part = selectors.by_slug(Part, row.item)
         if part is None:

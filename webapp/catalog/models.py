@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import datetime
 from decimal import Decimal
-from typing import Any, Self
+from typing import Any, ClassVar, Self
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -87,7 +87,45 @@ class SlugModel(models.Model):
         return (self.slug,)
 
 
-class LocalizedNameMixin:
+def is_chinese(language: str | None = None) -> bool:
+    """Whether ``language`` (default: the active one) is Chinese."""
+    return (language or get_language() or "").lower().startswith("zh")
+
+
+class TranslatedTextMixin:
+    """A row whose explanatory texts come in English and, optionally, Simplified Chinese.
+
+    ``TRANSLATED`` names the English fields of prose a user reads (notes, descriptions,
+    rationales, sources that explain rather than cite); each has a Chinese companion
+    ``<field>_zh`` (:func:`chinese_text_field`), blank when nobody translated it yet.
+    Citations (a price's ``source``, titles, URLs) stay as published and have none.
+    """
+
+    TRANSLATED: ClassVar[tuple[str, ...]] = ()
+
+    def localized(self, field: str, language: str | None = None) -> str:
+        """The text of ``field`` in ``language`` (default: the active one): its Chinese
+        companion under Chinese when it has one, else the English."""
+        if is_chinese(language):
+            chinese = getattr(self, f"{field}_zh", "")
+            if chinese:
+                return str(chinese)
+        return str(getattr(self, field))
+
+    def translation_of(self, english: str, language: str | None = None) -> str | None:
+        """``english`` in ``language`` when it is the English of one of the row's texts as
+        stored now (else ``None``: a text the row no longer holds has no translation here)."""
+        for field in self.TRANSLATED:
+            if english and getattr(self, field) == english:
+                return self.localized(field, language)
+        return None
+
+    def untranslated(self) -> list[str]:
+        """The row's texts that have English but no Chinese."""
+        return [f for f in self.TRANSLATED if getattr(self, f) and not getattr(self, f"{f}_zh")]
+
+
+class LocalizedNameMixin(TranslatedTextMixin):
     """A row with an English ``name`` and an optional Chinese ``name_zh`` (blank: English).
 
     :meth:`localized_name` is the name in the active language, falling back to English.
@@ -99,8 +137,7 @@ class LocalizedNameMixin:
         return str(getattr(self, "name", "") or self)
 
     def localized_name(self, language: str | None = None) -> str:
-        language = (language or get_language() or "").lower()
-        if language.startswith("zh") and self.name_zh:
+        if is_chinese(language) and self.name_zh:
             return self.name_zh
         return self.english_name()
 
@@ -114,8 +151,23 @@ def name_zh_field() -> models.CharField:
     )
 
 
-def sourced_fields() -> tuple[models.CharField, models.TextField, models.BooleanField]:
-    """Where a figure comes from: a URL or citation, a note, and whether it is an estimate.
+def chinese_text_field(verbose_name: Any) -> models.TextField:
+    """The Simplified Chinese companion of an English text (see :class:`TranslatedTextMixin`)."""
+    return models.TextField(
+        verbose_name,
+        blank=True,
+        help_text=_(
+            "Shown in the Chinese interface; blank shows the English. Keep figures and units "
+            "as in the English; leave product names, titles and URLs as published."
+        ),
+    )
+
+
+def sourced_fields() -> tuple[
+    models.CharField, models.TextField, models.TextField, models.BooleanField
+]:
+    """Where a figure comes from: a URL or citation, a note (and its Chinese), and whether it
+    is an estimate.
 
     A function rather than an abstract base so the fields come last in each model
     (and so in each fixture row), after the figures they describe.
@@ -130,6 +182,7 @@ def sourced_fields() -> tuple[models.CharField, models.TextField, models.Boolean
             ),
         ),
         models.TextField(_("note"), blank=True),
+        chinese_text_field(_("Chinese note")),
         models.BooleanField(
             _("estimate"),
             default=False,
@@ -144,10 +197,13 @@ def sourced_fields() -> tuple[models.CharField, models.TextField, models.Boolean
 class Benchmark(LocalizedNameMixin, SlugModel):
     """A named training benchmark; throughputs are relative to the reference GPU on it."""
 
+    TRANSLATED = ("description",)
+
     name = models.CharField(_("name"), max_length=200)
     name_zh = name_zh_field()
     unit = models.CharField(_("unit"), max_length=50, help_text=_("e.g. images/s"))
     description = models.TextField(_("description"), blank=True)
+    description_zh = chinese_text_field(_("Chinese description"))
 
     class Meta(SlugModel.Meta):
         verbose_name = _("benchmark")
@@ -159,6 +215,8 @@ class Benchmark(LocalizedNameMixin, SlugModel):
 
 class GpuModel(LocalizedNameMixin, SlugModel):
     """A GPU model. Power is the board power [W]: what the card draws at full load."""
+
+    TRANSLATED = ("note",)
 
     vendor = models.CharField(_("vendor"), max_length=50)
     name = models.CharField(_("name"), max_length=100)
@@ -194,6 +252,7 @@ class GpuModel(LocalizedNameMixin, SlugModel):
     )
     source = models.CharField(_("source"), max_length=500, blank=True)
     note = models.TextField(_("note"), blank=True)
+    note_zh = chinese_text_field(_("Chinese note"))
 
     class Meta(SlugModel.Meta):
         verbose_name = _("GPU model")
@@ -226,8 +285,10 @@ class GpuThroughputManager(models.Manager):
         return self.get(gpu_model__slug=gpu_model, benchmark__slug=benchmark)
 
 
-class GpuThroughput(models.Model):
+class GpuThroughput(TranslatedTextMixin, models.Model):
     """Training throughput of one GPU on one benchmark, relative to the reference GPU (= 1.0)."""
+
+    TRANSLATED = ("note",)
 
     gpu_model = models.ForeignKey(
         GpuModel,
@@ -255,7 +316,7 @@ class GpuThroughput(models.Model):
         blank=True,
         help_text=_("Absolute figure in the benchmark's unit, when published."),
     )
-    source, note, estimate = sourced_fields()
+    source, note, note_zh, estimate = sourced_fields()
 
     objects = GpuThroughputManager()
 
@@ -458,6 +519,8 @@ class Part(LocalizedNameMixin, SlugModel):
     ``rated_watts``/``efficiency_grade`` describe its built-in power supplies.
     """
 
+    TRANSLATED = ("note",)
+
     kind = models.CharField(_("kind"), max_length=20, choices=PartKind.choices)
     name = models.CharField(_("name"), max_length=200)
     name_zh = name_zh_field()
@@ -500,6 +563,7 @@ class Part(LocalizedNameMixin, SlugModel):
     cores = models.PositiveSmallIntegerField(_("CPU cores"), null=True, blank=True)
     source = models.CharField(_("source"), max_length=500, blank=True)
     note = models.TextField(_("note"), blank=True)
+    note_zh = chinese_text_field(_("Chinese note"))
 
     class Meta(SlugModel.Meta):
         verbose_name = _("part")
@@ -546,8 +610,10 @@ class PartPriceManager(models.Manager.from_queryset(PricePointQuerySet)):  # typ
         return self.get(part__slug=part, effective_date=effective_date, revision=int(revision))
 
 
-class PartPrice(PricePoint):
+class PartPrice(TranslatedTextMixin, PricePoint):
     """Purchase price of one unit of a part, effective from ``effective_date``."""
+
+    TRANSLATED = ("note",)
 
     part = models.ForeignKey(
         Part, on_delete=models.CASCADE, related_name="prices", verbose_name=_("part")
@@ -555,7 +621,7 @@ class PartPrice(PricePoint):
     amount = models.DecimalField(_("amount"), max_digits=12, decimal_places=2)
     currency = _currency_field()
     effective_date = models.DateField(_("effective date"))
-    source, note, estimate = sourced_fields()
+    source, note, note_zh, estimate = sourced_fields()
 
     objects = PartPriceManager()
 
@@ -599,14 +665,16 @@ class FxRateManager(models.Manager.from_queryset(PricePointQuerySet)):  # type: 
         )
 
 
-class FxRate(PricePoint):
+class FxRate(TranslatedTextMixin, PricePoint):
     """``1 base_currency = rate quote_currency``, effective from ``effective_date``."""
+
+    TRANSLATED = ("note",)
 
     base_currency = models.CharField(_("base currency"), max_length=3, choices=Currency.choices)
     quote_currency = models.CharField(_("quote currency"), max_length=3, choices=Currency.choices)
     rate = models.DecimalField(_("rate"), max_digits=12, decimal_places=6)
     effective_date = models.DateField(_("effective date"))
-    source, note, estimate = sourced_fields()
+    source, note, note_zh, estimate = sourced_fields()
 
     objects = FxRateManager()
 
@@ -688,6 +756,8 @@ class Tariff(LocalizedNameMixin, PricePoint, SlugModel):
     the tariff on a date is the live row of that slug in effect on it.
     """
 
+    TRANSLATED = ("note",)
+
     slug = dated_slug_field()  # not unique: one row per version
 
     name = models.CharField(_("name"), max_length=200)
@@ -707,7 +777,7 @@ class Tariff(LocalizedNameMixin, PricePoint, SlugModel):
     )
     currency = _currency_field()
     effective_date = models.DateField(_("effective date"))
-    source, note, estimate = sourced_fields()
+    source, note, note_zh, estimate = sourced_fields()
 
     objects = DatedSlugManager()  # type: ignore[misc]
 
@@ -803,6 +873,8 @@ class HostingOption(LocalizedNameMixin, PricePoint, SlugModel):
     Every row is one dated version of the option, like a :class:`Tariff`'s.
     """
 
+    TRANSLATED = ("note",)
+
     slug = dated_slug_field()  # not unique: one row per version
     name = models.CharField(_("name"), max_length=200)
     name_zh = name_zh_field()
@@ -822,7 +894,7 @@ class HostingOption(LocalizedNameMixin, PricePoint, SlugModel):
         help_text=_("If false, the per-kW fee includes the electricity."),
     )
     effective_date = models.DateField(_("effective date"))
-    source, note, estimate = sourced_fields()
+    source, note, note_zh, estimate = sourced_fields()
 
     objects = DatedSlugManager()  # type: ignore[misc]
 
@@ -878,6 +950,8 @@ class CloudOffering(LocalizedNameMixin, SlugModel):
     instance type, whose rate pays the hours beyond the committed instances.
     """
 
+    TRANSLATED = ("note", "rework_source")
+
     provider = models.CharField(_("provider"), max_length=100)
     instance_type = models.CharField(_("instance type"), max_length=100)
     name_zh = name_zh_field()
@@ -911,6 +985,7 @@ class CloudOffering(LocalizedNameMixin, SlugModel):
         blank=True,
         help_text=_("URL or citation, or the reasoning behind an estimate."),
     )
+    rework_source_zh = chinese_text_field(_("Chinese rework fraction source"))
     rework_estimate = models.BooleanField(_("rework fraction is an estimate"), default=False)
     commitment_term_months = models.PositiveSmallIntegerField(
         _("commitment term [months]"),
@@ -943,6 +1018,7 @@ class CloudOffering(LocalizedNameMixin, SlugModel):
         ),
     )
     note = models.TextField(_("note"), blank=True)
+    note_zh = chinese_text_field(_("Chinese note"))
 
     class Meta(SlugModel.Meta):
         verbose_name = _("cloud offering")
@@ -1023,8 +1099,10 @@ class CloudRateManager(models.Manager.from_queryset(PricePointQuerySet)):  # typ
         )
 
 
-class CloudRate(PricePoint):
+class CloudRate(TranslatedTextMixin, PricePoint):
     """Price of one instance-hour of an offering, effective from ``effective_date``."""
+
+    TRANSLATED = ("note",)
 
     offering = models.ForeignKey(
         CloudOffering,
@@ -1035,7 +1113,7 @@ class CloudRate(PricePoint):
     hourly_rate = models.DecimalField(_("hourly rate"), max_digits=12, decimal_places=4)
     currency = _currency_field()
     effective_date = models.DateField(_("effective date"))
-    source, note, estimate = sourced_fields()
+    source, note, note_zh, estimate = sourced_fields()
 
     objects = CloudRateManager()
 
@@ -1096,10 +1174,20 @@ class BuildPreset(LocalizedNameMixin, SlugModel):
     explained with their sources; users may override them.
     """
 
+    TRANSLATED = (
+        "description",
+        "multi_node_source",
+        "retention_source",
+        "useful_life_source",
+        "defaults_rationale",
+        "hosting_rationale",
+    )
+
     name = models.CharField(_("name"), max_length=200)
     name_zh = name_zh_field()
     tier = models.CharField(_("tier"), max_length=20, choices=Tier.choices)
     description = models.TextField(_("description"), blank=True)
+    description_zh = chinese_text_field(_("Chinese description"))
     gpu_model = models.ForeignKey(
         GpuModel, on_delete=models.PROTECT, related_name="presets", verbose_name=_("GPU model")
     )
@@ -1127,6 +1215,7 @@ class BuildPreset(LocalizedNameMixin, SlugModel):
         blank=True,
         help_text=_("URL or citation, or the reasoning behind an estimate."),
     )
+    multi_node_source_zh = chinese_text_field(_("Chinese multi-node efficiency source"))
     multi_node_estimate = models.BooleanField(
         _("multi-node efficiency is an estimate"), default=False
     )
@@ -1142,6 +1231,7 @@ class BuildPreset(LocalizedNameMixin, SlugModel):
         blank=True,
         help_text=_("Where the resale retention of this GPU class comes from."),
     )
+    retention_source_zh = chinese_text_field(_("Chinese retention source"))
     retention_estimate = models.BooleanField(_("retention is an estimate"), default=False)
     useful_life_months = models.PositiveSmallIntegerField(
         _("useful life [months]"),
@@ -1155,6 +1245,7 @@ class BuildPreset(LocalizedNameMixin, SlugModel):
         blank=True,
         help_text=_("URL or citation, or the reasoning behind an estimate."),
     )
+    useful_life_source_zh = chinese_text_field(_("Chinese useful life source"))
     useful_life_estimate = models.BooleanField(_("useful life is an estimate"), default=False)
     ops_monthly = models.DecimalField(
         _("operations per month"), max_digits=10, decimal_places=2, default=Decimal(0)
@@ -1163,6 +1254,7 @@ class BuildPreset(LocalizedNameMixin, SlugModel):
         _("operations currency"), max_length=3, choices=Currency.choices, default=Currency.CNY
     )
     defaults_rationale = models.TextField(_("why these defaults"), blank=True)
+    defaults_rationale_zh = chinese_text_field(_("why these defaults, in Chinese"))
     hosting_kind = models.CharField(
         _("default hosting"),
         max_length=20,
@@ -1174,6 +1266,7 @@ class BuildPreset(LocalizedNameMixin, SlugModel):
         ),
     )
     hosting_rationale = models.TextField(_("why this hosting"), blank=True)
+    hosting_rationale_zh = chinese_text_field(_("why this hosting, in Chinese"))
 
     class Meta(SlugModel.Meta):
         verbose_name = _("build preset")

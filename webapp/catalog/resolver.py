@@ -497,10 +497,10 @@ class Box:
 
 def hosting_kind(preset: BuildPreset | None, lines: Iterable[tuple[Part, int]]) -> tuple[str, str]:
     """Where a box runs by default, and why: the preset's kind of hosting with its rationale
-    (catalog text), or a custom parts list's (:data:`DEFAULTS`, translated): colocation when
-    it holds a GPU server, else the office."""
+    in the active language (catalog text), or a custom parts list's (:data:`DEFAULTS`,
+    translated): colocation when it holds a GPU server, else the office."""
     if preset is not None:
-        return preset.hosting_kind, preset.hosting_rationale
+        return preset.hosting_kind, preset.localized("hosting_rationale")
     has_server = any(part.kind == PartKind.NODE for part, _ in lines)
     row = default("hosting kind", CUSTOM_BOX + " with a GPU server" if has_server else CUSTOM_BOX)
     return row.value, gettext(row.reason)

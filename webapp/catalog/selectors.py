@@ -37,6 +37,7 @@ from webapp.catalog.models import (
     Tariff,
     TariffKind,
     TariffPeriod,
+    TranslatedTextMixin,
 )
 from webapp.catalog.pricing_modes import COMMITMENT_MODES, INTERRUPTIBLE_MODES
 
@@ -538,6 +539,21 @@ def rows_without_chinese_name() -> list[Model]:
     for model in models:
         rows.extend(model._default_manager.filter(name_zh="").order_by("slug"))
     return rows
+
+
+def rows_without_chinese_text() -> list[tuple[Model, list[str]]]:
+    """Every catalog row with an explanatory text that has no Chinese, and those texts' fields
+    (:meth:`~webapp.catalog.models.TranslatedTextMixin.untranslated`)."""
+    found: list[tuple[Model, list[str]]] = []
+    for model in apps.get_app_config("catalog").get_models():
+        if not issubclass(model, TranslatedTextMixin) or not model.TRANSLATED:
+            continue
+        missing = Q()
+        for name in model.TRANSLATED:
+            missing |= ~Q(**{name: ""}) & Q(**{f"{name}_zh": ""})
+        for row in model._default_manager.filter(missing).order_by("pk"):
+            found.append((row, model.untranslated(row)))
+    return found
 
 
 def latest_prices() -> list[PartPrice | CloudRate]:

@@ -584,7 +584,7 @@ def _plan_rate(
             currency="USD",
             effective_date=as_of,
             source=source,
-            note=f"{rate.instance_type} in {rate.region}: median of {len(rate.rows)} zone row(s)",
+            **zone_notes(rate),
         )
     )
     if in_effect is None:
@@ -598,6 +598,15 @@ def _plan_rate(
             f"{offering.slug} {old} {in_effect.currency} → {price} USD ({change}) "
             f"from {as_of.isoformat()}"
         )
+
+
+def zone_notes(rate: RegionRate) -> dict[str, str]:
+    """The note of a rate taken from a region's zone rows, in English and Chinese."""
+    where, zones = f"{rate.instance_type} in {rate.region}", len(rate.rows)
+    return {
+        "note": f"{where}: median of {zones} zone row(s)",
+        "note_zh": f"{rate.region} 区域的 {rate.instance_type}：{zones} 条可用区记录的中位数",
+    }
 
 
 def _plan_new_offering(
@@ -635,13 +644,14 @@ def _plan_new_offering(
             pricing_mode=mode,
             scaling_efficiency=efficiency,
             note=f"Added by catalog_import from SkyPilot's vms.csv on {as_of.isoformat()}.",
+            note_zh=f"由 catalog_import 于 {as_of.isoformat()} 从 SkyPilot 的 vms.csv 添加。",
         )
         new_rate = CloudRate(
             hourly_rate=price,
             currency="USD",
             effective_date=as_of,
             source=source,
-            note=f"{rate.instance_type} in {rate.region}: median of {len(rate.rows)} zone row(s)",
+            **zone_notes(rate),
         )
         plan.offerings.append((offering, [new_rate]))
         report.new_offerings.append(

@@ -58,7 +58,7 @@ from webapp.planner.fields import (
 )
 from webapp.planner.figures import FIGURES, Figure
 from webapp.planner.finance import fiscal_year_rows
-from webapp.planner.sources import translated
+from webapp.planner.sources import shown_items
 from webapp.planner.verdict import confidence_label
 
 BOM = "\ufeff"
@@ -311,7 +311,7 @@ def assumption_rows(
     """One row per scenario input: input, value, unit, source, as-of date, estimate,
     overridden."""
     data = scenario.model_dump(mode="json")
-    by_field = items_by_field(provenance)
+    by_field = items_by_field(shown_items(provenance))  # sources in the reader's language
     rows: list[list[Cell]] = [
         [
             _("Input"),
@@ -330,7 +330,7 @@ def assumption_rows(
             continue
         overridden = field.path in overrides
         items = [] if overridden else by_field.get(field.path, [])
-        source = "; ".join(translated(str(i["source"])) for i in items if i.get("source"))
+        source = "; ".join(str(i["source"]) for i in items if i.get("source"))
         as_of = "; ".join(
             str(i.get("effective_date", "")) for i in items if i.get("effective_date")
         )

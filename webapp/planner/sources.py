@@ -7,8 +7,11 @@ per catalog item, with its translated role, its source as a link, notes and
 the fields it feeds) and the Source cell of each input the catalog feeds.
 Rendering them took most of the page's template time (the table 5.6 ms and
 the inputs' Source cells about 2 ms of a ~10 ms page on this project's
-2-core VM). The permalink carries its provenance, so a rendering never goes
-stale: each provenance and language is rendered once and kept in a bounded
+2-core VM). The permalink carries its provenance, which is all an English
+rendering reads; a Chinese one also reads the catalog rows' Chinese names and
+texts as they are now. So each provenance and language (and, under Chinese,
+catalog version: :func:`~webapp.catalog.selectors.catalog_version`, which
+every change of a row replaces) is rendered once and kept in a bounded
 per-process memo.
 
 This is not a page cache: it holds catalog facts that every visitor of any
@@ -31,8 +34,9 @@ from django.template.loader import render_to_string
 from django.utils.safestring import SafeString
 from django.utils.translation import get_language, gettext, gettext_noop, override
 
-from webapp.catalog.models import is_stale_on, months_between
+from webapp.catalog.models import TranslatedTextMixin, is_chinese, is_stale_on, months_between
 from webapp.catalog.resolver import NOTES
+from webapp.catalog.selectors import catalog_version
 from webapp.planner.fields import fed_fields, items_by_field, labels
 
 MEMO_SIZE = 256
@@ -63,7 +67,11 @@ def catalog_sources(provenance: list[dict[str, Any]]) -> Sources:
     # are equal provenances; equal ones pickled differently (other key order) are simply
     # remembered twice. (marshal is faster but writes an object differently depending on
     # how many references to it exist at that moment.)
-    return _rendered(get_language(), pickle.dumps(provenance))
+    # Under Chinese the names and texts come from the catalog rows as they are now: the
+    # catalog's version is part of the key, so a row's new Chinese name or note replaces
+    # what was remembered. An English rendering reads the provenance alone (no query).
+    version = catalog_version() if _chinese() and _reads_catalog(provenance) else ""
+    return _rendered(get_language(), version, pickle.dumps(provenance))
 
 
 def provenance_table(provenance: list[dict[str, Any]]) -> SafeString:
@@ -144,15 +152,56 @@ def _named(item: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
             yield model, str(key[index])
 
 
-def name_book(items: Iterable[Mapping[str, Any]]) -> NameBook:
-    """The names of every row the items' labels show, read in one query per kind of row."""
+CATALOG_ROWS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "catalog.benchmark": ("slug", ()),
+    "catalog.gpumodel": ("slug", ()),
+    "catalog.gputhroughput": ("gpu_model__slug", ("gpu_model", "benchmark")),
+    "catalog.part": ("slug", ()),
+    "catalog.partprice": ("part__slug", ("part",)),
+    "catalog.fxrate": ("base_currency", ()),
+    "catalog.tariff": ("slug", ()),
+    "catalog.hostingoption": ("slug", ()),
+    "catalog.cloudoffering": ("slug", ()),
+    "catalog.cloudrate": ("offering__slug", ("offering",)),
+    "catalog.buildpreset": ("slug", ()),
+}
+"""Catalog rows whose names or texts a table shows in two languages, by model: the lookup of
+the first part of the natural key and the rows its ``natural_key()`` reads."""
+
+Rows = Mapping[str, list[Any]]
+"""``model → rows``: the catalog rows read for a table's items (:func:`catalog_rows`)."""
+
+
+def _key(item: Mapping[str, Any]) -> tuple[str, ...]:
+    return tuple(str(part) for part in item.get("natural_key") or ())
+
+
+def catalog_rows(items: Iterable[Mapping[str, Any]]) -> Rows:
+    """The rows the items name (:data:`NAMED_ROWS`) and the rows they were resolved from (their
+    ``model`` and ``natural_key``), read in one query per kind of row."""
     wanted: dict[str, set[str]] = {}
     for item in items:
         for model, slug in _named(item):
             wanted.setdefault(model, set()).add(slug)
+        model, key = str(item.get("model", "")), _key(item)
+        if model in CATALOG_ROWS and key:
+            wanted.setdefault(model, set()).add(key[0])
+    rows: dict[str, list[Any]] = {}
+    for label, firsts in wanted.items():
+        lookup, related = CATALOG_ROWS[label]
+        found = apps.get_model(label)._default_manager.filter(**{f"{lookup}__in": firsts})
+        rows[label] = list(found.select_related(*related) if related else found)
+    return rows
+
+
+def name_book(items: Iterable[Mapping[str, Any]], rows: Rows | None = None) -> NameBook:
+    """The names of every row the items' labels show (``rows``: :func:`catalog_rows` of the
+    items, read here when missing)."""
+    items = list(items)
+    rows = catalog_rows(items) if rows is None else rows
     book: dict[tuple[str, str], list[tuple[str, str]]] = {}
-    for label, slugs in wanted.items():
-        for row in apps.get_model(label)._default_manager.filter(slug__in=slugs):
+    for label in {model for item in items for model, _slug in _named(item)}:
+        for row in rows.get(label, ()):
             local = row.localized_name()
             # the resolver wrote the row's name in the language of its moment: an offering's
             # pricing mode reads "(on-demand)" or "(按需)"; either becomes the local name
@@ -164,7 +213,54 @@ def name_book(items: Iterable[Mapping[str, Any]]) -> NameBook:
 
 
 def _chinese() -> bool:
-    return (get_language() or "").lower().startswith("zh")
+    return is_chinese()
+
+
+def _reads_catalog(items: Iterable[Mapping[str, Any]]) -> bool:
+    """Whether showing the items reads catalog rows (under Chinese: their names or texts)."""
+    return any(
+        str(item.get("model", "")) in CATALOG_ROWS or str(item.get("model", "")) in NAMED_ROWS
+        for item in items
+    )
+
+
+TextBook = Mapping[tuple[str, tuple[str, ...]], TranslatedTextMixin]
+"""``(model, natural key) → the row as stored now``: the rows whose texts a table shows."""
+
+
+def text_book(items: Iterable[Mapping[str, Any]], rows: Rows | None = None) -> TextBook:
+    """The catalog rows the items were resolved from, by model and natural key (``rows``:
+    :func:`catalog_rows` of the items, read here when missing)."""
+    items = list(items)
+    rows = catalog_rows(items) if rows is None else rows
+    keys = {(str(item.get("model", "")), _key(item)) for item in items}
+    book: dict[tuple[str, tuple[str, ...]], TranslatedTextMixin] = {}
+    for label, found in rows.items():
+        for row in found:
+            key = (label, tuple(str(part) for part in row.natural_key()))
+            if key in keys and isinstance(row, TranslatedTextMixin):
+                book[key] = row
+    return book
+
+
+def localized_text(item: Mapping[str, Any], name: str, book: TextBook | None = None) -> str:
+    """The item's ``note`` or ``source`` in the active language.
+
+    A permalink stores the English the catalog row held when it was resolved. Under
+    Chinese, that text is shown in the row's Chinese (its ``*_zh`` companion) when the row
+    still holds the same English; a text the row no longer holds (the row's note was
+    edited since, or the row is gone) stays as stored, so an old link never shows the
+    translation of another text. Generated phrases go through :func:`translated`.
+    ``book``: the rows read for all the items of a table at once (:func:`text_book`).
+    """
+    text = str(item.get(name) or "")
+    if not text or not _chinese():
+        return text
+    if book is None:
+        book = text_book([item])
+    row = book.get((str(item.get("model", "")), _key(item)))
+    chinese = row.translation_of(text) if row is not None else None
+    return chinese if chinese is not None else translated(text)
 
 
 def localized_label(item: Mapping[str, Any], book: NameBook | None = None) -> str:
@@ -196,19 +292,25 @@ def shown_items(items: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """Provenance items as a page shows them (:func:`shown_item`), their catalog names read
     together."""
     items = list(items)
-    book = name_book(items) if _chinese() else {}
-    return [shown_item(item, book) for item in items]
+    book: NameBook = {}
+    texts: TextBook = {}
+    if _chinese():
+        rows = catalog_rows(items)
+        book, texts = name_book(items, rows), text_book(items, rows)
+    return [shown_item(item, book, texts) for item in items]
 
 
-def shown_item(item: Mapping[str, Any], book: NameBook | None = None) -> dict[str, Any]:
+def shown_item(
+    item: Mapping[str, Any], book: NameBook | None = None, texts: TextBook | None = None
+) -> dict[str, Any]:
     """A provenance item as a page shows it: names, notes and the fields it feeds in the page's
     language, the rate rounded."""
     names = labels()
     return {
         **item,
         "label": localized_label(item, book),
-        "note": translated(str(item.get("note") or "")),
-        "source": translated(str(item.get("source") or "")),
+        "note": localized_text(item, "note", texts),
+        "source": localized_text(item, "source", texts),
         "fx_rate": rate_shown(item.get("fx_rate")),
         "fields": fed_fields(dict(item)),
         "feeds": [names.get(path, path) for path in fed_fields(dict(item))],
@@ -216,7 +318,7 @@ def shown_item(item: Mapping[str, Any], book: NameBook | None = None) -> dict[st
 
 
 @functools.lru_cache(maxsize=MEMO_SIZE)
-def _rendered(language: str, provenance: bytes) -> Sources:
+def _rendered(language: str, version: str, provenance: bytes) -> Sources:
     items = shown_items(pickle.loads(provenance))
     by_field = items_by_field(items)
     return Sources(

@@ -1,5 +1,7 @@
 """The sizing advisor page: form, recommendation from the catalog, the advice in words."""
 
+from html import escape
+
 import pytest
 from django.urls import reverse
 
@@ -143,3 +145,18 @@ def test_the_advisor_answers_in_chinese_with_the_catalogs_chinese_names(client, 
     # Every reason is a Chinese sentence: none is left in English.
     for text in page.reasons + page.warnings:
         assert not text.startswith(("GPU memory", "The ", "A ", "Give", "Keep", "Below")), text
+
+
+def test_the_advisor_describes_the_recommended_preset_in_the_page_language(client, catalog):
+    for language in ("en", "zh-hans"):
+        response = post(client, language, parameters_billion="3", dataset_gb="200")
+        preset = response.context["page"].preset
+        html = response.content.decode()
+        assert preset.description and preset.description_zh
+        shown, hidden = (
+            (preset.description_zh, preset.description)
+            if language == "zh-hans"
+            else (preset.description, preset.description_zh)
+        )
+        assert f'<p class="help advice-description">{escape(shown)}</p>' in html
+        assert escape(hidden) not in html

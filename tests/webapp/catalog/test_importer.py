@@ -40,6 +40,16 @@ def test_it_adds_part_prices_cloud_rates_and_fx_rates(mini):
     assert PartPrice.objects.filter(part__slug="cpu").count() == 2
 
 
+def test_a_note_may_come_with_its_chinese(mini):
+    import_prices(
+        "item_type,item,amount,currency,effective_date,source,note,note_zh\n"
+        "part,cpu,1800,CNY,2025-03-01,https://example.com/cpu,spring sale,春季促销\n"
+    )
+    price = PartPrice.objects.get(part__slug="cpu", effective_date="2025-03-01")
+    assert (price.note, price.note_zh) == ("spring sale", "春季促销")
+    assert price.localized("note", "zh-hans") == "春季促销"
+
+
 def test_a_dry_run_reports_and_writes_nothing(mini):
     before = total_rows()
     report = import_prices(HEADER + "part,cpu,1800,CNY,2025-03-01,src,,\n", dry_run=True)

@@ -160,6 +160,9 @@ def test_new_offerings_get_slugs_of_lowercase_words_and_hyphens_and_chinese_name
     pcie = CloudOffering.objects.get(slug="lambda-gpu-1x-h100-pcie-us-east-1")
     assert (pcie.provider, pcie.gpu_count) == ("Lambda", 1)
     assert pcie.name_zh == "Lambda 1×H100 80GB PCIe 按需实例"
+    # its notes come in both languages, as the shipped rows' do
+    assert pcie.untranslated() == [] and pcie.rates.get().untranslated() == []
+    assert pcie.rates.get().note_zh == "us-east-1 区域的 gpu_1x_h100_pcie：1 条可用区记录的中位数"
     assert rate("lambda-gpu-1x-h100-pcie-us-east-1") == Decimal("2.49")
     assert all("_" not in line.split(":")[0] for line in report.new_offerings)
     assert any("gpu_1x_gh200" in line and "'GH200' is not in the catalog" in line

@@ -434,3 +434,7 @@ def test_a_chinese_workbooks_sources_name_catalog_rows_and_fields_in_chinese(
     assert BuildPreset.objects.get(slug="cluster-4x-hgx-h100").name_zh in text
     assert "× 扩展效率 0.940（8 块 GPU）" in text
     assert "build.capex" not in text and "scaling efficiency" not in text
+    # the preset's rationale and the price notes, in the rows' Chinese
+    preset = BuildPreset.objects.get(slug="cluster-4x-hgx-h100")
+    assert preset.defaults_rationale_zh in cells and preset.defaults_rationale not in text
+    assert preset.retention_source_zh in cells and preset.retention_source not in text

@@ -15,7 +15,8 @@ class Command(BaseCommand):
         return str(
             _(
                 "Add the catalog rows of fixtures/ that the database lacks, in one transaction; "
-                "report shipped rows that differ from the stored ones, changing none."
+                "report shipped rows that differ from the stored ones, changing none (except "
+                "empty Chinese texts, which shipped translations fill in)."
             )
         )
 
@@ -24,9 +25,14 @@ class Command(BaseCommand):
         if not report.files:
             self.stdout.write("no fixtures to load")
             return
+        for line in report.translated:
+            self.stdout.write(f"translation added: {line}")
         for line in report.differences:
             self.stdout.write(f"differs: {line}")
+        filled = (
+            f", filled {len(report.translated)} empty Chinese text(s)" if report.translated else ""
+        )
         self.stdout.write(
-            f"read {report.files} fixture files: added {len(report.added)} rows, "
+            f"read {report.files} fixture files: added {len(report.added)} rows{filled}, "
             f"{len(report.differences)} shipped values differ from the database (kept)"
         )
