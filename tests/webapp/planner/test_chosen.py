@@ -78,10 +78,8 @@ def test_a_usd_cluster_left_to_the_catalog_lists_its_tariff_hosting_and_count(
         fee = formatting.money(build.hosting_monthly, "USD")
     label, value, reason = rows["tariff"]
     assert label == "Electricity tariff"
-    assert (
-        value
-        == f"{Tariff.objects.filter(slug='us-va-commercial').latest('effective_date').name} ({price} per kWh)"
-    )
+    tariff = Tariff.objects.filter(slug="us-va-commercial").latest("effective_date")
+    assert value == f"{tariff.name} ({price} per kWh)"
     assert reason.startswith("a USD plan runs in the US: Virginia's commercial tariff (EIA)")
     label, value, reason = rows["hosting"]
     assert label == "Hosting"
