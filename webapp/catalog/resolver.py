@@ -409,6 +409,14 @@ NOTE_NO_REWORK = gettext_noop("no rework fraction in the catalog: 0 used")
 NOTE_OVERFLOW = gettext_noop(
     "on-demand rate of the same instance: pays the hours beyond the committed instances"
 )
+NOTE_OVERFLOW_NO_SIBLING = gettext_noop(
+    "no on-demand sibling in the catalog: hours beyond the committed instances are billed at "
+    "the committed rate"
+)
+NOTE_OVERFLOW_NO_SIBLING_RATE = gettext_noop(
+    "the on-demand sibling %(sibling)s has no rate on %(day)s: hours beyond the committed "
+    "instances are billed at the committed rate"
+)
 NOTE_SET_BY_SELECTION = gettext_noop("set by the selection")
 NOTE_MONTHS = gettext_noop("%(months)s months")
 NOTES = (
@@ -420,6 +428,8 @@ NOTES = (
     NOTE_MULTI_NODE,
     NOTE_NO_REWORK,
     NOTE_OVERFLOW,
+    NOTE_OVERFLOW_NO_SIBLING,
+    NOTE_OVERFLOW_NO_SIBLING_RATE,
     NOTE_SET_BY_SELECTION,
     NOTE_MONTHS,
 )
@@ -1233,10 +1243,11 @@ def overflow_rate_rule(choice: Choice, catalog: CatalogSnapshot) -> Ruling:
     if sibling is None or sibling_rate is None:
         own = _rate_of(catalog, offering)
         converted, _rate = convert(catalog, own.hourly_rate, own.currency, choice.currency)
-        why = (
-            "no on-demand sibling in the catalog"
+        note = (
+            NOTE_OVERFLOW_NO_SIBLING
             if sibling is None
-            else f"the on-demand sibling {sibling.slug} has no rate on {catalog.day.isoformat()}"
+            else NOTE_OVERFLOW_NO_SIBLING_RATE
+            % {"sibling": sibling.slug, "day": catalog.day.isoformat()}
         )
         item = Provenance(
             role=gettext_noop("overflow rate"),
@@ -1244,7 +1255,7 @@ def overflow_rate_rule(choice: Choice, catalog: CatalogSnapshot) -> Ruling:
             model="catalog.cloudoffering",
             natural_key=[offering.slug],
             fields=["rent.hourly_rate"],
-            note=f"{why}: hours beyond the committed instances are billed at the committed rate",
+            note=note,
         )
         return Ruling({"rent.hourly_rate": float(converted)}, (item,))
     converted, rate = convert(

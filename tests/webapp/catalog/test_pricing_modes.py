@@ -2,15 +2,18 @@
 
 import datetime
 import math
+import re
 from decimal import Decimal
 
 import pytest
+from django.utils import translation
 
 from costmodel import compare
 from costmodel.errors import with_fields
 from costmodel.operations import commitment_table
 from webapp.catalog.models import BuildPreset, CloudOffering, CloudRate, GpuModel
 from webapp.catalog.resolver import per_gpu_throughput, resolve_data
+from webapp.planner.sources import translated
 
 D = datetime.date
 
@@ -96,7 +99,33 @@ def test_without_a_sibling_the_overflow_rate_is_the_committed_rate(mini, selecti
     resolution = resolve_data({**selection, "cloud_offering": "cloud-1-3y"})
     rent = resolution.scenario.rent
     assert rent.hourly_rate == rent.committed_hourly_rate == pytest.approx(8.4, rel=1e-12)
-    assert "no on-demand sibling" in _roles(resolution)["overflow rate"]["note"]
+    note = _roles(resolution)["overflow rate"]["note"]
+    assert note == (
+        "no on-demand sibling in the catalog: hours beyond the committed instances are billed "
+        "at the committed rate"
+    )
+    with translation.override("zh-hans"):
+        assert translated(note) == "目录中没有对应的按需实例：超出承诺实例的小时按承诺价计费"
+
+
+def test_a_sibling_without_a_rate_on_the_day_is_named_in_the_overflow_note(mini, selection):
+    sibling = CloudOffering.objects.get(slug="cloud-1")
+    _commitment(sibling)
+    CloudRate.objects.filter(offering=sibling).update(effective_date=D(2030, 1, 1))
+    resolution = resolve_data({**selection, "cloud_offering": "cloud-1-3y"})
+    rent = resolution.scenario.rent
+    assert rent.hourly_rate == rent.committed_hourly_rate
+    note = _roles(resolution)["overflow rate"]["note"]
+    match = re.fullmatch(
+        r"the on-demand sibling cloud-1 has no rate on (\d{4}-\d\d-\d\d): hours beyond the "
+        r"committed instances are billed at the committed rate",
+        note,
+    )
+    assert match, note
+    with translation.override("zh-hans"):
+        assert translated(note) == (
+            f"对应的按需实例 cloud-1 在 {match.group(1)} 没有价格：超出承诺实例的小时按承诺价计费"
+        )
 
 
 def test_a_spot_offering_passes_its_rework_fraction(mini, selection):
