@@ -70,7 +70,7 @@ def catalog_sources(provenance: list[dict[str, Any]]) -> Sources:
     # Under Chinese the names and texts come from the catalog rows as they are now: the
     # catalog's version is part of the key, so a row's new Chinese name or note replaces
     # what was remembered. An English rendering reads the provenance alone (no query).
-    version = catalog_version() if _chinese() and _reads_catalog(provenance) else ""
+    version = catalog_version() if is_chinese() and _reads_catalog(provenance) else ""
     return _rendered(get_language(), version, pickle.dumps(provenance))
 
 
@@ -212,10 +212,6 @@ def name_book(items: Iterable[Mapping[str, Any]], rows: Rows | None = None) -> N
     return book
 
 
-def _chinese() -> bool:
-    return is_chinese()
-
-
 def _reads_catalog(items: Iterable[Mapping[str, Any]]) -> bool:
     """Whether showing the items reads catalog rows (under Chinese: their names or texts)."""
     return any(
@@ -254,7 +250,7 @@ def localized_text(item: Mapping[str, Any], name: str, book: TextBook | None = N
     ``book``: the rows read for all the items of a table at once (:func:`text_book`).
     """
     text = str(item.get(name) or "")
-    if not text or not _chinese():
+    if not text or not is_chinese():
         return text
     if book is None:
         book = text_book([item])
@@ -268,7 +264,7 @@ def localized_label(item: Mapping[str, Any], book: NameBook | None = None) -> st
     under Chinese; a row without one keeps its English name). ``book``: the names read for
     all the items of a table at once (:func:`name_book`); read for this item when missing."""
     label = str(item.get("label", ""))
-    if not _chinese():
+    if not is_chinese():
         return label  # the resolver wrote the label with the catalog's English names
     if book is None:
         book = name_book([item])
@@ -294,7 +290,7 @@ def shown_items(items: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
     items = list(items)
     book: NameBook = {}
     texts: TextBook = {}
-    if _chinese():
+    if is_chinese():
         rows = catalog_rows(items)
         book, texts = name_book(items, rows), text_book(items, rows)
     return [shown_item(item, book, texts) for item in items]
@@ -351,21 +347,17 @@ class OldPrice:
 def old_prices(provenance: list[dict[str, Any]], day: datetime.date) -> list[OldPrice]:
     """The dated prices of a plan's catalog rows that were stale on ``day`` (the plan's date;
     :func:`webapp.catalog.models.is_stale_on`), oldest first, each row once."""
-    dated = [
-        item
-        for item in provenance
-        if item.get("amount") is not None
-        and item.get("effective_date")
-        and is_stale_on(datetime.date.fromisoformat(item["effective_date"]), day)
-    ]
-    book = name_book(dated) if _chinese() else {}
-    seen: set[tuple[str, str]] = set()
-    old = []
-    for item in sorted(dated, key=lambda item: item["effective_date"]):
-        key = (str(item.get("model")), repr(item.get("natural_key")))
-        if key in seen:
+    stale: dict[tuple[str, str], tuple[datetime.date, dict[str, Any]]] = {}
+    for item in provenance:
+        if item.get("amount") is None or not item.get("effective_date"):
             continue
-        seen.add(key)
         effective = datetime.date.fromisoformat(item["effective_date"])
-        old.append(OldPrice(localized_label(item, book), effective, months_between(effective, day)))
-    return old
+        if is_stale_on(effective, day):
+            stale.setdefault(
+                (str(item.get("model")), repr(item.get("natural_key"))), (effective, item)
+            )
+    book = name_book(item for _, item in stale.values()) if is_chinese() else {}
+    return [
+        OldPrice(localized_label(item, book), effective, months_between(effective, day))
+        for effective, item in sorted(stale.values(), key=lambda pair: pair[0])
+    ]
