@@ -317,11 +317,8 @@ def test_more_work_than_eight_boxes_is_explained_in_chinese(client, shipped_cata
     assert re.search(r"（\d{4}-\d\d 需要 [\d.]+ 台机器的工作量，超过 8 台）。$", message), message
 
 
-def test_a_saved_plan_keeps_the_source_of_its_workload(client, shipped_catalog):
-    months = upload(client, "aws-cur", fixture_bytes("aws-cur.csv"), "cur.csv")
-    assert months.status_code == 200
-    # the bill names the catalog's GPU of a p4d.24xlarge: it is pre-selected
-    assert months.context["form"].initial["measured_gpu"] == "a100-40gb-sxm4"
+def cluster_plan_from_the_bill(client, months) -> str:
+    """The permalink code of the 2-node H100 cluster planned from the uploaded AWS bill."""
     profile = client.post(
         "/usage/profile",
         {
@@ -334,7 +331,15 @@ def test_a_saved_plan_keeps_the_source_of_its_workload(client, shipped_catalog):
             "horizon_months": "24",
         },
     )
-    code = profile.context["results_url"].removeprefix("/r/")
+    return profile.context["results_url"].removeprefix("/r/")
+
+
+def test_a_saved_plan_keeps_the_source_of_its_workload(client, shipped_catalog):
+    months = upload(client, "aws-cur", fixture_bytes("aws-cur.csv"), "cur.csv")
+    assert months.status_code == 200
+    # the bill names the catalog's GPU of a p4d.24xlarge: it is pre-selected
+    assert months.context["form"].initial["measured_gpu"] == "a100-40gb-sxm4"
+    code = cluster_plan_from_the_bill(client, months)
 
     saved = client.post("/saved/new", {"code": code, "name": "from our bill"}, follow=True)
 
@@ -346,19 +351,7 @@ def test_a_saved_plan_keeps_the_source_of_its_workload(client, shipped_catalog):
 
 def test_a_rerun_at_todays_prices_still_says_the_workload_was_measured(client, shipped_catalog):
     months = upload(client, "aws-cur", fixture_bytes("aws-cur.csv"), "cur.csv")
-    profile = client.post(
-        "/usage/profile",
-        {
-            "usage": hidden_usage(months),
-            "measured_gpu": "a100-40gb-sxm4",
-            "preset": "cluster-2x-hgx-h100",
-            "benchmark": "resnet50-fp16",
-            "cloud_offering": "aws-p4d-24xlarge",
-            "currency": "USD",
-            "horizon_months": "24",
-        },
-    )
-    code = profile.context["results_url"].removeprefix("/r/")
+    code = cluster_plan_from_the_bill(client, months)
     client.post("/saved/new", {"code": code, "name": "from our bill"})
     saved = SavedScenario.objects.get(name="from our bill")
 
