@@ -35,8 +35,8 @@ from webapp.catalog.models import GpuModel, GpuThroughput
 from webapp.notices import month_above_limit_text, reader_error_text
 from webapp.planner.choices import CatalogChoices
 from webapp.planner.chosen import Chosen, chosen_for_you
-from webapp.planner.fields import PROFILE_MONTHS
-from webapp.planner.forms import FieldRenderer
+from webapp.planner.fields import DEFAULT_COST_OF_CAPITAL, PROFILE_MONTHS
+from webapp.planner.forms import DEFAULT_CHOICE, FieldRenderer
 from webapp.planner.permalink import Permalink, encode_link
 from webapp.planner.services import make_plan
 
@@ -168,10 +168,15 @@ class ProfileForm(forms.Form):
         cast(forms.ChoiceField, fields["measured_gpu"]).choices = self.gpus
         cast(forms.ChoiceField, fields["preset"]).choices = catalog.presets
         cast(forms.ChoiceField, fields["benchmark"]).choices = catalog.benchmarks
-        cast(forms.ChoiceField, fields["cloud_offering"]).choices = catalog.offerings
+        # Left to the resolver, as on the planner form: it fits the box and the currency.
+        cast(forms.ChoiceField, fields["cloud_offering"]).choices = [
+            ("", str(DEFAULT_CHOICE)),
+            *catalog.offerings,
+        ]
         fields["preset"].initial = catalog.presets[0][0]
         fields["benchmark"].initial = catalog.default_benchmark or catalog.benchmarks[0][0]
-        fields["cloud_offering"].initial = catalog.default_offering or catalog.offerings[0][1][0][0]
+        fields["cloud_offering"].initial = ""
+        fields["cloud_offering"].required = False
 
     def preselect_gpu(self, usage: MeasuredUsage) -> None:
         """Pre-select the GPU the file names, when the catalog has it."""
@@ -209,7 +214,7 @@ def _planner_data(data: dict[str, Any], monthly_utilization: list[float]) -> dic
         "benchmark": data["benchmark"],
         "currency": data["currency"],
         "horizon_months": data["horizon_months"],
-        "discount_rate_percent": 0.0,
+        "discount_rate_percent": DEFAULT_COST_OF_CAPITAL * 100,  # the planner's default
         "committed_instances": None,
         "workload_kind": "profile",
         "name": "",

@@ -11,6 +11,8 @@ from django.test import override_settings
 from numpy.testing import assert_allclose
 
 from webapp.catalog.models import GpuThroughput
+from webapp.catalog.resolver import default
+from webapp.planner.fields import DEFAULT_COST_OF_CAPITAL
 from webapp.planner.permalink import decode
 from webapp.scenarios.models import SavedScenario
 
@@ -392,3 +394,32 @@ def test_the_planner_opens_prefilled_with_the_profile(client, shipped_catalog):
     assert form.initial["preset"] == "multi-4x-rtx4090"
     shown = [form.initial[f"profile_percent_{i}"] for i in range(1, 13)]
     assert_allclose(shown, [u * 100 for u in link.scenario.workload.monthly_utilization])
+
+
+def test_a_usd_plan_from_measured_usage_rents_and_discounts_as_the_planner_would(
+    client, shipped_catalog
+):
+    # the cloud offering is left to the catalog (it fits the currency), and the present
+    # values use the planner's cost of capital, not 0 %
+    months = upload(client, "aws-cur", fixture_bytes("aws-cur.csv"), "cur.csv")
+    profile = client.post(
+        "/usage/profile",
+        {
+            "usage": hidden_usage(months),
+            "measured_gpu": "a100-40gb-sxm4",
+            "preset": "cluster-2x-hgx-h100",
+            "benchmark": "resnet50-fp16",
+            "cloud_offering": "",
+            "currency": "USD",
+            "horizon_months": "24",
+        },
+    )
+    assert profile.status_code == 200
+    link = decode(profile.context["results_url"].removeprefix("/r/"))
+    assert link.selection["cloud_offering"] is None
+    rate = next(item for item in link.provenance if item["role"] == "cloud rate")
+    assert rate["natural_key"][0] == default("cloud_offering", "USD").value
+    assert rate["currency"] == "USD"
+    assert link.scenario.discount_rate_per_year == DEFAULT_COST_OF_CAPITAL
+    chosen = {item.field: item for item in profile.context["chosen"]}
+    assert "cloud_offering" in chosen
