@@ -17,7 +17,6 @@ reason. Nothing is computed here.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -37,7 +36,7 @@ from webapp.catalog.resolver import (
     parse_selection,
 )
 from webapp.catalog.selectors import CatalogSnapshot
-from webapp.planner.fields import BY_PATH, SELECTION_FIELDS, field_value
+from webapp.planner.fields import BY_PATH, SELECTION_FIELDS, field_value, same_value
 from webapp.planner.permalink import Permalink
 from webapp.planner.sources import catalog_sources
 
@@ -158,15 +157,9 @@ def _then(selection: Selection) -> str:
 
 def _reason(today: Defaulted | None, used: Any, selection: Selection) -> str:
     """Today's reason when today's default is what the plan used, else :func:`_then`."""
-    if today is not None and _same(today.value, used):
+    if today is not None and same_value(today.value, used):
         return today.reason
     return _then(selection)
-
-
-def _same(a: Any, b: Any) -> bool:
-    if a is None or b is None or isinstance(a, str) or isinstance(b, str):
-        return bool(a == b)
-    return math.isclose(float(a), float(b), rel_tol=1e-9, abs_tol=1e-12)
 
 
 def _committed(

@@ -26,6 +26,7 @@ form's unit (the engine's bounds × 100).
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import Decimal
@@ -818,3 +819,23 @@ def field_value(field: ScenarioField, value: Any, currency: str) -> str:
     if field.path == "workload.kind":
         return str(WORKLOAD_KIND_LABELS.get(value, value))
     return str(value)
+
+
+def same_value(a: Any, b: Any) -> bool:
+    """Equal, or equal up to float rounding (a catalog's ``Decimal`` against the float a
+    scenario holds, too); never raises for numbers of any size.
+
+    Two integers compare exactly: converting one beyond float64's range (a
+    typed ``2**1100``, or one in the hidden ``basis`` field) would raise
+    OverflowError.
+    """
+    if isinstance(a, bool) or isinstance(b, bool):
+        return a is b
+    if isinstance(a, int) and isinstance(b, int):
+        return a == b
+    if isinstance(a, int | float | Decimal) and isinstance(b, int | float | Decimal):
+        try:
+            return math.isclose(float(a), float(b), rel_tol=1e-9, abs_tol=1e-12)
+        except OverflowError:  # an int beyond float64 is not close to any float
+            return False
+    return bool(a == b)

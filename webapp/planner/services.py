@@ -23,7 +23,6 @@ utilization), a value the user changed is theirs.
 from __future__ import annotations
 
 import datetime
-import math
 import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -41,6 +40,7 @@ from webapp.planner.fields import (
     RANGE_ENDS,
     from_form,
     nested,
+    same_value,
     scenario_values,
     selection_values,
     typed_value,
@@ -127,25 +127,6 @@ def selection_from(data: Mapping[str, Any], as_of: datetime.date | None) -> Sele
     return parse_selection(selection)
 
 
-def _same(a: Any, b: Any) -> bool:
-    """Equal, or equal up to float rounding; never raises for numbers of any size.
-
-    Two integers compare exactly: converting one beyond float64's range (a
-    typed ``2**1100``, or one in the hidden ``basis`` field) would raise
-    OverflowError.
-    """
-    if isinstance(a, bool) or isinstance(b, bool):
-        return a is b
-    if isinstance(a, int) and isinstance(b, int):
-        return a == b
-    if isinstance(a, int | float) and isinstance(b, int | float):
-        try:
-            return math.isclose(float(a), float(b), rel_tol=1e-9, abs_tol=1e-12)
-        except OverflowError:  # an int beyond float64 is not close to any float
-            return False
-    return bool(a == b)
-
-
 def _typed_values(data: Mapping[str, Any]) -> dict[str, Any]:
     """``path → value`` (scenario units: percentages ÷ 100) of every explicit field the user
     left filled in."""
@@ -165,7 +146,9 @@ def _overrides(
     changed = {}
     for path, value in typed.items():
         shown = basis.get(path)
-        if _same(value, get_path(data, path)) or (shown is not None and _same(value, shown)):
+        if same_value(value, get_path(data, path)) or (
+            shown is not None and same_value(value, shown)
+        ):
             continue
         changed[path] = value
     return changed
@@ -204,7 +187,7 @@ def ranges_from(
         for suffix, attr in RANGE_ENDS:
             typed = from_form(row.field, data.get(range_name(row, suffix)))
             shown = basis.get(f"ranges.{row.path}.{attr}")
-            keep = typed is None or (shown is not None and _same(typed, shown))
+            keep = typed is None or (shown is not None and same_value(typed, shown))
             values[attr] = getattr(default, attr) if keep else typed
         chosen.append(Range(default.path, values["low"], values["mode"], values["high"]))
     custom = customized(scenario, chosen)
