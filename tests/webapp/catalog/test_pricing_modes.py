@@ -12,7 +12,8 @@ from costmodel import compare
 from costmodel.errors import with_fields
 from costmodel.operations import commitment_table
 from webapp.catalog.models import BuildPreset, CloudOffering, CloudRate, GpuModel
-from webapp.catalog.resolver import per_gpu_throughput, resolve_data
+from webapp.catalog.resolver import resolve_data
+from webapp.catalog.resolver.rules import per_gpu_throughput
 from webapp.planner.sources import translated
 
 D = datetime.date

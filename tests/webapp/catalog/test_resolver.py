@@ -11,15 +11,9 @@ from numpy.testing import assert_allclose
 from costmodel import ScenarioError, compare, parse_scenario
 from costmodel.operations import commitment_table
 from webapp.catalog.models import BuildPreset, CloudOffering, GpuModel
-from webapp.catalog.resolver import (
-    RULES,
-    choose,
-    commitment_rule,
-    defaults_for,
-    parse_selection,
-    resolve,
-    resolve_data,
-)
+from webapp.catalog.resolver import defaults_for, parse_selection, resolve, resolve_data
+from webapp.catalog.resolver.choose import choose
+from webapp.catalog.resolver.rules import RULES, commitment_rule
 from webapp.catalog.selectors import CatalogSnapshot
 
 

@@ -1,0 +1,85 @@
+""":func:`resolve`: the choice, every rule, and the explicit scenario they make."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from django.utils.translation import gettext
+
+from costmodel import parse_scenario
+from costmodel.paths import with_path
+from webapp.catalog.resolver.choose import Attempts, Choice, choose
+from webapp.catalog.resolver.currency import fx_provenance
+from webapp.catalog.resolver.provenance import Resolution, Ruling
+from webapp.catalog.resolver.rules import RULES, commitment_rule
+from webapp.catalog.resolver.selection import Selection, parse_selection
+from webapp.catalog.selectors import CatalogSnapshot
+
+
+def _scenario_data(selection: Selection, choice: Choice, values: dict[str, Any]) -> dict[str, Any]:
+    # the name a person sees (and may change): in the language of the one who planned it
+    box = choice.box
+    build_name = box.preset.localized_name() if box.preset is not None else box.label
+    name = gettext("%(build)s vs %(rent)s") % {
+        "build": build_name,
+        "rent": choice.offering.localized_name(),
+    }
+    data: dict[str, Any] = {
+        "name": name[:200],
+        "currency": selection.currency,
+        "horizon_months": selection.horizon_months,
+        "discount_rate_per_year": selection.discount_rate_per_year,
+        "workload": selection.workload.model_dump(mode="json"),
+        "build": {},
+        "rent": {},
+    }
+    for path, value in values.items():
+        data = with_path(data, path, value)
+    return data
+
+
+def _merge(rulings: Iterable[Ruling]) -> dict[str, Any]:
+    """Every ruling's fields in one mapping; a field two rules set is a programming error."""
+    values: dict[str, Any] = {}
+    for ruling in rulings:
+        twice = values.keys() & ruling.values.keys()
+        if twice:
+            raise AssertionError(f"fields set by two rules: {sorted(twice)}")
+        values.update(ruling.values)
+    return values
+
+
+def resolve(selection: Selection, catalog: CatalogSnapshot | None = None) -> Resolution:
+    """Turn a :class:`Selection` into an explicit scenario, its provenance and its defaults.
+
+    ``catalog`` is the snapshot of the selection's day to read (shared by the resolutions
+    of one request); without one, or for another day, the catalog of that day is read.
+
+    Raises :class:`costmodel.ScenarioError` naming the selection's field for
+    anything that cannot be resolved (unknown slug, no price on the date, …).
+    """
+    if catalog is None or catalog.day != selection.day:
+        catalog = CatalogSnapshot(selection.day)
+    choice = choose(selection, catalog)
+    attempt = Attempts()
+    attempt.errors.extend(choice.problems)
+    rulings = [attempt(rule, choice, catalog) for rule in RULES]
+    attempt.check()
+    values = _merge(rulings)
+    draft = parse_scenario(_scenario_data(selection, choice, values))
+    rulings.append(attempt(commitment_rule, choice, catalog, draft))
+    attempt.check()
+    scenario = parse_scenario(_scenario_data(selection, choice, _merge(rulings)))
+    provenance = [item for ruling in rulings for item in ruling.provenance]
+    provenance += fx_provenance(catalog, provenance, selection.currency)
+    return Resolution(
+        scenario=scenario,
+        provenance=[item.as_dict() for item in provenance],
+        defaulted=[*choice.defaulted, *(item for ruling in rulings for item in ruling.defaulted)],
+    )
+
+
+def resolve_data(data: object, catalog: CatalogSnapshot | None = None) -> Resolution:
+    """Parse decoded JSON as a :class:`Selection` and resolve it (one call for the edges)."""
+    return resolve(parse_selection(data), catalog)
