@@ -37,12 +37,14 @@ import numpy as np
 import numpy.typing as npt
 from pydantic import BaseModel, ConfigDict, Field
 
+from costmodel.lines import Booking, lines_of
 from costmodel.projection import loan_payment
 from costmodel.scenario import MAX_HORIZON_MONTHS, Scenario
 
 __all__ = [
     "DEFAULT_DEPRECIATION_MONTHS",
     "FISCAL_YEAR_FIELDS",
+    "OPEX_LINES",
     "AccountingOptions",
     "Accounts",
     "Purchase",
@@ -78,13 +80,14 @@ class AccountingOptions(BaseModel):
     )
 
 
+OPEX_LINES: tuple[str, ...] = tuple(
+    line.key for line in lines_of("build") if line.booking is Booking.OPEX
+)
+"""The build's operating expenses: its cost lines booked as OpEx (:mod:`costmodel.lines`)."""
+
 FISCAL_YEAR_FIELDS: tuple[str, ...] = (
     "capex",
-    "energy",
-    "hosting",
-    "maintenance",
-    "ops",
-    "burst",
+    *OPEX_LINES,
     "opex",
     "depreciation",
     "written_off",
@@ -96,8 +99,9 @@ FISCAL_YEAR_FIELDS: tuple[str, ...] = (
 )
 """Amounts of one fiscal-year row [currency], in the order tables show them.
 
-``capex``: purchases at full price; ``opex``: ``energy + hosting + maintenance
-+ ops + burst``; ``depreciation``: straight-line charge of every box;
+``capex``: purchases at full price; then each line of :data:`OPEX_LINES`
+(energy, hosting, maintenance, administration, burst …); ``opex``: their sum;
+``depreciation``: straight-line charge of every box;
 ``written_off``: book value left when a box is traded in early; ``interest``
 and ``principal``: the loan payments split; ``trade_in``: what a replaced box
 fetches; ``book_value``: of the box in service at the end of the year;
@@ -298,10 +302,7 @@ def accounting(
     trade_in_by_month[disposal_index[disposed]] = trade_ins[disposed]
     written_off_by_month = np.zeros(months)
     written_off_by_month[disposal_index[disposed]] = written_off[disposed]
-    opex_parts = {
-        name: np.asarray(build[name])
-        for name in ("energy", "hosting", "maintenance", "ops", "burst")
-    }
+    opex_parts = {name: np.asarray(build[name]) for name in OPEX_LINES}
     last_month_of_year = np.flatnonzero(np.diff(fiscal_year, append=years))
     columns = {
         "capex": per_year(purchases_by_month),

@@ -9,9 +9,12 @@ scenario's columns (:meth:`Columns.repeat`, :meth:`Columns.with_values`),
 never by creating a scenario object per draw.
 
 Column names are the scenario's field names, so ``rent.hourly_rate`` in a
-scenario is ``columns.rent.hourly_rate`` here. Two optional fields take a
-number meaning "not given": ``build.useful_life_months`` is 0 when the box
-is never replaced within the horizon, and ``build.financing.term_months`` is 0
+scenario is ``columns.rent.hourly_rate`` here; the inputs of the fixed monthly
+fees (:data:`costmodel.lines.LINES` with a ``fee``) are read generically from
+the cost lines, by dotted path: ``columns.fees["build.hosting_monthly"]``.
+Two optional fields take a number meaning "not given":
+``build.useful_life_months`` is 0 when the box is never replaced within the
+horizon, and ``build.financing.term_months`` is 0
 when the box is paid in cash (its ``down_payment_fraction`` is then 1: the
 whole capex at month 0).
 """
@@ -27,6 +30,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from costmodel.lines import LINES
 from costmodel.scenario import (
     HOURS_PER_MONTH,
     JobsWorkload,
@@ -76,12 +80,8 @@ class BuildColumns:
     """Facility overhead multiplier on energy [-]."""
     electricity_price_per_kwh: Array
     """Tariff [currency/kWh]."""
-    hosting_monthly: Array
-    """Colocation, rack or office fee [currency/month]."""
     maintenance_rate_per_year: Array
     """Spares and repairs as a share of the capex [fraction/year]."""
-    ops_monthly: Array
-    """Administration labour [currency/month]."""
     residual_value_retention_per_year: Array
     """Share of its value the box keeps each year [fraction/year]."""
     useful_life_months: Array
@@ -89,7 +89,8 @@ class BuildColumns:
     capex_annual_price_change: Array
     """Yearly change of the price of a replacement box [fraction/year]."""
     running_cost_annual_change: Array
-    """Yearly change of energy, hosting and ops costs [fraction/year]."""
+    """Yearly change of energy and the escalating fees (hosting, administration …)
+    [fraction/year]."""
     financing: FinancingColumns
 
 
@@ -101,8 +102,6 @@ class RentColumns:
     """Throughput of one GPU, reference GPU = 1 [-]."""
     hourly_rate: Array
     """On-demand price of one instance-hour [currency/h]."""
-    fixed_monthly: Array
-    """Storage, addresses, support, paid every month [currency/month]."""
     annual_price_change: Array
     """Yearly change of the hourly rates [fraction/year]."""
     rework_fraction: Array
@@ -132,6 +131,10 @@ class Columns:
     """
     build: BuildColumns
     rent: RentColumns
+    fees: dict[str, Array]
+    """Each fixed monthly fee of the cost lines by its input's dotted path
+    (``build.hosting_monthly``, ``rent.fixed_monthly``, see :data:`FEE_INPUTS`)
+    [currency/month], shape (N,)."""
 
     def __len__(self) -> int:
         return len(self.horizon_months)
@@ -166,6 +169,8 @@ class Columns:
             raise ValueError(f"{path} shapes the demand matrix: use variants()")
         *parents, leaf = path.split(".")
         new = np.broadcast_to(np.asarray(values, dtype=np.float64), (len(self),)).copy()
+        if path in self.fees:
+            return dataclasses.replace(self, fees={**self.fees, path: new})
         if not parents:
             return dataclasses.replace(self, **{leaf: new})  # type: ignore[arg-type]
         changed = _replace_in(self, parents, leaf, new)
@@ -184,16 +189,15 @@ def _replace_in(node: Any, parents: list[str], leaf: str, values: Array) -> Any:
 
 
 def _map_arrays(node: Any, fn: Any) -> Any:
+    def mapped(value: Any) -> Any:
+        if dataclasses.is_dataclass(value):
+            return _map_arrays(value, fn)
+        if isinstance(value, dict):
+            return {key: fn(array) for key, array in value.items()}
+        return fn(value)
+
     return dataclasses.replace(
-        node,
-        **{
-            f.name: (
-                _map_arrays(getattr(node, f.name), fn)
-                if dataclasses.is_dataclass(getattr(node, f.name))
-                else fn(getattr(node, f.name))
-            )
-            for f in dataclasses.fields(node)
-        },
+        node, **{f.name: mapped(getattr(node, f.name)) for f in dataclasses.fields(node)}
     )
 
 
@@ -326,13 +330,19 @@ BUILD_INPUTS: tuple[str, ...] = tuple(
 """The build's numeric inputs (every field of :class:`BuildColumns` but its loan)."""
 FINANCING_INPUTS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(FinancingColumns))
 RENT_INPUTS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(RentColumns))
+FEE_INPUTS: tuple[str, ...] = tuple(
+    f"{line.side}.{line.fee.field}" for line in LINES if line.fee is not None
+)
+"""The dotted paths of the fixed monthly fees' inputs, in the order of the cost lines."""
 INPUTS: tuple[str, ...] = (
     "discount_rate_per_year",
     *(f"build.{name}" for name in BUILD_INPUTS),
     *(f"build.financing.{name}" for name in FINANCING_INPUTS),
     *(f"rent.{name}" for name in RENT_INPUTS),
+    *FEE_INPUTS,
 )
 """Every numeric input of a scenario by dotted path: one row of :func:`_inputs`."""
+_FEE_FIELDS = tuple(tuple(path.split(".")) for path in FEE_INPUTS)
 CASH = {"down_payment_fraction": 1.0, "annual_interest_rate": 0.0, "term_months": 0}
 """The financing inputs of a box paid in cash: all of it at month 0, no loan."""
 
@@ -352,6 +362,7 @@ def _inputs(s: Scenario) -> list[Any]:
         *(build[name] for name in BUILD_INPUTS),
         *(financing[name] for name in FINANCING_INPUTS),
         *(getattr(r, name) for name in RENT_INPUTS),
+        *(getattr(getattr(s, side), name) for side, name in _FEE_FIELDS),
     ]
 
 
@@ -411,6 +422,7 @@ def _columns_from(scenarios: Sequence[Scenario]) -> Columns:
             financing=FinancingColumns(**section("build.financing.", FINANCING_INPUTS)),
         ),
         rent=RentColumns(**section("rent.", RENT_INPUTS)),
+        fees={path: table[path] for path in FEE_INPUTS},
     )
 
 

@@ -35,6 +35,7 @@ from costmodel.columns import (
     running_months,
     steady_demand,
 )
+from costmodel.lines import Line, SideName, fees_of, lines_of
 from costmodel.results import (
     BUILD_FIGURES,
     BUILD_SERIES,
@@ -299,7 +300,8 @@ def project_columns(c: Columns, *, with_break_even_utilization: bool = True) -> 
         busy          = min(demand, 730)                                        [h]
         esc           = (1 + running_cost_annual_change)^((m − 1)/12)
         energy        = (P_load·busy + P_idle·(730 − busy)) / 1000 · pue · price · esc
-        hosting, ops  = monthly fee · esc
+        fees          = monthly fee · esc (hosting, ops, …: every build-side fee of
+                        costmodel.lines); rent.fixed = fixed_monthly, not escalated
         box(m)        = floor((m − 1) / L);  capex_j = capex · (1 + capex change)^(j·L/12)
         maintenance   = capex_box(m) · maintenance rate / 12
         replacement   = capex_j − capex_(j−1) · r^(L/12)   at m = j·L < H
@@ -311,6 +313,7 @@ def project_columns(c: Columns, *, with_break_even_utilization: bool = True) -> 
         compute       = max(rent_hours − committed_instances · 730, 0) · rate
         committed     = committed hours · committed rate · price of the term, every month,
                         plus upfront fees when a term starts and the rest of a started term at H
+        monthly       = Σ the side's cost lines (costmodel.lines)
 
     Month 0 holds the capex (or its down payment) and the first term's upfront fee.
     """
@@ -529,9 +532,12 @@ def monthly_projection(c: Columns, with_break_even_utilization: bool = False) ->
         demand = c.demand  # [box-h]
         energy, burst, compute = demand_lines(demand)
 
-        # --- the build: running costs ---
-        hosting = col(b.hosting_monthly) * escalation
-        ops = col(b.ops_monthly) * escalation
+        # --- the fixed monthly fees of both sides (hosting, administration, fixed fees …) ---
+        fees = {
+            line.key: fee_costs(c, line, escalation, running)
+            for side in ("build", "rent")
+            for line in fees_of(side)
+        }
 
         # --- the build: the box in service, its replacements, its value, its loan ---
         life = _life(c)
@@ -548,13 +554,24 @@ def monthly_projection(c: Columns, with_break_even_utilization: bool = False) ->
         resale_value = value_if_sold[rows, horizon]
         financing = _on_rows(b.financing.term_months > 0, financing_costs, c)
 
-        build_monthly = energy + hosting + maintenance + ops + burst + replacement + financing
-        build_monthly[:, 0] = b.capex * b.financing.down_payment_fraction
-
         # --- the rent side ---
         committed = _on_rows(r.committed_instances > 0, commitment_costs, c)
-        fixed = np.where(running, col(r.fixed_monthly), 0.0)
-        rent_monthly = compute + committed + fixed
+
+        # --- each side's month: the sum of its cost lines ---
+        lines = {
+            **fees,
+            "energy": energy,
+            "maintenance": maintenance,
+            "burst": burst,
+            "replacement": replacement,
+            "financing": financing,
+            "compute": compute,
+            "committed": committed,
+        }
+        build_lines, rent_lines = side_lines(lines, "build"), side_lines(lines, "rent")
+        build_monthly = sum_of(build_lines)
+        build_monthly[:, 0] = b.capex * b.financing.down_payment_fraction
+        rent_monthly = sum_of(rent_lines)
 
         # --- headline figures ---
         build_cumulative = np.cumsum(build_monthly, axis=1)
@@ -610,13 +627,7 @@ def monthly_projection(c: Columns, with_break_even_utilization: bool = False) ->
         build=Side(
             monthly=build_monthly,
             cumulative=build_cumulative,
-            energy=energy,
-            hosting=hosting,
-            maintenance=maintenance,
-            ops=ops,
-            burst=burst,
-            replacement=replacement,
-            financing=financing,
+            **build_lines,
             value_if_sold=value_if_sold,
             total=build_total,
             resale_value=resale_value,
@@ -627,9 +638,7 @@ def monthly_projection(c: Columns, with_break_even_utilization: bool = False) ->
         rent=Side(
             monthly=rent_monthly,
             cumulative=rent_cumulative,
-            compute=compute,
-            fixed=fixed,
-            committed=committed,
+            **rent_lines,
             total=rent_total,
             present_value=rent_present_value,
             cost_per_reference_gpu_hour=rent_cost_per_hour,
@@ -639,6 +648,45 @@ def monthly_projection(c: Columns, with_break_even_utilization: bool = False) ->
         savings=savings,
         work_reference_gpu_hours=work,
     )
+
+
+def fee_costs(c: Columns, line: Line, escalation: Array, running: npt.NDArray[np.bool_]) -> Array:
+    """A fixed monthly fee's line [currency/month], shape (N, M) (:class:`costmodel.lines.Fee`).
+
+    Notes
+    -----
+    ``line[m] = fee × e[m]`` in months 1..H, with ``e`` the running costs'
+    escalation for a fee that escalates (hosting, administration …) and 1 for
+    one that does not (the cloud's fixed fees); 0 at month 0 and after H.
+    """
+    assert line.fee is not None, line.key
+    fee = _col(c.fees[f"{line.side}.{line.fee.field}"])
+    if line.fee.escalates:
+        return fee * escalation  # escalation is 0 outside months 1..H
+    return np.where(running, fee, 0.0)
+
+
+def side_lines(lines: dict[str, Array], side: SideName) -> dict[str, Array]:
+    """The cost lines of one side, in the order of :mod:`costmodel.lines`.
+
+    Raises
+    ------
+    KeyError
+        Naming a declared line that the projection does not compute.
+    """
+    missing = [line.key for line in lines_of(side) if line.key not in lines]
+    if missing:
+        raise KeyError(f"cost lines without a formula in the projection: {missing}")
+    return {line.key: lines[line.key] for line in lines_of(side)}
+
+
+def sum_of(lines: dict[str, Array]) -> Array:
+    """The month's cost of one side: the sum of its lines [currency/month], a new array."""
+    first, *rest = lines.values()
+    total = first.copy()
+    for values in rest:
+        total += values
+    return total
 
 
 def _refuse_overflow(p: Projection) -> None:

@@ -8,12 +8,20 @@ a figure on its way out.
 
 Amounts are in the scenario's currency. Every monthly series has one entry
 per month ``0..H`` (index = month); month 0 is the purchase moment.
+
+A side's series are its two totals (``monthly``, ``cumulative``), then one
+series per cost line of :mod:`costmodel.lines` (made from that table, so a line
+cannot be declared there and missing here), then, for the build,
+``value_if_sold``.
 """
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
+from typing import TYPE_CHECKING, Any
 
+from pydantic import BaseModel, ConfigDict, Field, create_model
+
+from costmodel.lines import SideName, lines_of
 from costmodel.scenario import Scenario
 
 Series = list[float]
@@ -23,27 +31,31 @@ class _Schema(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
-class BuildSeries(_Schema):
-    """Monthly series of the build side [currency per month unless noted]."""
+def _series_fields(side: SideName) -> dict[str, Any]:
+    """The series fields of one side's cost lines (:mod:`costmodel.lines`), in table order."""
+    return {line.key: (Series, Field(description=line.description)) for line in lines_of(side)}
 
-    monthly: Series = Field(
-        description="Build cost of month m; month 0 is the capex or down payment."
-    )
-    cumulative: Series = Field(description="Running sum of `monthly` over months 0..m.")
-    energy: Series = Field(
-        description="Electricity: kWh at load and idle × PUE × tariff × escalation."
-    )
-    hosting: Series = Field(description="Colocation, rack or office fee, escalated.")
-    maintenance: Series = Field(description="Capex of the box in service × maintenance rate / 12.")
-    ops: Series = Field(description="Administration labour, escalated.")
-    burst: Series = Field(description="On-demand cloud rented for demand beyond the box (hybrid).")
-    replacement: Series = Field(
-        description="New box at the end of a useful life, minus the old one's resale value."
-    )
-    financing: Series = Field(description="Loan payments, and the balance still owed at month H.")
-    value_if_sold: Series = Field(
-        description="What the box in service would fetch if sold at the end of month m [currency]."
-    )
+
+BuildSeries: type[_Schema] = create_model(
+    "BuildSeries",
+    __base__=_Schema,
+    __module__=__name__,
+    __doc__="Monthly series of the build side [currency per month unless noted].",
+    monthly=(
+        Series,
+        Field(description="Build cost of month m; month 0 is the capex or down payment."),
+    ),
+    cumulative=(Series, Field(description="Running sum of `monthly` over months 0..m.")),
+    **_series_fields("build"),
+    value_if_sold=(
+        Series,
+        Field(
+            description="What the box in service would fetch if sold at the end of month m "
+            "[currency]."
+        ),
+    ),
+)
+"""Made from the build side's cost lines, between the totals and the resale value."""
 
 
 class BuildFigures(_Schema):
@@ -61,17 +73,19 @@ class BuildFigures(_Schema):
     )
 
 
-class RentSeries(_Schema):
-    """Monthly series of the rent side [currency per month]."""
-
-    monthly: Series = Field(description="Rent cost of month m; month 0 holds only upfront fees.")
-    cumulative: Series = Field(description="Running sum of `monthly` over months 0..m.")
-    compute: Series = Field(description="On-demand instance-hours beyond the commitment × rate.")
-    fixed: Series = Field(description="Storage, addresses, support: every month regardless of use.")
-    committed: Series = Field(
-        description="Committed instance-hours, used or not, upfront fees, and the rest of a "
-        "started term at month H."
-    )
+RentSeries: type[_Schema] = create_model(
+    "RentSeries",
+    __base__=_Schema,
+    __module__=__name__,
+    __doc__="Monthly series of the rent side [currency per month].",
+    monthly=(
+        Series,
+        Field(description="Rent cost of month m; month 0 holds only upfront fees."),
+    ),
+    cumulative=(Series, Field(description="Running sum of `monthly` over months 0..m.")),
+    **_series_fields("rent"),
+)
+"""Made from the rent side's cost lines, after the totals."""
 
 
 class RentFigures(_Schema):
@@ -85,12 +99,22 @@ class RentFigures(_Schema):
     )
 
 
-class BuildResult(BuildFigures, BuildSeries):
-    """The build side of a result: its monthly series, then its figures."""
-
-
-class RentResult(RentFigures, RentSeries):
-    """The rent side of a result: its monthly series, then its figures."""
+if TYPE_CHECKING:  # made at import from the cost lines; to a type checker, models
+    BuildResult = _Schema
+    RentResult = _Schema
+else:
+    BuildResult = create_model(
+        "BuildResult",
+        __base__=(BuildFigures, BuildSeries),
+        __module__=__name__,
+        __doc__="The build side of a result: its monthly series, then its figures.",
+    )
+    RentResult = create_model(
+        "RentResult",
+        __base__=(RentFigures, RentSeries),
+        __module__=__name__,
+        __doc__="The rent side of a result: its monthly series, then its figures.",
+    )
 
 
 class Headline(_Schema):
