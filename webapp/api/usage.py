@@ -1,10 +1,8 @@
 """``/usage``: a GPU log, scheduler accounting dump or cloud bill in, GPU-hours per month out.
 
-The view parses, calls the reader of :mod:`costmodel.usage` once, encodes.
-A cloud bill's instance types get their GPUs from the catalog's offerings
-(:func:`gpus_per_instance`); every other format needs no database. The answer
-carries the reader's notices as data (``notices``) and, as before they
-existed, as English sentences (``warnings``, :func:`webapp.notices.english_warnings`).
+The view parses, calls the usage service (:mod:`webapp.usage.services`) once, encodes.
+The answer carries the reader's notices as data (``notices``) and, as before
+they existed, as English sentences (``warnings``).
 """
 
 from __future__ import annotations
@@ -17,11 +15,10 @@ from ninja import Router
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from costmodel import FieldError, ScenarioError
-from costmodel.usage import FORMATS, MeasuredUsage, read_usage
+from costmodel.usage import FORMATS
 from webapp.api.errors import ApiError, error, json_response, read_body
 from webapp.api.schemas import ErrorsOut
-from webapp.catalog.models import CloudOffering
-from webapp.notices import english_warnings
+from webapp.usage.services import UsageAnswer, measured_usage, usage_answer
 
 router = Router(tags=["usage"])
 
@@ -38,37 +35,6 @@ class UsageRequest(BaseModel):
         "sacct -a -X -P --format=JobID,Start,End,AllocTRES, or an AWS Cost and Usage Report CSV"
     )
     content: str = Field(description="the file's text (UTF-8)")
-
-
-class UsageAnswer(MeasuredUsage):
-    """What ``POST /api/v1/usage`` and ``manage.py usage`` answer: the reader's result and
-    its notices in English."""
-
-    warnings: list[str] = Field(
-        description="the notices as English sentences (line 16: skipped, unreadable "
-        "utilization; 2026-10: partly observed, 2.0 of 744 hours …), one per notice, in "
-        "the same order; to word them in another language, use notices"
-    )
-
-
-def usage_answer(usage: MeasuredUsage) -> UsageAnswer:
-    """``usage`` with its notices worded in English as ``warnings``."""
-    return UsageAnswer(**dict(usage), warnings=english_warnings(usage.notices))
-
-
-def gpus_per_instance() -> dict[str, tuple[int, str]]:
-    """Instance type → (GPUs per instance, GPU model name) of the catalog's AWS offerings."""
-    rows = CloudOffering.objects.filter(provider="AWS").select_related("gpu_model")
-    return {row.instance_type: (row.gpu_count, str(row.gpu_model)) for row in rows}
-
-
-def measured_usage(format: str, content: str) -> MeasuredUsage:
-    """Read ``content`` in ``format``; a bill's instance types are looked up in the catalog.
-
-    Raises :class:`costmodel.ScenarioError` naming ``format`` or ``content``.
-    """
-    mapping = gpus_per_instance() if format == "aws-cur" else None
-    return read_usage(format, content, mapping)
 
 
 def _request(body: bytes) -> UsageRequest:

@@ -30,7 +30,6 @@ from django.utils.translation import gettext_lazy as _
 from costmodel import FieldError, ScenarioError
 from costmodel.usage import MeasuredUsage, UsageProfile, decode_text, profile_from_usage
 from webapp import formatting
-from webapp.api.usage import measured_usage
 from webapp.catalog.models import GpuModel, GpuThroughput
 from webapp.notices import month_above_limit_text, reader_error_text
 from webapp.planner.choices import CatalogChoices
@@ -39,6 +38,7 @@ from webapp.planner.fields import DEFAULT_COST_OF_CAPITAL, PROFILE_MONTHS
 from webapp.planner.forms import DEFAULT_CHOICE, FieldRenderer
 from webapp.planner.permalink import Permalink, encode_link
 from webapp.planner.services import make_plan
+from webapp.usage.services import measured_usage
 
 SALT = "planner.usage.v1"
 

@@ -12,7 +12,7 @@ from pydantic_core import to_json
 from costmodel import ScenarioError
 from costmodel.cli import read_source
 from costmodel.usage import FORMATS, decode_text
-from webapp.api.usage import measured_usage, usage_answer
+from webapp.usage.services import measured_usage, usage_answer
 
 EXIT_BAD_INPUT = 2
 

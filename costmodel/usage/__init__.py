@@ -1,0 +1,145 @@
+"""Measured usage: GPU logs, scheduler accounting and cloud bills → GPU-hours per month.
+
+Four readers turn a file's text into :class:`MeasuredUsage`: GPU-hours per
+calendar month (UTC), the hours of each month the file observed, the GPUs it
+saw and notices. :func:`profile_from_usage` turns that into the 12-month
+``profile`` workload it implies for a box. Pure numpy + pydantic, no Django;
+the readers take text (the edge decodes bytes) and, for a cloud bill, a
+mapping from instance type to its GPUs (the edge builds it from the catalog).
+
+Formats (:data:`FORMATS`):
+
+- ``nvidia-smi``: ``nvidia-smi --query-gpu=timestamp,index,name,utilization.gpu
+  --format=csv -l N``, with or without ``,noheader,nounits``, the ``name``
+  column optional, a leading ``host`` column optional; several hosts' logs may
+  be concatenated (without a host column, each repeated header starts the next
+  host's log).
+- ``dcgm-prometheus``: the JSON answer of Prometheus' ``/api/v1/query_range``
+  for ``DCGM_FI_DEV_GPU_UTIL`` (result type ``matrix``, one series per GPU).
+- ``slurm-sacct``: ``sacct -a -X -P --format=JobID,Start,End,AllocTRES``.
+- ``aws-cur``: an AWS Cost and Usage Report CSV.
+
+Timestamps without a zone (nvidia-smi, sacct) are read as UTC.
+
+What a reader skipped or could not see is reported as :data:`UsageNotice`
+values: a stable ``code`` and the figures it is about (line, count, month …),
+never a sentence; the edge words them in the reader's language.
+
+Notes
+-----
+Sampled utilization (nvidia-smi, DCGM), per GPU, samples in time order::
+
+    median_interval = median(t[i+1] − t[i])                    [s]
+    span[i]   = min(t[i+1] − t[i], 2 × median_interval)         [s]   (last sample: median_interval)
+    busy[i]   = utilization[i] / 100 × span[i] / 3600           [GPU-h]
+
+A gap longer than twice the median interval is unobserved time (a ``gap`` notice).
+Every span ``[t[i], t[i] + span[i]]`` is split at month boundaries in
+proportion to its time in each month. ``observed_hours`` of a month are the
+hours in it covered by at least one GPU's spans.
+
+Slurm: ``busy = GPUs × (End − Start)`` [GPU-h], split at month boundaries;
+observed from the earliest start to the latest end. Cloud bill: ``busy =
+UsageAmount [instance-h] × GPUs per instance``, spread over the line item's
+``[UsageStartDate, UsageEndDate)``; observed where any line item runs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Literal
+
+from costmodel.errors import FieldError
+from costmodel.usage.aws_cur import read_aws_cur
+from costmodel.usage.dcgm import LATEST_UNIX_TIME, read_dcgm_prometheus
+from costmodel.usage.errors import READER_CODES, UsageError
+from costmodel.usage.months import MAX_MONTHS, PARTLY_OBSERVED_SHARE, MeasuredUsage
+from costmodel.usage.notices import (
+    MAX_NOTICES_LISTED,
+    NOTICE_CODES,
+    NOTICE_TYPES,
+    Gap,
+    GpuRef,
+    InstanceTypeUnknown,
+    JobStepsSkipped,
+    MonthNotObserved,
+    MonthPartlyObserved,
+    MoreGaps,
+    MoreRowsSkipped,
+    RowSkipped,
+    SingleSampleGpus,
+    UnfinishedJobsSkipped,
+    UsageNotice,
+)
+from costmodel.usage.nvidia_smi import read_nvidia_smi
+from costmodel.usage.profile import (
+    MAX_GROWTH_PER_YEAR,
+    MIN_GROWTH_PER_YEAR,
+    PROFILE_MONTHS,
+    UsageProfile,
+    profile_from_usage,
+)
+from costmodel.usage.slurm import read_slurm_sacct
+from costmodel.usage.text import decode_text
+
+Format = Literal["nvidia-smi", "dcgm-prometheus", "slurm-sacct", "aws-cur"]
+FORMATS: tuple[str, ...] = ("nvidia-smi", "dcgm-prometheus", "slurm-sacct", "aws-cur")
+
+
+def read_usage(
+    format: str, text: str, gpus_per_instance: Mapping[str, tuple[int, str]] | None = None
+) -> MeasuredUsage:
+    """Read ``text`` in ``format`` (one of :data:`FORMATS`); ``aws-cur`` needs the mapping.
+
+    Raises
+    ------
+    UsageError
+        ``format`` unknown, or the content unreadable (its message names the line).
+    """
+    if format == "nvidia-smi":
+        return read_nvidia_smi(text)
+    if format == "dcgm-prometheus":
+        return read_dcgm_prometheus(text)
+    if format == "slurm-sacct":
+        return read_slurm_sacct(text)
+    if format == "aws-cur":
+        return read_aws_cur(text, gpus_per_instance or {})
+    raise UsageError([FieldError("format", f"must be one of {', '.join(FORMATS)}")])
+
+
+__all__ = [
+    "FORMATS",
+    "LATEST_UNIX_TIME",
+    "MAX_GROWTH_PER_YEAR",
+    "MAX_MONTHS",
+    "MAX_NOTICES_LISTED",
+    "MIN_GROWTH_PER_YEAR",
+    "NOTICE_CODES",
+    "NOTICE_TYPES",
+    "PARTLY_OBSERVED_SHARE",
+    "PROFILE_MONTHS",
+    "READER_CODES",
+    "Format",
+    "Gap",
+    "GpuRef",
+    "InstanceTypeUnknown",
+    "JobStepsSkipped",
+    "MeasuredUsage",
+    "MonthNotObserved",
+    "MonthPartlyObserved",
+    "MoreGaps",
+    "MoreRowsSkipped",
+    "RowSkipped",
+    "SingleSampleGpus",
+    "UnfinishedJobsSkipped",
+    "UsageError",
+    "UsageNotice",
+    "UsageProfile",
+    "decode_text",
+    "profile_from_usage",
+    "read_aws_cur",
+    "read_dcgm_prometheus",
+    "read_nvidia_smi",
+    "read_slurm_sacct",
+    "read_usage",
+]

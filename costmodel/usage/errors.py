@@ -1,0 +1,48 @@
+"""The error a reader raises: its codes, each naming the place in the file."""
+
+from __future__ import annotations
+
+from costmodel.errors import FieldError, ScenarioError
+
+
+class UsageError(ScenarioError):
+    """The content cannot be read as the format named; each error names the line."""
+
+
+READER_CODES: dict[str, str] = {
+    "empty": "the file is empty or only blanks",
+    "holds_nul": "the text holds NUL bytes; params: line",
+    "not_text": "the bytes are binary or not UTF-8; params: line",
+    "too_many_months": "the file covers more than MAX_MONTHS months; params: months, first, "
+    "last, limit",
+    "utilization_out_of_range": "a utilization outside 0-100; params: line or path, value",
+    "timestamp_out_of_order": "a sample earlier than the GPU's previous one; params: line or "
+    "path, gpu (host, log, index)",
+    "too_few_samples": "no GPU has two samples at different times",
+    "not_nvidia_smi": "no nvidia-smi header and no row shaped like one; params: line",
+    "no_row_with_columns": "no row has as many fields as the header; params: line, count, columns",
+    "no_readable_row": "no row has a readable timestamp and utilization; params: line",
+    "not_json": "the text is not JSON; params: line",
+    "not_query_range": "JSON, but not a Prometheus query_range answer of type matrix",
+    "no_series": "the answer holds no series",
+    "bad_series": "a series without a metric object or a values list; params: path",
+    "bad_sample": "a sample that is not a [time, value] pair; params: path",
+    "not_finite": "a sample value that is not a finite number; params: path",
+    "not_unix_seconds": "sample times outside 1970-2100 in Unix seconds; params: path",
+    "no_samples": "the series hold no samples",
+    "missing_columns": "a sacct header without a needed column; params: line, columns",
+    "not_sacct": "neither a sacct header nor a row shaped like one; params: line",
+    "no_finished_job": "no job with a start and an end; params: line",
+    "unreadable_job_time": "a job's Start or End is not a time; params: line",
+    "end_before_start": "a job ends before it starts; params: line",
+    "not_cur": "the header lacks the Cost and Usage Report's columns; params: line",
+    "no_instance_usage": "the report holds no instance usage; params: line",
+    "negative_amount": "a negative UsageAmount; params: line",
+    "no_known_gpu_instance": "no usage of an instance type the catalog gives GPUs for",
+}
+"""Codes of the errors a reader raises on ``content`` (each :class:`FieldError`'s ``code``;
+its ``params`` hold the figures the message quotes)."""
+
+
+def fail(message: str, code: str, **params: object) -> UsageError:
+    return UsageError([FieldError("content", message, code, dict(params))])

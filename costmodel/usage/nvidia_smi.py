@@ -1,0 +1,150 @@
+"""nvidia-smi ``--query-gpu`` logs."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from costmodel.usage.errors import fail
+from costmodel.usage.months import MeasuredUsage
+from costmodel.usage.notices import GpuRef, RowSkipped, UsageNotice, add_skipped, field_count
+from costmodel.usage.sampled import Samples, sampled
+from costmodel.usage.text import check_text, numbers, timestamps
+
+
+def _nvidia_header(fields: list[str]) -> list[str] | None:
+    """Column names of a header line (``utilization.gpu [%]`` → ``utilization.gpu``)."""
+    names = [re.sub(r"\s*\[.*\]$", "", f.strip()).lower() for f in fields]
+    if "timestamp" in names and "utilization.gpu" in names:
+        return ["host" if n == "hostname" else n for n in names]
+    return None
+
+
+def _nvidia_guess(fields: list[str]) -> list[str] | None:
+    """Column names of a headerless (``noheader``) row, from its shape."""
+    starts_with_time = bool(re.match(r"^\s*\d{4}[-/]\d\d[-/]\d\d", fields[0]))
+    shapes = {
+        (3, True): ["timestamp", "index", "utilization.gpu"],
+        (4, True): ["timestamp", "index", "name", "utilization.gpu"],
+        (4, False): ["host", "timestamp", "index", "utilization.gpu"],
+        (5, False): ["host", "timestamp", "index", "name", "utilization.gpu"],
+    }
+    return shapes.get((len(fields), starts_with_time))
+
+
+def read_nvidia_smi(text: str) -> MeasuredUsage:
+    """Read an ``nvidia-smi --query-gpu=timestamp,index,name,utilization.gpu`` CSV log.
+
+    Parameters
+    ----------
+    text : str
+        The log. Header optional (``noheader``), units optional (``nounits``),
+        ``name`` optional, a first ``host`` column optional. Logs of several
+        hosts may be concatenated; without a host column each repeated header
+        starts the next host's log.
+
+    Returns
+    -------
+    MeasuredUsage
+        GPU-hours per month by the sampling rule (module Notes). Rows that
+        cannot be read (``[N/A]``, a cut line) are skipped with their line number.
+
+    Raises
+    ------
+    UsageError
+        Naming the line: utilization outside 0–100, a timestamp earlier than
+        the GPU's previous one, or no readable row at all.
+    """
+    check_text(text)
+    lines = text.splitlines()
+    headers = [
+        n for n, line in enumerate(lines) if "timestamp" in line and _nvidia_header(line.split(","))
+    ]
+    listed = set(headers)
+    data = np.array(
+        [n for n, line in enumerate(lines) if n not in listed and line.strip()], dtype=np.int64
+    )
+    commas = np.array([lines[n].count(",") for n in data], dtype=np.int64)
+    columns = _nvidia_header(lines[headers[-1]].split(",")) if headers else None
+    first_line = int(data[0]) + 1 if data.size else 1
+    if columns is None:
+        first_of_each_width = {c: int(n) for c, n in zip(commas[::-1], data[::-1], strict=True)}
+        guesses = [_nvidia_guess(lines[n].split(",")) for n in first_of_each_width.values()]
+        columns = next((g for g in guesses if g), None)
+        if columns is None:
+            raise fail(
+                f"line {first_line}: is not an nvidia-smi CSV (expected "
+                "timestamp, index, [name,] utilization.gpu, with an optional host column first)",
+                "not_nvidia_smi",
+                line=first_line,
+            )
+    width = len(columns)
+    fits = commas == width - 1
+    skipped = [
+        field_count(int(n) + 1, int(c) + 1, width)
+        for n, c in zip(data[~fits], commas[~fits], strict=True)
+    ]
+    if not fits.any():
+        raise fail(
+            f"line {first_line}: no row of the nvidia-smi log has the "
+            f"{width} columns {', '.join(columns)}",
+            "no_row_with_columns",
+            line=first_line,
+            count=width,
+            columns=", ".join(columns),
+        )
+    # Every kept row has `width` fields: split them all at once, then take every width-th.
+    fields = ",".join([lines[n] for n in data[fits]]).split(",")
+    col = {name: fields[k::width] for k, name in enumerate(columns)}
+    line_number = data[fits] + 1
+    time, bad_time = timestamps(col["timestamp"])
+    util, bad_util = numbers(col["utilization.gpu"])
+    bad = bad_time | bad_util
+    skipped += [
+        RowSkipped(
+            line=int(line_number[i]),
+            reason="unreadable_timestamp" if bad_time[i] else "unreadable_utilization",
+        )
+        for i in np.flatnonzero(bad)
+    ]
+    if bad.all():
+        raise fail(
+            f"line {line_number[0]}: is not an nvidia-smi CSV: no row has a readable timestamp "
+            "and utilization",
+            "no_readable_row",
+            line=int(line_number[0]),
+        )
+    named = "host" in col
+    if named:
+        host_names, host = np.unique(np.char.strip(col["host"]), return_inverse=True)
+    else:
+        # Without a host column, each header line starts the next host's log.
+        host = np.searchsorted(np.array(headers, dtype=np.int64), data[fits], side="right")
+        host -= host.min()
+    # The GPU within its host: its index, else its UUID or bus id; one GPU when none is logged.
+    gpu_column = next((c for c in ("index", "uuid", "pci.bus_id") if c in col), None)
+    gpu_ids = np.char.strip(col[gpu_column]) if gpu_column else np.zeros(len(line_number), str)
+    index_names, index = np.unique(gpu_ids, return_inverse=True)
+    kept = np.flatnonzero(~bad)
+    pairs, gpu = np.unique(host[kept] * index_names.size + index[kept], return_inverse=True)
+    gpus = [
+        GpuRef(
+            host=str(host_names[p // index_names.size]) if named else None,
+            log=None if named else int(p // index_names.size) + 1,
+            index=str(index_names[p % index_names.size]),
+        )
+        for p in pairs
+    ]
+    models = {n.strip() for n in set(col["name"])} if "name" in col else set()
+    notices: list[UsageNotice] = []
+    add_skipped(notices, skipped)
+    samples = Samples(
+        gpu=gpu.astype(np.int64),
+        time=time[kept],
+        utilization=util[kept],
+        where=lambda i: f"line {line_number[kept[i]]}",
+        at=lambda i: {"line": int(line_number[kept[i]])},
+        gpus=gpus,
+    )
+    return sampled(samples, sorted(m for m in models if m), notices)

@@ -1,0 +1,118 @@
+"""From bytes to text, and columns of text to numbers and times."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from warnings import catch_warnings, simplefilter
+
+import numpy as np
+import numpy.typing as npt
+
+from costmodel.usage.errors import fail
+from costmodel.usage.months import FloatArray
+
+
+def check_text(text: str) -> None:
+    if not text.strip():
+        raise fail("is empty", "empty")
+    if "\x00" in text:
+        line = text.count("\n", 0, text.index("\x00")) + 1
+        raise fail(
+            f"line {line}: is not text (it holds NUL bytes): upload the log itself, not an archive",
+            "holds_nul",
+            line=line,
+        )
+
+
+def decode_text(data: bytes) -> str:
+    """The text of an uploaded or read file: UTF-8 (a byte-order mark is dropped).
+
+    Raises
+    ------
+    UsageError
+        On ``content``: empty (0 bytes or only blanks), or binary (NUL bytes or
+        not UTF-8), naming the line of the first bad byte.
+    """
+    if not data.strip():
+        raise fail("is empty", "empty")
+    nul = data.find(b"\x00")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        nul = exc.start if nul < 0 else min(nul, exc.start)
+        text = ""
+    if nul >= 0:
+        line = data.count(b"\n", 0, nul) + 1
+        raise fail(
+            f"line {line}: is not text (binary or not UTF-8): upload the log itself, "
+            "not an archive or a spreadsheet",
+            "not_text",
+            line=line,
+        )
+    return text
+
+
+def parse_each(
+    values: Sequence[str],
+    vector: Callable[[Sequence[str]], FloatArray],
+    one: Callable[[str], float],
+) -> tuple[FloatArray, npt.NDArray[np.bool_]]:
+    """``vector(values)``, or when that fails ``one`` value at a time, the bad ones masked."""
+    try:
+        return vector(values), np.zeros(len(values), dtype=bool)
+    except (ValueError, TypeError, OverflowError, UserWarning):
+        pass
+    out = np.zeros(len(values))
+    bad = np.zeros(len(values), dtype=bool)
+    for i, value in enumerate(values):  # only for a file with unreadable rows, to find them
+        try:
+            out[i] = one(value)
+        except (ValueError, TypeError, OverflowError, UserWarning):
+            bad[i] = True
+    return out, bad
+
+
+def timestamps(values: Sequence[str]) -> tuple[FloatArray, npt.NDArray[np.bool_]]:
+    """Unix times [s] of ISO-like timestamps (``2026/11/01 08:00:00.123``, ``…T…``, ``…Z``)."""
+
+    def vector(items: Sequence[str]) -> FloatArray:
+        if not items:
+            return np.empty(0)
+        # One replace over the joined column: a Python call per row took a third of the read.
+        joined = ("\n".join(items) + "\n").replace("/", "-").replace("Z\n", "\n")
+        with catch_warnings():
+            # numpy reads a time zone (or a trailing blank) with only a warning: refuse it.
+            simplefilter("error")
+            stamps = np.array(joined.split("\n")[:-1], dtype="datetime64[ms]")
+        if np.isnat(stamps).any():
+            raise ValueError("not a time")
+        return stamps.astype(np.int64).astype(np.float64) / 1000.0
+
+    def one(value: str) -> float:
+        value = value.strip()
+        if not re.match(r"^\d{4}[-/]\d\d[-/]\d\d", value):
+            raise ValueError(value)
+        return float(vector([value])[0])
+
+    return parse_each(values, vector, one)
+
+
+def numbers(values: Sequence[str]) -> tuple[FloatArray, npt.NDArray[np.bool_]]:
+    def vector(items: Sequence[str]) -> FloatArray:
+        if not items:
+            return np.empty(0)
+        numbers = np.array([float(v) for v in "\n".join(items).replace("%", "").split("\n")])
+        if len(numbers) != len(items):
+            raise ValueError("a value holds a line break")
+        if not np.isfinite(numbers).all():
+            raise ValueError("not finite")
+        return numbers
+
+    def one(value: str) -> float:
+        number = float(value.replace("%", ""))
+        if not np.isfinite(number):
+            raise ValueError("not finite")
+        return number
+
+    return parse_each(values, vector, one)

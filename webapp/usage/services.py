@@ -1,0 +1,47 @@
+"""Reading measured usage for the API, the planner and the command.
+
+:func:`measured_usage` calls the reader of :mod:`costmodel.usage` once; a
+cloud bill's instance types get their GPUs from the catalog's offerings
+(:func:`gpus_per_instance`), every other format needs no database.
+:func:`usage_answer` is what the API and the command print: the reader's
+result with its notices also worded in English (``warnings``).
+"""
+
+from __future__ import annotations
+
+from pydantic import Field
+
+from costmodel.usage import MeasuredUsage, read_usage
+from webapp.catalog.models import CloudOffering
+from webapp.notices import english_warnings
+
+
+class UsageAnswer(MeasuredUsage):
+    """What ``POST /api/v1/usage`` and ``manage.py usage`` answer: the reader's result and
+    its notices in English."""
+
+    warnings: list[str] = Field(
+        description="the notices as English sentences (line 16: skipped, unreadable "
+        "utilization; 2026-10: partly observed, 2.0 of 744 hours …), one per notice, in "
+        "the same order; to word them in another language, use notices"
+    )
+
+
+def usage_answer(usage: MeasuredUsage) -> UsageAnswer:
+    """``usage`` with its notices worded in English as ``warnings``."""
+    return UsageAnswer(**dict(usage), warnings=english_warnings(usage.notices))
+
+
+def gpus_per_instance() -> dict[str, tuple[int, str]]:
+    """Instance type → (GPUs per instance, GPU model name) of the catalog's AWS offerings."""
+    rows = CloudOffering.objects.filter(provider="AWS").select_related("gpu_model")
+    return {row.instance_type: (row.gpu_count, str(row.gpu_model)) for row in rows}
+
+
+def measured_usage(format: str, content: str) -> MeasuredUsage:
+    """Read ``content`` in ``format``; a bill's instance types are looked up in the catalog.
+
+    Raises :class:`costmodel.ScenarioError` naming ``format`` or ``content``.
+    """
+    mapping = gpus_per_instance() if format == "aws-cur" else None
+    return read_usage(format, content, mapping)
