@@ -41,7 +41,7 @@ def busy_message() -> str:
 
 
 def busy_response(request: HttpRequest) -> HttpResponse:
-    """The 503 page; the API answers the same in its JSON shape (webapp.api.errors)."""
+    """The 503 page; the API answers the same in its JSON shape (webapp.errors)."""
     logger.warning("database busy on %s %s: answered 503", request.method, request.path)
     response = render(request, "busy.html", {"message": busy_message()}, status=503)
     response["Retry-After"] = str(RETRY_AFTER_SECONDS)

@@ -27,9 +27,9 @@ from costmodel.operations import (
     tornado,
     uncertainty,
 )
-from webapp.api.errors import ApiError, json_response, read_json
 from webapp.api.schemas import ErrorsOut
 from webapp.busy import heavy_request
+from webapp.errors import ApiError, json_response, read_json
 
 router = Router(tags=["operations"])
 

@@ -16,8 +16,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from costmodel import FieldError, ScenarioError
 from costmodel.usage import FORMATS
-from webapp.api.errors import ApiError, error, json_response, read_body
 from webapp.api.schemas import ErrorsOut
+from webapp.errors import ApiError, error, json_response, read_body
 from webapp.usage.services import UsageAnswer, measured_usage, usage_answer
 
 router = Router(tags=["usage"])
