@@ -29,6 +29,7 @@ def test_the_header_names_every_component_and_both_cumulative_series(result):
         "build_maintenance",
         "build_ops",
         "build_burst",
+        "build_offload",
         "build_replacement",
         "build_financing",
         "build_monthly",

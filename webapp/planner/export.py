@@ -219,6 +219,7 @@ MONTHLY_LABELS = {
     "build_maintenance": gettext_lazy("Build: maintenance"),
     "build_ops": gettext_lazy("Build: operations"),
     "build_burst": gettext_lazy("Build: cloud burst"),
+    "build_offload": gettext_lazy("Build: rented jobs"),
     "build_replacement": gettext_lazy("Build: replacement"),
     "build_financing": gettext_lazy("Build: loan payments"),
     "build_monthly": gettext_lazy("Build: total this month"),

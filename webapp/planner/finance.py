@@ -30,6 +30,7 @@ FISCAL_YEAR_LABELS: dict[str, Any] = {
     "maintenance": gettext_lazy("Maintenance"),
     "ops": gettext_lazy("Administration"),
     "burst": gettext_lazy("Burst"),
+    "offload": gettext_lazy("Rented jobs"),
     "opex": gettext_lazy("OpEx: build"),
     "depreciation": gettext_lazy("Depreciation"),
     "written_off": gettext_lazy("Written off"),

@@ -187,7 +187,11 @@ def jobs_part(scenario: Scenario, provenance: list[dict[str, Any]]) -> list[dict
         {
             "name": row["name"],
             "runs": runs_text(job.runs_per_month),
-            "build_hours": formatting.number(row["build_hours_per_run"], 1),
+            "build_hours": (
+                "—"  # rented by the build plan: the box cannot hold it (methodology version 4)
+                if row["build_hours_per_run"] is None
+                else formatting.number(row["build_hours_per_run"], 1)
+            ),
             "rent_hours": formatting.number(row["rent_instance_hours_per_run"], 1),
             "memory": _memory_text(memory.get(i)),
         }

@@ -25,6 +25,7 @@ MONTHLY_HEADER_CNY = [
     "Build: maintenance [CNY]",
     "Build: operations [CNY]",
     "Build: cloud burst [CNY]",
+    "Build: rented jobs [CNY]",
     "Build: replacement [CNY]",
     "Build: loan payments [CNY]",
     "Build: total this month [CNY]",
