@@ -44,8 +44,7 @@ ENGINE_CODES: dict[str, str] = {
     "memory_gb, box_memory_gb, instance_memory_gb",
     "rent_memory": "a job the box holds and the instance does not: renting could not do the "
     "work (version 4); params: memory_gb, box_memory_gb (null: no limit), instance_memory_gb",
-    "duplicate_name": "an options request naming two boxes, or two offerings, alike; "
-    "params: name",
+    "duplicate_name": "an options request naming two boxes, or two offerings, alike; params: name",
     "low_above_high": "a range's low above its high",
     "mode_outside_range": "a triangular mode outside low..high",
     "workload_not_shareable": "a fleet of a workload that cannot be shared among boxes",
