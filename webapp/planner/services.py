@@ -45,14 +45,9 @@ from webapp.planner.fields import (
     selection_values,
     typed_value,
 )
-from webapp.planner.forms import (
-    RANGE_BY_PATH,
-    PlannerForm,
-    draft_initial,
-    initial_from_link,
-    range_basis,
-    range_name,
-)
+from webapp.planner.form_fields import RANGE_BY_PATH, range_name
+from webapp.planner.form_initial import draft_initial, initial_from_link, range_basis
+from webapp.planner.forms import PlannerForm
 from webapp.planner.jobs import (
     MemoryRefusal,
     box_memory,

@@ -23,7 +23,8 @@ from webapp.planner.choices import catalog_choices
 from webapp.planner.chosen import chosen_for_you
 from webapp.planner.comparison import comparison_context, evaluate, saved_verdicts
 from webapp.planner.finance import accounting_form, options_of
-from webapp.planner.forms import CompareForm, PlannerForm, RenameForm, SaveForm, committed_text
+from webapp.planner.form_fields import committed_text
+from webapp.planner.forms import CompareForm, PlannerForm, RenameForm, SaveForm
 from webapp.planner.permalink import (
     Permalink,
     PermalinkError,
