@@ -217,11 +217,16 @@
     });
   }
 
+  // each cost line's chart colour by key: the page carries them (costmodel.lines, json_script)
+  function lineColours() {
+    var el = document.getElementById("cost-line-colours");
+    return el ? JSON.parse(el.textContent) : {};
+  }
+
   // f. monthly breakdown: every component that is not zero, build beside rent
   function breakdown(data, L) {
     var b = data.breakdown;
-    var colors = { energy: "#1f6feb", hosting: "#6e9ef5", maintenance: "#9cbcf8", ops: "#c8daf9", burst: "#0b3d91",
-                   replacement: "#5a4fcf", financing: "#a99ff0", compute: "#d9730d", fixed: "#f2b274", committed: "#8a4b08" };
+    var colors = lineColours();
     var traces = b.series.map(function (s) {
       return { type: "bar", x: b.months, y: s.values, name: s.name, marker: { color: colors[s.key] },
                xaxis: s.side === "build" ? "x" : "x2", yaxis: s.side === "build" ? "y" : "y2" };
