@@ -27,6 +27,7 @@ from webapp.accounts.models import Team
 from webapp.accounts.selectors import is_member
 from webapp.catalog.resolver import Resolution, parse_selection, resolve
 from webapp.catalog.selectors import catalog_version
+from webapp.scenarios import decisions
 from webapp.scenarios.models import SavedScenario
 from webapp.scenarios.selectors import User
 
@@ -90,7 +91,8 @@ def create_saved_scenario(
 ) -> SavedScenario:
     """Store an explicit scenario under ``name``, owned by ``user`` or, if anonymous, the session.
 
-    ``scenario`` is stored in its JSON form with defaults filled in.
+    ``scenario`` is stored in its JSON form with defaults filled in, and with the
+    decision its results page states (:mod:`webapp.scenarios.decisions`).
     ``selection`` (optional) is the catalog selection it was resolved from,
     kept so it can be re-run later. ``ranges`` (optional) are the uncertainty
     ranges of its analyses; only those that differ from the scenario's
@@ -110,7 +112,9 @@ def create_saved_scenario(
     ensure_computable(scenario)
     custom = customized(scenario, ranges or [])
     check_ranges(scenario, custom)
+    decision = decisions.stored(decisions.decision_of(scenario))
     return SavedScenario.objects.create(
+        **decisions.saved_fields(decision),
         name=name,
         scenario=scenario.model_dump(mode="json"),
         provenance=list(provenance or []),
