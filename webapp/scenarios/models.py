@@ -98,6 +98,13 @@ class SavedScenario(models.Model):
     )
     decision_computed_at = models.DateTimeField(_("decision computed at"), null=True, blank=True)
 
+    analysed_at = models.DateTimeField(
+        _("analyses run at"),
+        null=True,
+        blank=True,
+        help_text=_("When the analyses of its results page (the Monte Carlo…) last ran."),
+    )
+
     # The same decision at today's catalog prices (re-priced by a background task after the
     # catalog changes); only for a scenario resolved from the catalog.
     today_code = models.CharField(_("verdict at today's prices"), max_length=20, blank=True)
@@ -114,6 +121,12 @@ class SavedScenario(models.Model):
     )
     today_computed_at = models.DateTimeField(
         _("re-priced at"), null=True, blank=True, db_index=True
+    )
+    today_catalog_version = models.CharField(
+        _("catalog version re-priced at"),
+        max_length=40,
+        blank=True,
+        help_text=_("The catalog's version when it was last re-priced; another: due again."),
     )
     changed_today = models.BooleanField(
         _("changed at today's prices"),
