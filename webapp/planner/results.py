@@ -22,13 +22,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from costmodel import ScenarioError
-from costmodel.decision import decide
 from costmodel.operations import MAX_COMMITTED_INSTANCES, commitment_table, peak_committed_need
 from costmodel.paths import get_path
 from costmodel.projection import job_times
 from costmodel.ranges import fleet_size
 from costmodel.scenario import JobsWorkload, Scenario
-from costmodel.sensitivity import summary_and_sweep
 from webapp import formatting
 from webapp.catalog.models import STALE_AFTER_DAYS
 from webapp.planner.analysis import ranges_of, ranges_table
@@ -40,8 +38,9 @@ from webapp.planner.jobs import job_memory_of, runs_text
 from webapp.planner.permalink import Permalink, encode, fits_in_link
 from webapp.planner.sources import Sources, catalog_sources, old_prices
 from webapp.planner.verdict import verdict, what_is_compared
+from webapp.scenarios import decisions
 
-VERDICT_SWEEP_STEPS = 6
+VERDICT_SWEEP_STEPS = decisions.VERDICT_SWEEP_STEPS
 """Points of the sweep the verdict reads: 0, 20, …, 100 % (the 80 % example among them)."""
 
 
@@ -210,8 +209,8 @@ def results_context(link: Permalink, code: str | None = None) -> dict[str, Any]:
     """Template context of the results page for a decoded permalink (and its code, if known)."""
     scenario = link.scenario
     sources = catalog_sources(link.provenance)
-    result, sweep = summary_and_sweep(scenario, VERDICT_SWEEP_STEPS)
-    decision = decide(scenario, result, sweep)
+    # the one function behind every stored verdict too (saved lists, the admin's report)
+    result, decision = decisions.summary_and_decision(scenario)
     said = verdict(decision, scenario)
     commitment = commitment_part(link)
     return {
