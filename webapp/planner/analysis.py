@@ -35,7 +35,7 @@ from costmodel.operations import (
     tornado,
     uncertainty,
 )
-from costmodel.ranges import Range, default_ranges, drivers, fleet_size
+from costmodel.ranges import Range, default_ranges, drivers, fleet_size, with_spread
 from costmodel.sensitivity import (
     average_utilization,
     default_horizons,
@@ -80,13 +80,20 @@ def draws_for(scenario: Scenario) -> int:
 
 
 def ranges_of(link: Permalink) -> list[Range]:
-    """The Monte Carlo's ranges: the user's, or the defaults when none were chosen."""
-    return list(link.ranges or default_ranges(link.scenario))
+    """The Monte Carlo's ranges: the user's, or the defaults when none were chosen; a range
+    whose low equals its high is left out (:func:`costmodel.ranges.with_spread`)."""
+    return with_spread(link.ranges or default_ranges(link.scenario))[0]
 
 
 def drivers_of(link: Permalink) -> list[Range]:
-    """The tornado's drivers: the user's ranges plus the defaults of every other input."""
-    return drivers(link.scenario, link.ranges)
+    """The tornado's drivers: the user's ranges plus the defaults of every other input, those
+    whose low equals their high left out."""
+    return with_spread(drivers(link.scenario, link.ranges))[0]
+
+
+def fixed_inputs(link: Permalink) -> list[Range]:
+    """The inputs left out of the ranges and the tornado: low and high are the same."""
+    return with_spread(drivers(link.scenario, link.ranges))[1]
 
 
 @dataclass(frozen=True)
