@@ -258,6 +258,7 @@ def chart_labels(scenario: Scenario) -> dict[str, str]:
         "fan_band": _("P10 to P90"),
         "fan_p10": _("P10"),
         "fan_p90": _("P90"),
+        "fan_sold": _("At the end, the box sold"),
         "tornado_title": _("What swings the savings most"),
         "tornado_axis": money_axis(
             _("Savings of building over %(horizon)s") % {"horizon": horizon}
@@ -304,9 +305,10 @@ def _uncertainty_part(a: Analyses, scenario: Scenario) -> dict[str, Any]:
         return part
     answer = a.uncertainty
     part.update(answer)
-    part["title"] = _("Advantage of building so far: building is cheaper in %(share)s of draws") % {
-        "share": formatting.share(answer["probability_build_cheaper"])
-    }
+    # the band ends where the share is counted: at the horizon, the box sold (results.js)
+    part["title"] = _(
+        "Advantage of building, the box sold at the end: building is cheaper in %(share)s of draws"
+    ) % {"share": formatting.share(answer["probability_build_cheaper"])}
     part["confidence"] = how_sure(a.decision, answer, a.draws, scenario.currency)
     return part
 
@@ -417,7 +419,7 @@ def _cache_key(link: Permalink) -> str:
         sort_keys=True,
     )
     digest = hashlib.blake2b(identity.encode(), digest_size=16).hexdigest()
-    return f"planner:analysis:v1:{get_language()}:{digest}"
+    return f"planner:analysis:v2:{get_language()}:{digest}"
 
 
 def analysis_document(link: Permalink) -> dict[str, Any]:
