@@ -36,7 +36,7 @@ from costmodel.operations import (
     tornado,
     uncertainty,
 )
-from costmodel.ranges import Range, default_ranges, drivers, fleet_size
+from costmodel.ranges import Range, default_ranges, drivers, fleet_size, with_spread
 from costmodel.sensitivity import (
     average_utilization,
     default_horizons,
@@ -76,13 +76,20 @@ def draws_for(scenario: Scenario) -> int:
 
 
 def ranges_of(link: Permalink) -> list[Range]:
-    """The Monte Carlo's ranges: the user's, or the defaults when none were chosen."""
-    return list(link.ranges or default_ranges(link.scenario))
+    """The Monte Carlo's ranges: the user's, or the defaults when none were chosen; a range
+    whose low equals its high is left out (:func:`costmodel.ranges.with_spread`)."""
+    return with_spread(link.ranges or default_ranges(link.scenario))[0]
 
 
 def drivers_of(link: Permalink) -> list[Range]:
-    """The tornado's drivers: the user's ranges plus the defaults of every other input."""
-    return drivers(link.scenario, link.ranges)
+    """The tornado's drivers: the user's ranges plus the defaults of every other input, those
+    whose low equals their high left out."""
+    return with_spread(drivers(link.scenario, link.ranges))[0]
+
+
+def fixed_inputs(link: Permalink) -> list[Range]:
+    """The inputs left out of the ranges and the tornado: low and high are the same."""
+    return with_spread(drivers(link.scenario, link.ranges))[1]
 
 
 @dataclass(frozen=True)
@@ -237,6 +244,7 @@ def chart_labels(scenario: Scenario) -> dict[str, str]:
         "fan_band": _("P10 to P90"),
         "fan_p10": _("P10"),
         "fan_p90": _("P90"),
+        "fan_sold": _("At the end, the box sold"),
         "tornado_title": _("What swings the savings most"),
         "tornado_axis": money_axis(
             _("Savings of building over %(horizon)s") % {"horizon": horizon}
@@ -282,9 +290,10 @@ def _uncertainty_part(a: Analyses, scenario: Scenario) -> dict[str, Any]:
         return part
     answer = a.uncertainty
     part.update(answer)
-    part["title"] = _("Advantage of building so far: building is cheaper in %(share)s of draws") % {
-        "share": formatting.share(answer["probability_build_cheaper"])
-    }
+    # the band ends where the share is counted: at the horizon, the box sold (results.js)
+    part["title"] = _(
+        "Advantage of building, the box sold at the end: building is cheaper in %(share)s of draws"
+    ) % {"share": formatting.share(answer["probability_build_cheaper"])}
     part["confidence"] = how_sure(a.decision, answer, a.draws, scenario.currency)
     return part
 
@@ -395,7 +404,7 @@ def _cache_key(link: Permalink) -> str:
         sort_keys=True,
     )
     digest = hashlib.blake2b(identity.encode(), digest_size=16).hexdigest()
-    return f"planner:analysis:v1:{get_language()}:{digest}"
+    return f"planner:analysis:v2:{get_language()}:{digest}"
 
 
 def analysis_document(link: Permalink) -> dict[str, Any]:

@@ -551,11 +551,12 @@ class PlannerForm(ErrorTextMixin, forms.Form):
         (``(field, value, reason)`` of the resolver's defaulted fields)."""
         for name, value, reason in defaulted:
             if name in DEFAULTED_CHOICES and name in self.fields:
-                shown = choice_label(cast(forms.ChoiceField, self.fields[name]), value)
-                self.defaulted[name] = _("Default: %(choice)s — %(reason)s") % {
-                    "choice": shown,
-                    "reason": reason,
-                }
+                self.defaulted[name] = self.defaulted_hint(name, value, reason)
+
+    def defaulted_hint(self, name: str, value: Any, reason: str) -> str:
+        """``Default: <the choice's label> — <why>``: what a choice left to the catalog says."""
+        shown = choice_label(cast(forms.ChoiceField, self.fields[name]), value)
+        return _("Default: %(choice)s — %(reason)s") % {"choice": shown, "reason": reason}
 
     def prefill_ranges(self, ranges: list[Range]) -> None:
         """Show ``ranges`` in the uncertainty fields (in the form's units)."""

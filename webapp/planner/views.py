@@ -115,7 +115,8 @@ def home(request: HttpRequest) -> HttpResponse:
             return _saved_instead(request, plan)
     else:
         form = services.planner_form(request.GET, catalog)
-    return render(request, "planner/home.html", {"form": form})
+    context = {"form": form, "hosting_hints": services.hosting_hints(form)}
+    return render(request, "planner/home.html", context)
 
 
 def _saved_instead(request: HttpRequest, plan: services.Plan) -> HttpResponse:
