@@ -30,9 +30,9 @@ from costmodel.operations import (
     uncertainty,
 )
 from costmodel.options import MAX_BUILDS, MAX_RENTS, OptionsAnswer, options, parse_options
-from webapp.api.errors import MAX_KEYS, ApiError, json_response, read_body, read_json
 from webapp.api.schemas import ErrorsOut
 from webapp.busy import heavy_request
+from webapp.errors import MAX_KEYS, ApiError, json_response, read_body, read_json
 
 router = Router(tags=["operations"])
 
