@@ -24,6 +24,21 @@ timeout = 60
 # Seconds an idle keep-alive connection is kept open (uvicorn's timeout_keep_alive) [s].
 keepalive = 5
 
+# Forwarded headers (X-Forwarded-For, X-Forwarded-Proto) are believed only behind a proxy
+# (DJANGO_BEHIND_PROXY=true, as the app reads it) and then only on connections from the
+# proxies' own addresses (DJANGO_PROXY_ADDRESSES, default this machine). uvicorn's worker
+# trusts 127.0.0.1 by default, so straight to gunicorn anyone on this machine could claim any
+# address to the sign-in lockout; with no proxy, no address is trusted.
+_behind_proxy = os.environ.get("DJANGO_BEHIND_PROXY", "").strip().lower() in {
+    "1",
+    "true",
+    "yes",
+    "on",
+}
+forwarded_allow_ips = (
+    os.environ.get("DJANGO_PROXY_ADDRESSES", "127.0.0.1,::1") if _behind_proxy else ""
+)
+
 # WhiteNoise hands Django a file iterator that is not async; Django then reads it in
 # a thread and warns once per process. Static files are small: the warning is noise.
 warnings.filterwarnings(
