@@ -21,6 +21,11 @@ worker_class = "uvicorn_worker.UvicornWorker"
 workers = int(os.environ.get("WEB_CONCURRENCY") or 2 * multiprocessing.cpu_count())
 # A worker whose event loop does not report back for this long is restarted [s].
 timeout = 60
+# A worker is replaced after this many requests (plus up to the jitter, so that the workers
+# do not all restart at once): whatever a large request made the process take from the
+# operating system, and Python's allocator keeps, is given back when the worker goes.
+max_requests = 1000
+max_requests_jitter = 200
 # Seconds an idle keep-alive connection is kept open (uvicorn's timeout_keep_alive) [s].
 keepalive = 5
 
