@@ -6,6 +6,7 @@ tests and production except what the environment variables say.
 
 from __future__ import annotations
 
+import ipaddress
 import os
 from datetime import timedelta
 from decimal import Decimal, InvalidOperation
@@ -70,6 +71,15 @@ CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", "")
 # overwriting or appending to what the client sent; without one, those headers are the
 # client's own claims and are ignored.
 BEHIND_PROXY = env_bool("DJANGO_BEHIND_PROXY", False)
+# The proxies' own addresses or networks (nginx on this machine by default): forwarded headers
+# are believed only on connections from them (webapp.security.client_ip; gunicorn.conf.py
+# passes the same list to uvicorn as forwarded_allow_ips).
+PROXY_ADDRESSES = env_list("DJANGO_PROXY_ADDRESSES", "127.0.0.1,::1")
+for _proxy in PROXY_ADDRESSES:
+    try:
+        ipaddress.ip_network(_proxy)
+    except ValueError as _error:
+        raise ImproperlyConfigured(f"DJANGO_PROXY_ADDRESSES: {_error}") from None
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -233,10 +243,12 @@ if AXES_COOLOFF_TIME < timedelta(minutes=1):
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "webapp.accounts.views.locked_out"  # the site's page, 429
-# The client's address: the connection's, unless BEHIND_PROXY. Then it is the last
-# X-Forwarded-For entry, the one the proxy appended ($proxy_add_x_forwarded_for); entries
-# before it come from the client and are not believed (ipware, not strict, with no proxy
-# counted inside the header, takes the last entry however many precede it).
+# The client's address: the connection's, unless BEHIND_PROXY and the connection comes from
+# one of PROXY_ADDRESSES. Then it is the last X-Forwarded-For entry, the one the proxy
+# appended ($proxy_add_x_forwarded_for); entries before it come from the client and are not
+# believed (ipware, not strict, with no proxy counted inside the header, takes the last entry
+# however many precede it).
+AXES_CLIENT_IP_CALLABLE = "webapp.security.client_ip"
 AXES_IPWARE_META_PRECEDENCE_ORDER = (
     ("HTTP_X_FORWARDED_FOR", "REMOTE_ADDR") if BEHIND_PROXY else ("REMOTE_ADDR",)
 )
