@@ -146,6 +146,22 @@ READER_MESSAGES: dict[str, Promise] = {
         "line %(line)s: is not text (binary or not UTF-8): upload the log itself, not an "
         "archive or a spreadsheet"
     ),
+    "bad_gzip": gettext_lazy("is a gzip archive that cannot be inflated (cut short or damaged)"),
+    "inflates_too_far": gettext_lazy(
+        "the gzip archive inflates to more than the limit of %(limit)s bytes: send a shorter period"
+    ),
+    "too_many_keys": gettext_lazy(
+        "holds %(keys)s keys, more than the limit of %(limit)s: query fewer series or a "
+        "shorter range"
+    ),
+    "nested_too_deep": gettext_lazy(
+        "line %(line)s column %(column)s: nested more than %(limit)s levels deep; a "
+        "Prometheus answer has five"
+    ),
+    "number_too_long": gettext_lazy(
+        "line %(line)s column %(column)s: a number too long or too large to read (at most "
+        "%(limit)s characters, and finite)"
+    ),
     "too_many_months": gettext_lazy(
         "covers %(months)s months, %(first)s to %(last)s; at most %(limit)s are read (is a "
         "timestamp wrong?)"
@@ -206,7 +222,7 @@ def _error_values(params: Mapping[str, Any]) -> dict[str, Any]:
     """An error's params as the message shows them: figures grouped, the GPU and the place
     in the file (``line 12`` or a JSON path) in words."""
     values: dict[str, Any] = dict(params)
-    for key in ("line", "months", "limit", "count"):
+    for key in ("line", "column", "months", "limit", "count", "keys"):
         if key in params:
             values[key] = number(params[key])
     if "value" in params:

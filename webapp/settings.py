@@ -191,9 +191,6 @@ USE_TZ = True
 
 # Static files: served by WhiteNoise, also in production (no CDN, no nginx needed).
 STATIC_URL = "/static/"
-# No uploads are served; a media prefix keeps Django's test live server from looking up every
-# path as a media file (a results permalink longer than PATH_MAX made that lookup fail).
-MEDIA_URL = "/media/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {

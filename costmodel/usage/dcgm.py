@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import json
-
 import numpy as np
 
 from costmodel.usage.errors import fail
+from costmodel.usage.jsontext import load_json_bounded, number_too_long
 from costmodel.usage.months import FloatArray, MeasuredUsage
 from costmodel.usage.notices import GpuRef
 from costmodel.usage.sampled import Samples, sampled
@@ -25,13 +24,7 @@ def read_dcgm_prometheus(text: str) -> MeasuredUsage:
     module Notes applies. Errors name the place: ``data.result[2].values[17]``.
     """
     check_text(text)
-    try:
-        document = json.loads(text)
-    except ValueError as exc:
-        line = int(getattr(exc, "lineno", 1))
-        raise fail(
-            f"line {line}: is not JSON, so not a Prometheus answer", "not_json", line=line
-        ) from None
+    document = load_json_bounded(text)
     data = document.get("data") if isinstance(document, dict) else None
     if not isinstance(data, dict) or data.get("resultType") != "matrix":
         raise fail(
@@ -61,6 +54,8 @@ def read_dcgm_prometheus(text: str) -> MeasuredUsage:
             models.append(str(labels["modelName"]))
         try:
             pairs = np.array(values, dtype=np.float64).reshape(len(values), -1)
+        except OverflowError:  # an integer too large for a float
+            raise number_too_long(text) from None
         except (ValueError, TypeError):
             pairs = np.empty((0, 0))
         if len(values) and pairs.shape[1:] != (2,):

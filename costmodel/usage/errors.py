@@ -15,6 +15,11 @@ READER_CODES: dict[str, str] = {
     "not_text": "the bytes are binary or not UTF-8; params: line",
     "too_many_months": "the file covers more than MAX_MONTHS months; params: months, first, "
     "last, limit",
+    "bad_gzip": "a gzip archive cut short or damaged",
+    "inflates_too_far": "a gzip archive that inflates past the limit; params: limit",
+    "too_many_keys": "JSON content with more keys than MAX_CONTENT_KEYS; params: keys, limit",
+    "nested_too_deep": "JSON nested deeper than MAX_DEPTH; params: line, column, limit",
+    "number_too_long": "a JSON number too long or too large to read; params: line, column, limit",
     "utilization_out_of_range": "a utilization outside 0-100; params: line or path, value",
     "timestamp_out_of_order": "a sample earlier than the GPU's previous one; params: line or "
     "path, gpu (host, log, index)",

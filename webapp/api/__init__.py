@@ -24,8 +24,8 @@ from costmodel.operations import (
     UncertaintyRequest,
 )
 from webapp.api import catalog, compare, operations, resolve, scenarios, usage
-from webapp.api.errors import install_handlers, json_response
 from webapp.catalog.resolver import Selection
+from webapp.errors import install_handlers, json_response
 
 
 class Api(NinjaAPI):

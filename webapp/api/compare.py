@@ -26,9 +26,9 @@ from costmodel import (
 from costmodel.errors import load_json
 from costmodel.projection import ProjectionOverflowError
 from costmodel.results import CompareResult
-from webapp.api.errors import ApiError, capped, error, json_response, read_body
 from webapp.api.schemas import BatchOut, ErrorsOut
 from webapp.busy import heavy_request
+from webapp.errors import ApiError, capped, error, json_response, read_body
 from webapp.scenarios.services import overflow_error
 
 router = Router(tags=["compare"])

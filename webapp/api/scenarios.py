@@ -26,8 +26,8 @@ from costmodel import FieldError, Scenario, ScenarioError, parse_scenario
 from webapp.accounts.api_auth import anyone, token_auth
 from webapp.accounts.models import Team
 from webapp.accounts.selectors import teams_of
-from webapp.api.errors import ApiError, error, json_response, read_json
 from webapp.api.schemas import ErrorsOut
+from webapp.errors import ApiError, error, json_response, read_json
 from webapp.scenarios import selectors, services
 from webapp.scenarios.models import SavedScenario
 

@@ -21,24 +21,23 @@ from dataclasses import dataclass
 from typing import Any, cast
 
 from django import forms
-from django.conf import settings
 from django.core import signing
 from django.core.files.uploadedfile import UploadedFile
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from costmodel import FieldError, ScenarioError
-from costmodel.usage import MeasuredUsage, UsageProfile, decode_text, profile_from_usage
+from costmodel.usage import MeasuredUsage, UsageProfile, profile_from_usage
 from webapp import formatting
 from webapp.catalog.models import GpuModel, GpuThroughput
 from webapp.notices import month_above_limit_text, reader_error_text
 from webapp.planner.choices import CatalogChoices
 from webapp.planner.chosen import Chosen, chosen_for_you
 from webapp.planner.fields import DEFAULT_COST_OF_CAPITAL, PROFILE_MONTHS
-from webapp.planner.forms import DEFAULT_CHOICE, FieldRenderer
+from webapp.planner.form_fields import DEFAULT_CHOICE, FieldRenderer
 from webapp.planner.permalink import Permalink, encode_link
 from webapp.planner.services import make_plan
-from webapp.usage.services import measured_usage
+from webapp.usage.services import body_limit, file_text, measured_usage
 
 SALT = "planner.usage.v1"
 
@@ -53,7 +52,7 @@ FORMAT_LABELS = dict(FORMAT_CHOICES)
 
 def upload_limit() -> int:
     """Largest file accepted [bytes]: the request body limit, ``DJANGO_MAX_BODY_BYTES``."""
-    return int(settings.DATA_UPLOAD_MAX_MEMORY_SIZE or 0)
+    return body_limit()
 
 
 def limit_text() -> str:
@@ -85,7 +84,7 @@ class UploadForm(forms.Form):
             self.add_error("file", too_large_message())
             return data
         try:
-            text = decode_text(upload.read())
+            text = file_text(upload.read())
             data["usage"] = measured_usage(data["format"], text)
         except ScenarioError as exc:
             self.add_error("file", unreadable_message(exc))

@@ -29,7 +29,7 @@ from costmodel.ranges import fleet_size
 from costmodel.scenario import JobsWorkload, Scenario
 from webapp import formatting
 from webapp.catalog.models import STALE_AFTER_DAYS
-from webapp.planner.analysis import ranges_of, ranges_table
+from webapp.planner.analysis import field_label, fixed_inputs, range_value, ranges_of, ranges_table
 from webapp.planner.chosen import chosen_for_you
 from webapp.planner.compared import compared
 from webapp.planner.fields import ALL_FIELDS, field_value, labels
@@ -205,6 +205,29 @@ def _memory_text(memory: tuple[float, float] | None) -> str:
     }
 
 
+def fixed_part(link: Permalink) -> dict[str, Any] | None:
+    """The inputs left out of the ranges and the tornado because their low and high are the
+    same (the electricity price when the hosting fee includes power), in one note; None when
+    every range has a spread."""
+    fixed = fixed_inputs(link)
+    if not fixed:
+        return None
+    cur = link.scenario.currency
+    named = [
+        _("%(input)s (%(value)s at both ends)")
+        % {"input": field_label(r.path), "value": range_value(r.path, r.low, cur)}
+        for r in fixed
+    ]
+    sentence = ngettext(
+        "Left out of the ranges and the tornado: %(list)s. Its low and high are the same, so "
+        "it cannot move the answer.",
+        "Left out of the ranges and the tornado: %(list)s. Their lows and highs are the same, "
+        "so they cannot move the answer.",
+        len(fixed),
+    ) % {"list": _("; ").join(named)}
+    return {"sentence": sentence, "paths": " ".join(r.path for r in fixed)}
+
+
 def results_context(link: Permalink, code: str | None = None) -> dict[str, Any]:
     """Template context of the results page for a decoded permalink (and its code, if known)."""
     scenario = link.scenario
@@ -233,6 +256,7 @@ def results_context(link: Permalink, code: str | None = None) -> dict[str, Any]:
         "jobs": jobs_part(scenario, link.provenance),
         "ranges": ranges_table(ranges_of(link), scenario.currency),
         "ranges_chosen": bool(link.ranges),
+        "fixed": fixed_part(link),
         "inputs": input_rows(scenario, sources, link.overrides),
         "from_catalog": bool(link.provenance),
         "provenance": link.provenance,

@@ -24,7 +24,8 @@ from webapp.planner.choices import catalog_choices
 from webapp.planner.chosen import chosen_for_you
 from webapp.planner.comparison import comparison_context, evaluate
 from webapp.planner.finance import accounting_form, options_of
-from webapp.planner.forms import CompareForm, PlannerForm, RenameForm, SaveForm, committed_text
+from webapp.planner.form_fields import committed_text
+from webapp.planner.forms import CompareForm, PlannerForm, RenameForm, SaveForm
 from webapp.planner.permalink import (
     Permalink,
     PermalinkError,
@@ -114,7 +115,8 @@ def home(request: HttpRequest) -> HttpResponse:
             return _saved_instead(request, plan)
     else:
         form = services.planner_form(request.GET, catalog)
-    return render(request, "planner/home.html", {"form": form})
+    context = {"form": form, "hosting_hints": services.hosting_hints(form)}
+    return render(request, "planner/home.html", context)
 
 
 def _saved_instead(request: HttpRequest, plan: services.Plan) -> HttpResponse:

@@ -6,8 +6,8 @@ import json
 import pytest
 
 from tests.webapp.api.conftest import post_json
-from webapp.api.errors import key_count
 from webapp.busy import heavy_request
+from webapp.errors import key_count
 
 pytestmark = pytest.mark.django_db
 

@@ -3,6 +3,8 @@ the line, in the API's one error shape."""
 
 from __future__ import annotations
 
+import base64
+import gzip
 import json
 from pathlib import Path
 
@@ -210,3 +212,67 @@ def test_the_endpoint_and_its_request_are_in_the_openapi_document(client):
     ]
     assert {"code", "line", "reason"} <= set(row["required"])
     assert json.dumps(schemas["Gap"]).count("GpuRef") == 1
+
+
+def test_content_nested_100_000_deep_is_a_422_naming_the_place_not_a_500(client):
+    response = post_json(client, URL, {"format": "dcgm-prometheus", "content": "[" * 100_000})
+
+    [problem] = errors(response, 422)
+    assert problem["field"] == "content"
+    assert problem["message"].startswith("line 1 column 33: nested more than 32 levels deep")
+
+
+def test_a_400_digit_sample_value_is_a_422_naming_the_place(client):
+    content = (
+        '{"status": "success", "data": {"resultType": "matrix", "result": '
+        '[{"metric": {"gpu": "0"}, "values": [[1730419200, ' + "9" * 400 + "]]}]}}"
+    )
+    response = post_json(client, URL, {"format": "dcgm-prometheus", "content": content})
+
+    [problem] = errors(response, 422)
+    assert problem["field"] == "content"
+    assert problem["message"].startswith("line 1 column 116: the number 999999999999…")
+
+
+def test_the_key_bound_applies_to_the_content_as_well_as_the_body(client):
+    content = "[" + ",".join(['{"k": 1}'] * 60_000) + "]"
+    response = post_json(client, URL, {"format": "dcgm-prometheus", "content": content})
+
+    [problem] = errors(response, 422)
+    assert problem["message"].startswith("holds 60000 keys, more than the limit of 50000")
+
+
+def test_a_gzip_file_in_base64_is_read(client):
+    data = gzip.compress((FIXTURES / "nvidia-smi.csv").read_bytes())
+    content = base64.b64encode(data).decode()
+
+    response = post_json(
+        client, URL, {"format": "nvidia-smi", "content": content, "encoding": "base64"}
+    )
+
+    assert response.status_code == 200, response.content
+    # the fixture's hand computation (tests/costmodel/test_usage.py)
+    assert_allclose(response.json()["gpu_hours"], [5.0, 3.4 + 0.8 * 80 / 60], rtol=1e-12)
+
+
+def test_a_gzip_bomb_is_refused_at_the_body_limit(client):
+    content = base64.b64encode(gzip.compress(b"0" * 3_000_000)).decode()
+    with override_settings(DATA_UPLOAD_MAX_MEMORY_SIZE=1_000_000):
+        response = post_json(
+            client, URL, {"format": "nvidia-smi", "content": content, "encoding": "base64"}
+        )
+
+    [problem] = errors(response, 422)
+    assert problem["message"].startswith(
+        "the gzip archive inflates to more than the limit of 1000000 bytes"
+    )
+
+
+def test_content_that_is_not_base64_is_named(client):
+    response = post_json(
+        client, URL, {"format": "nvidia-smi", "content": "not base64!", "encoding": "base64"}
+    )
+
+    assert errors(response, 422) == [
+        {"field": "content", "message": "is not base64 (encoding is base64)"}
+    ]

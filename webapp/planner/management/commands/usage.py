@@ -32,6 +32,7 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         try:
+            # A gzip file (.csv.gz) is inflated, to at most 1 GiB.
             text = decode_text(read_source(options["file"], sys.stdin.buffer))
             usage = measured_usage(options["format"], text)
         except ScenarioError as exc:
