@@ -34,6 +34,7 @@ from costmodel.usage import (
     MoreGaps,
     MoreRowsSkipped,
     RowSkipped,
+    SamplesSkipped,
     SingleSampleGpus,
     UnfinishedJobsSkipped,
     UsageNotice,
@@ -102,6 +103,11 @@ def notice_text(notice: UsageNotice) -> str:
                 "%(count)s GPU(s) with one sample (or one instant) only: counted with the "
                 "median interval of the others, %(seconds)s s"
             ) % {"count": number(notice.count), "seconds": _short(notice.seconds)}
+        case SamplesSkipped():
+            return _(
+                "%(count)s samples skipped, not a utilization within 0–100 %% (the first: "
+                "%(value)s at %(path)s); their time counts as not observed"
+            ) % {"count": number(notice.count), "value": notice.value, "path": notice.path}
         case JobStepsSkipped():
             return _("%(count)s job steps skipped (only whole jobs count; use sacct -X)") % {
                 "count": number(notice.count)
@@ -185,6 +191,21 @@ READER_MESSAGES: dict[str, Promise] = {
         "line %(line)s: is not an nvidia-smi CSV: no row has a readable timestamp and utilization"
     ),
     "not_json": gettext_lazy("line %(line)s: is not JSON, so not a Prometheus answer"),
+    "instant_query": gettext_lazy(
+        'data.resultType: is "%(kind)s", the answer of an instant query (/api/v1/query): ask '
+        "for a range instead: %(hint)s"
+    ),
+    "metric_name_missing": gettext_lazy(
+        "%(path)s: has no __name__: query the metric itself (DCGM_FI_DEV_GPU_UTIL, "
+        "DCGM_FI_PROF_GR_ENGINE_ACTIVE, DCGM_FI_PROF_SM_ACTIVE), not an expression over it"
+    ),
+    "metric_not_read": gettext_lazy(
+        "%(path)s: %(metric)s is not a utilization metric; query DCGM_FI_DEV_GPU_UTIL, "
+        "DCGM_FI_PROF_GR_ENGINE_ACTIVE or DCGM_FI_PROF_SM_ACTIVE"
+    ),
+    "two_metrics": gettext_lazy(
+        "%(path)s: %(metric)s beside %(other)s: both measure the same GPUs; query one metric"
+    ),
     "not_query_range": gettext_lazy(
         'is not a Prometheus query_range answer: expected {"data": {"resultType": "matrix", '
         '"result": [...]}}'
@@ -192,7 +213,6 @@ READER_MESSAGES: dict[str, Promise] = {
     "no_series": gettext_lazy("data.result: holds no series (did the query match any GPU?)"),
     "bad_series": gettext_lazy("%(path)s: needs a metric object and a values list"),
     "bad_sample": gettext_lazy('%(path)s: every sample must be [time, "number"]'),
-    "not_finite": gettext_lazy("%(path)s: holds a value that is not a finite number"),
     "not_unix_seconds": gettext_lazy("%(path)s: times must be Unix seconds (1970 to 2100)"),
     "no_samples": gettext_lazy("data.result: the series hold no samples"),
     "missing_columns": gettext_lazy(

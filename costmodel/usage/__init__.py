@@ -15,7 +15,9 @@ Formats (:data:`FORMATS`):
   be concatenated (without a host column, each repeated header starts the next
   host's log).
 - ``dcgm-prometheus``: the JSON answer of Prometheus' ``/api/v1/query_range``
-  for ``DCGM_FI_DEV_GPU_UTIL`` (result type ``matrix``, one series per GPU).
+  for ``DCGM_FI_DEV_GPU_UTIL`` [%] or ``DCGM_FI_PROF_GR_ENGINE_ACTIVE`` /
+  ``DCGM_FI_PROF_SM_ACTIVE`` [0–1] (result type ``matrix``; the series of one
+  GPU, its ``UUID``, merged; samples put in time order).
 - ``slurm-sacct``: ``sacct -a -X -P --format=JobID,Start,End,AllocTRES``.
 - ``aws-cur``: an AWS Cost and Usage Report CSV.
 
@@ -51,7 +53,12 @@ from typing import Literal
 
 from costmodel.errors import FieldError
 from costmodel.usage.aws_cur import read_aws_cur
-from costmodel.usage.dcgm import LATEST_UNIX_TIME, read_dcgm_prometheus
+from costmodel.usage.dcgm import (
+    LATEST_UNIX_TIME,
+    METRIC_SCALE,
+    QUERY_RANGE_HINT,
+    read_dcgm_prometheus,
+)
 from costmodel.usage.errors import READER_CODES, UsageError
 from costmodel.usage.months import MAX_MONTHS, PARTLY_OBSERVED_SHARE, MeasuredUsage
 from costmodel.usage.notices import (
@@ -67,6 +74,7 @@ from costmodel.usage.notices import (
     MoreGaps,
     MoreRowsSkipped,
     RowSkipped,
+    SamplesSkipped,
     SingleSampleGpus,
     UnfinishedJobsSkipped,
     UsageNotice,
@@ -113,11 +121,13 @@ __all__ = [
     "MAX_GROWTH_PER_YEAR",
     "MAX_MONTHS",
     "MAX_NOTICES_LISTED",
+    "METRIC_SCALE",
     "MIN_GROWTH_PER_YEAR",
     "NOTICE_CODES",
     "NOTICE_TYPES",
     "PARTLY_OBSERVED_SHARE",
     "PROFILE_MONTHS",
+    "QUERY_RANGE_HINT",
     "READER_CODES",
     "Format",
     "Gap",
@@ -130,6 +140,7 @@ __all__ = [
     "MoreGaps",
     "MoreRowsSkipped",
     "RowSkipped",
+    "SamplesSkipped",
     "SingleSampleGpus",
     "UnfinishedJobsSkipped",
     "UsageError",

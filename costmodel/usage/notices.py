@@ -83,6 +83,16 @@ class SingleSampleGpus(Notice):
     seconds: float = Field(description="the median interval they were counted with [s]")
 
 
+class SamplesSkipped(Notice):
+    """Samples that are not a finite utilization within 0–100 % (``NaN``, DCGM's blank
+    ``4294967295``), left out: their time counts as not observed."""
+
+    code: Literal["samples_skipped"] = "samples_skipped"
+    count: int = Field(description="samples skipped")
+    path: str = Field(description='JSON path of the first ("data.result[2].values[17]")')
+    value: str = Field(description='the first one\'s value as the file gives it ("NaN")')
+
+
 class JobStepsSkipped(Notice):
     """Slurm job steps (``123.batch``), left out: only whole jobs count."""
 
@@ -127,6 +137,7 @@ UsageNotice = Annotated[
     | Gap
     | MoreGaps
     | SingleSampleGpus
+    | SamplesSkipped
     | JobStepsSkipped
     | UnfinishedJobsSkipped
     | InstanceTypeUnknown

@@ -7,6 +7,7 @@ readers returned notices (copied from the readers' output at that commit);
 
 from __future__ import annotations
 
+import gzip
 import json
 import re
 from pathlib import Path
@@ -28,6 +29,7 @@ from costmodel.usage import (
     MoreGaps,
     MoreRowsSkipped,
     RowSkipped,
+    SamplesSkipped,
     SingleSampleGpus,
     UnfinishedJobsSkipped,
     UsageError,
@@ -214,6 +216,7 @@ EXAMPLES = {
     Gap: Gap(hours=1.5, gpu=GpuRef(host="node-3", index="1"), line=77),
     MoreGaps: MoreGaps(count=4),
     SingleSampleGpus: SingleSampleGpus(count=2, seconds=300.0),
+    SamplesSkipped: SamplesSkipped(count=2, path="data.result[1].values[5]", value="NaN"),
     JobStepsSkipped: JobStepsSkipped(count=3),
     UnfinishedJobsSkipped: UnfinishedJobsSkipped(count=2),
     InstanceTypeUnknown: InstanceTypeUnknown(instance_type="m5.xlarge", hours=2.5),
@@ -244,6 +247,8 @@ def test_chinese_sentences_carry_the_figures_formatted():
         "node-3 的 GPU 1 在第 77 行之后有 1.50 小时没有采样（未观测）",
         "……另有 4 处采样间断",
         "2 块 GPU 只有一个采样（或只在同一时刻采样）：按其他 GPU 的采样间隔中位数 300 秒计算",
+        "跳过 2 个样本：不是 0–100 % 范围内的利用率（第一个：data.result[1].values[5] 处的 NaN）；"
+        "其时间计为未观测",
         "已跳过 3 个作业步骤（只计整个作业；请使用 sacct -X）",
         "已跳过 2 个没有开始或结束时间的作业（仍在运行？）",
         "m5.xlarge：2.5 实例小时未计入，价格目录中没有它的 GPU 数量",
@@ -312,14 +317,33 @@ BAD_FILES = {
     "no_series": ("dcgm-prometheus", '{"data": {"resultType": "matrix", "result": []}}'),
     "bad_series": ("dcgm-prometheus", '{"data": {"resultType": "matrix", "result": [1]}}'),
     "bad_sample": ("dcgm-prometheus", dcgm_answer(lambda r: _set_sample(r, 2, 4, [1.0]))),
-    "not_finite": ("dcgm-prometheus", dcgm_answer(lambda r: _set_sample(r, 1, 0, [1.8e9, "NaN"]))),
+    "instant_query": (
+        "dcgm-prometheus",
+        '{"data": {"resultType": "vector", "result": [{"metric": {}, "value": [1, "5"]}]}}',
+    ),
+    "metric_name_missing": ("dcgm-prometheus", dcgm_answer(lambda r: r[1]["metric"].clear())),
+    "metric_not_read": (
+        "dcgm-prometheus",
+        dcgm_answer(lambda r: r[1]["metric"].update(__name__="DCGM_FI_DEV_FB_USED")),
+    ),
+    "two_metrics": (
+        "dcgm-prometheus",
+        dcgm_answer(lambda r: r[1]["metric"].update(__name__="DCGM_FI_PROF_SM_ACTIVE")),
+    ),
+    "too_many_keys": ("dcgm-prometheus", "[" + ",".join(['{"k": 1}'] * 50_001) + "]"),
+    "nested_too_deep": ("dcgm-prometheus", "[" * 100),
+    "number_too_long": (
+        "dcgm-prometheus",
+        dcgm_answer(lambda r: _set_sample(r, 1, 0, [1796079600, 10**400])),
+    ),
     "not_unix_seconds": (
         "dcgm-prometheus",
         dcgm_answer(lambda r: _set_sample(r, 1, 0, [1.7e12, "5"])),
     ),
     "no_samples": (
         "dcgm-prometheus",
-        '{"data": {"resultType": "matrix", "result": [{"metric": {}, "values": []}]}}',
+        '{"data": {"resultType": "matrix", "result": [{"metric": {"__name__": '
+        '"DCGM_FI_DEV_GPU_UTIL"}, "values": []}]}}',
     ),
     "missing_columns": ("slurm-sacct", "JobID|Start|End|AllocCPUS\n1|2026-10-01T00:00:00|x|4\n"),
     "not_sacct": ("slurm-sacct", "hello|world\n"),
@@ -358,7 +382,27 @@ def test_a_refused_file_is_explained_in_english_as_the_reader_says_and_in_chines
 
 
 def test_every_reader_error_has_a_bad_file_here_and_words():
-    assert set(BAD_FILES) | {"not_text"} == set(READER_CODES) == set(READER_MESSAGES)
+    from_bytes = {"not_text", "bad_gzip", "inflates_too_far"}  # decode_text's
+    assert set(BAD_FILES) | from_bytes == set(READER_CODES) == set(READER_MESSAGES)
+
+
+@pytest.mark.parametrize(
+    ("data", "expected"),
+    [
+        (b"\x1f\x8b\x08\x00", "是无法解压的 gzip 压缩包（不完整或已损坏）"),
+        (
+            gzip.compress(b"0" * 2000),
+            "该 gzip 压缩包解压后超过 1,000 字节的上限：请发送更短时段的数据",
+        ),
+    ],
+)
+def test_a_gzip_file_that_cannot_be_read_is_explained_in_chinese(data, expected):
+    with pytest.raises(UsageError) as caught:
+        decode_text(data, max_bytes=1000)
+    [error] = caught.value.errors
+
+    with translation.override("zh-hans"):
+        assert reader_error_text(error) == expected
 
 
 def test_bytes_that_are_not_text_are_explained_in_chinese():
@@ -377,14 +421,13 @@ def test_bytes_that_are_not_text_are_explained_in_chinese():
 
 def test_the_place_and_the_gpu_of_an_error_are_worded_in_chinese():
     disorder = reader_error(*BAD_FILES["timestamp_out_of_order"])
-    outside = reader_error(
-        "dcgm-prometheus", dcgm_answer(lambda r: _set_sample(r, 3, 5, [0, "-3"]))
-    )
+    outside = reader_error(*BAD_FILES["metric_not_read"])
 
     with translation.override("zh-hans"):
         texts = [reader_error_text(disorder), reader_error_text(outside)]
 
     assert texts == [
         "第 2 行：时间戳早于 第 1 段日志的 GPU 0 的上一个采样；日志必须按时间顺序排列",
-        "data.result[3].values[5]：利用率 -3 % 超出 0–100 的范围",
+        "data.result[1].metric.__name__：DCGM_FI_DEV_FB_USED 不是利用率指标；请查询 "
+        "DCGM_FI_DEV_GPU_UTIL、DCGM_FI_PROF_GR_ENGINE_ACTIVE 或 DCGM_FI_PROF_SM_ACTIVE",
     ]

@@ -197,6 +197,7 @@ def test_the_endpoint_and_its_request_are_in_the_openapi_document(client):
         "gap",
         "more_gaps",
         "single_sample_gpus",
+        "samples_skipped",
         "job_steps_skipped",
         "unfinished_jobs_skipped",
         "instance_type_unknown",
@@ -225,13 +226,16 @@ def test_content_nested_100_000_deep_is_a_422_naming_the_place_not_a_500(client)
 def test_a_400_digit_sample_value_is_a_422_naming_the_place(client):
     content = (
         '{"status": "success", "data": {"resultType": "matrix", "result": '
-        '[{"metric": {"gpu": "0"}, "values": [[1730419200, ' + "9" * 400 + "]]}]}}"
+        '[{"metric": {"__name__": "DCGM_FI_DEV_GPU_UTIL"}, "values": [[1730419200, '
+        + "9" * 400
+        + "]]}]}}"
     )
     response = post_json(client, URL, {"format": "dcgm-prometheus", "content": content})
 
     [problem] = errors(response, 422)
     assert problem["field"] == "content"
-    assert problem["message"].startswith("line 1 column 116: the number 999999999999…")
+    # the number starts after the 139 characters before it
+    assert problem["message"].startswith("line 1 column 140: a number too long or too large")
 
 
 def test_the_key_bound_applies_to_the_content_as_well_as_the_body(client):
@@ -239,7 +243,7 @@ def test_the_key_bound_applies_to_the_content_as_well_as_the_body(client):
     response = post_json(client, URL, {"format": "dcgm-prometheus", "content": content})
 
     [problem] = errors(response, 422)
-    assert problem["message"].startswith("holds 60000 keys, more than the limit of 50000")
+    assert problem["message"].startswith("holds 60,000 keys, more than the limit of 50,000")
 
 
 def test_a_gzip_file_in_base64_is_read(client):
@@ -264,7 +268,7 @@ def test_a_gzip_bomb_is_refused_at_the_body_limit(client):
 
     [problem] = errors(response, 422)
     assert problem["message"].startswith(
-        "the gzip archive inflates to more than the limit of 1000000 bytes"
+        "the gzip archive inflates to more than the limit of 1,000,000 bytes"
     )
 
 

@@ -441,10 +441,9 @@ def test_a_gzip_log_is_read_like_the_log(client, shipped_catalog):
     [
         (b"[" * 100_000, "line 1 column 33: nested more than 32 levels deep"),
         (
-            b'{"data": {"resultType": "matrix", "result": [{"metric": {}, "values": [[1, '
-            + b"9" * 400
-            + b"]]}]}}",
-            "line 1 column 76: a number too long or too large to read",
+            b'{"data": {"resultType": "matrix", "result": [{"metric": {"__name__": '
+            b'"DCGM_FI_DEV_GPU_UTIL"}, "values": [[1, ' + b"9" * 400 + b"]]}]}}",
+            "line 1 column 110: a number too long or too large to read",
         ),
     ],
 )
