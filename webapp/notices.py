@@ -29,6 +29,7 @@ from costmodel.usage import (
     GpuRef,
     InstanceTypeUnknown,
     JobStepsSkipped,
+    JobsWithoutGpu,
     MonthNotObserved,
     MonthPartlyObserved,
     MoreGaps,
@@ -112,6 +113,10 @@ def notice_text(notice: UsageNotice) -> str:
             return _("%(count)s job steps skipped (only whole jobs count; use sacct -X)") % {
                 "count": number(notice.count)
             }
+        case JobsWithoutGpu():
+            return _(
+                "%(count)s jobs without a GPU (no gres/gpu in AllocTRES): they count no GPU-hours"
+            ) % {"count": number(notice.count)}
         case UnfinishedJobsSkipped():
             return _("%(count)s jobs without a start or an end skipped (still running?)") % {
                 "count": number(notice.count)
@@ -220,7 +225,18 @@ READER_MESSAGES: dict[str, Promise] = {
         "--format=JobID,Start,End,AllocTRES"
     ),
     "not_sacct": gettext_lazy(
-        "line %(line)s: is not sacct -P output (expected a header JobID|Start|End|AllocTRES)"
+        "line %(line)s: is not sacct -P output with a header: give the order of its "
+        "%(count)s fields "
+        "(--columns on the command, the columns field on the page and in the API), or xdmod "
+        "for Open XDMoD's export"
+    ),
+    "no_gpu_job": gettext_lazy(
+        "no job in this file allocated a GPU: none of its %(jobs)s finished jobs has gres/gpu "
+        "in AllocTRES (is GPU accounting on? AccountingStorageTRES=gres/gpu)"
+    ),
+    "columns_missing": gettext_lazy(
+        "has no %(columns)s: name the fields in the order sacct printed them (its --format), "
+        "or a preset: xdmod"
     ),
     "no_finished_job": gettext_lazy("line %(line)s: no finished job in the sacct output"),
     "unreadable_job_time": gettext_lazy("line %(line)s: unreadable Start or End time"),
@@ -242,7 +258,7 @@ def _error_values(params: Mapping[str, Any]) -> dict[str, Any]:
     """An error's params as the message shows them: figures grouped, the GPU and the place
     in the file (``line 12`` or a JSON path) in words."""
     values: dict[str, Any] = dict(params)
-    for key in ("line", "column", "months", "limit", "count", "keys"):
+    for key in ("line", "column", "months", "limit", "count", "keys", "jobs"):
         if key in params:
             values[key] = number(params[key])
     if "value" in params:

@@ -18,7 +18,9 @@ Formats (:data:`FORMATS`):
   for ``DCGM_FI_DEV_GPU_UTIL`` [%] or ``DCGM_FI_PROF_GR_ENGINE_ACTIVE`` /
   ``DCGM_FI_PROF_SM_ACTIVE`` [0–1] (result type ``matrix``; the series of one
   GPU, its ``UUID``, merged; samples put in time order).
-- ``slurm-sacct``: ``sacct -a -X -P --format=JobID,Start,End,AllocTRES``.
+- ``slurm-sacct``: ``sacct -a -X -P`` with JobID (or JobIDRaw), Start, End and
+  AllocTRES, in any order among other fields; headerless with the field order
+  given (``columns``; ``xdmod`` for Open XDMoD's documented export).
 - ``aws-cur``: an AWS Cost and Usage Report CSV.
 
 Timestamps without a zone (nvidia-smi, sacct) are read as UTC.
@@ -69,6 +71,7 @@ from costmodel.usage.notices import (
     GpuRef,
     InstanceTypeUnknown,
     JobStepsSkipped,
+    JobsWithoutGpu,
     MonthNotObserved,
     MonthPartlyObserved,
     MoreGaps,
@@ -87,7 +90,7 @@ from costmodel.usage.profile import (
     UsageProfile,
     profile_from_usage,
 )
-from costmodel.usage.slurm import read_slurm_sacct
+from costmodel.usage.slurm import SACCT_PRESETS, read_slurm_sacct, sacct_columns
 from costmodel.usage.text import decode_text
 
 Format = Literal["nvidia-smi", "dcgm-prometheus", "slurm-sacct", "aws-cur"]
@@ -95,9 +98,14 @@ FORMATS: tuple[str, ...] = ("nvidia-smi", "dcgm-prometheus", "slurm-sacct", "aws
 
 
 def read_usage(
-    format: str, text: str, gpus_per_instance: Mapping[str, tuple[int, str]] | None = None
+    format: str,
+    text: str,
+    gpus_per_instance: Mapping[str, tuple[int, str]] | None = None,
+    columns: str | None = None,
 ) -> MeasuredUsage:
-    """Read ``text`` in ``format`` (one of :data:`FORMATS`); ``aws-cur`` needs the mapping.
+    """Read ``text`` in ``format`` (one of :data:`FORMATS`); ``aws-cur`` needs the mapping;
+    ``columns`` names the fields of a headerless ``slurm-sacct`` file (``"xdmod"``, or
+    ``"jobid,start,end,alloctres"``), and is ignored by the other formats.
 
     Raises
     ------
@@ -109,7 +117,7 @@ def read_usage(
     if format == "dcgm-prometheus":
         return read_dcgm_prometheus(text)
     if format == "slurm-sacct":
-        return read_slurm_sacct(text)
+        return read_slurm_sacct(text, columns)
     if format == "aws-cur":
         return read_aws_cur(text, gpus_per_instance or {})
     raise UsageError([FieldError("format", f"must be one of {', '.join(FORMATS)}")])
@@ -129,11 +137,13 @@ __all__ = [
     "PROFILE_MONTHS",
     "QUERY_RANGE_HINT",
     "READER_CODES",
+    "SACCT_PRESETS",
     "Format",
     "Gap",
     "GpuRef",
     "InstanceTypeUnknown",
     "JobStepsSkipped",
+    "JobsWithoutGpu",
     "MeasuredUsage",
     "MonthNotObserved",
     "MonthPartlyObserved",
@@ -153,4 +163,5 @@ __all__ = [
     "read_nvidia_smi",
     "read_slurm_sacct",
     "read_usage",
+    "sacct_columns",
 ]

@@ -40,7 +40,11 @@ READER_CODES: dict[str, str] = {
     "not_unix_seconds": "sample times outside 1970-2100 in Unix seconds; params: path",
     "no_samples": "the series hold no samples",
     "missing_columns": "a sacct header without a needed column; params: line, columns",
-    "not_sacct": "neither a sacct header nor a row shaped like one; params: line",
+    "not_sacct": "neither a sacct header nor a row shaped like one, and no columns given; "
+    "params: line, count (fields)",
+    "no_gpu_job": "no finished job allocated a GPU; params: jobs",
+    "columns_missing": "(on columns, not content) the field order lacks a needed field; "
+    "params: columns",
     "no_finished_job": "no job with a start and an end; params: line",
     "unreadable_job_time": "a job's Start or End is not a time; params: line",
     "end_before_start": "a job ends before it starts; params: line",

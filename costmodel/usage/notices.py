@@ -100,6 +100,13 @@ class JobStepsSkipped(Notice):
     count: int = Field(description="job steps skipped")
 
 
+class JobsWithoutGpu(Notice):
+    """Slurm jobs whose AllocTRES holds no ``gres/gpu``: they count no GPU-hours."""
+
+    code: Literal["jobs_without_gpu"] = "jobs_without_gpu"
+    count: int = Field(description="finished jobs without a GPU")
+
+
 class UnfinishedJobsSkipped(Notice):
     """Slurm jobs without a start or an end (running, pending), left out."""
 
@@ -139,6 +146,7 @@ UsageNotice = Annotated[
     | SingleSampleGpus
     | SamplesSkipped
     | JobStepsSkipped
+    | JobsWithoutGpu
     | UnfinishedJobsSkipped
     | InstanceTypeUnknown
     | MonthNotObserved

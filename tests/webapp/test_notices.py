@@ -24,6 +24,7 @@ from costmodel.usage import (
     GpuRef,
     InstanceTypeUnknown,
     JobStepsSkipped,
+    JobsWithoutGpu,
     MonthNotObserved,
     MonthPartlyObserved,
     MoreGaps,
@@ -118,6 +119,7 @@ OLD_WARNINGS = [
         [
             "1 job steps skipped (only whole jobs count; use sacct -X)",
             "1 jobs without a start or an end skipped (still running?)",
+            "1 jobs without a GPU (no gres/gpu in AllocTRES): they count no GPU-hours",
             "2026-09: partly observed, 62.0 of 720 hours",
             "2026-11: partly observed, 48.0 of 720 hours",
         ],
@@ -187,6 +189,7 @@ OLD_WARNINGS = [
             "line 3: skipped, 2 fields, not 4",
             "1 job steps skipped (only whole jobs count; use sacct -X)",
             "1 jobs without a start or an end skipped (still running?)",
+            "1 jobs without a GPU (no gres/gpu in AllocTRES): they count no GPU-hours",
             "2026-09: partly observed, 62.0 of 720 hours",
             "2026-11: partly observed, 48.0 of 720 hours",
         ],
@@ -218,6 +221,7 @@ EXAMPLES = {
     SingleSampleGpus: SingleSampleGpus(count=2, seconds=300.0),
     SamplesSkipped: SamplesSkipped(count=2, path="data.result[1].values[5]", value="NaN"),
     JobStepsSkipped: JobStepsSkipped(count=3),
+    JobsWithoutGpu: JobsWithoutGpu(count=4),
     UnfinishedJobsSkipped: UnfinishedJobsSkipped(count=2),
     InstanceTypeUnknown: InstanceTypeUnknown(instance_type="m5.xlarge", hours=2.5),
     MonthNotObserved: MonthNotObserved(month="2026-03"),
@@ -250,6 +254,7 @@ def test_chinese_sentences_carry_the_figures_formatted():
         "跳过 2 个样本：不是 0–100 % 范围内的利用率（第一个：data.result[1].values[5] 处的 NaN）；"
         "其时间计为未观测",
         "已跳过 3 个作业步骤（只计整个作业；请使用 sacct -X）",
+        "4 个作业没有 GPU（AllocTRES 中没有 gres/gpu）：不计 GPU 小时",
         "已跳过 2 个没有开始或结束时间的作业（仍在运行？）",
         "m5.xlarge：2.5 实例小时未计入，价格目录中没有它的 GPU 数量",
         "2026-03：未观测",
@@ -347,6 +352,7 @@ BAD_FILES = {
     ),
     "missing_columns": ("slurm-sacct", "JobID|Start|End|AllocCPUS\n1|2026-10-01T00:00:00|x|4\n"),
     "not_sacct": ("slurm-sacct", "hello|world\n"),
+    "no_gpu_job": ("slurm-sacct", SACCT + "1|2026-10-01T00:00:00|2026-10-01T01:00:00|cpu=4\n"),
     "no_finished_job": ("slurm-sacct", SACCT + "1|2026-10-01T00:00:00|Unknown|gres/gpu=1\n"),
     "unreadable_job_time": ("slurm-sacct", SACCT + "1|2026-10-01T00:00:00|soon|gres/gpu=1\n"),
     "end_before_start": (
@@ -383,7 +389,8 @@ def test_a_refused_file_is_explained_in_english_as_the_reader_says_and_in_chines
 
 def test_every_reader_error_has_a_bad_file_here_and_words():
     from_bytes = {"not_text", "bad_gzip", "inflates_too_far"}  # decode_text's
-    assert set(BAD_FILES) | from_bytes == set(READER_CODES) == set(READER_MESSAGES)
+    on_columns = {"columns_missing"}  # tested in tests/costmodel/test_usage_slurm.py
+    assert set(BAD_FILES) | from_bytes | on_columns == set(READER_CODES) == set(READER_MESSAGES)
 
 
 @pytest.mark.parametrize(

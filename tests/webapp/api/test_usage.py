@@ -198,6 +198,7 @@ def test_the_endpoint_and_its_request_are_in_the_openapi_document(client):
         "more_gaps",
         "single_sample_gpus",
         "samples_skipped",
+        "jobs_without_gpu",
         "job_steps_skipped",
         "unfinished_jobs_skipped",
         "instance_type_unknown",
@@ -280,3 +281,28 @@ def test_content_that_is_not_base64_is_named(client):
     assert errors(response, 422) == [
         {"field": "content", "message": "is not base64 (encoding is base64)"}
     ]
+
+
+def test_headerless_sacct_reads_with_the_field_order_given(client):
+    content = (FIXTURES / "xdmod-sacct.log").read_text(encoding="utf-8")
+    response = post_json(
+        client, URL, {"format": "slurm-sacct", "content": content, "columns": "xdmod"}
+    )
+
+    assert response.status_code == 200, response.content
+    # hand computation in tests/costmodel/test_usage_slurm.py: 15 months, no GPU-hours
+    answer = response.json()
+    assert len(answer["months"]) == 15
+    assert {"code": "jobs_without_gpu", "count": 3} in answer["notices"]
+
+
+def test_a_field_order_without_a_needed_field_is_a_422_on_columns(client):
+    response = post_json(
+        client,
+        URL,
+        {"format": "slurm-sacct", "content": "1|2026-10-01|x\n", "columns": "jobid,start"},
+    )
+
+    [problem] = errors(response, 422)
+    assert problem["field"] == "columns"
+    assert problem["message"].startswith("has no end, alloctres")
