@@ -34,6 +34,7 @@ __all__ = [
     "BY_KEY",
     "LINES",
     "SIDES",
+    "SIDE_LABELS",
     "Booking",
     "Fee",
     "Line",
@@ -52,6 +53,11 @@ def gettext_noop(message: str) -> str:
     """``message`` itself, marked for translation (as :func:`django.utils.translation.gettext_noop`
     does: the name is what ``makemessages`` looks for)."""
     return message
+
+
+SIDE_LABELS: dict[SideName, str] = {"build": gettext_noop("Build"), "rent": gettext_noop("Rent")}
+"""Each side's name, marked for translation: what a line's label is prefixed with where both
+sides share a table (``Build: Energy``)."""
 
 
 class Booking(StrEnum):

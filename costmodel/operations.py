@@ -23,7 +23,7 @@ from pydantic_core import PydanticCustomError
 
 from costmodel.columns import Array, ProjectionOverflowError, columns_from, variants
 from costmodel.errors import FieldError, ScenarioError, field_errors
-from costmodel.projection import chunks, project_columns, rent_hours_per_box_hour
+from costmodel.projection import chunks, power, project_columns, rent_hours_per_box_hour
 from costmodel.scenario import (
     HOURS_PER_MONTH,
     ProfileWorkload,
@@ -103,20 +103,26 @@ class Uniform(_Strict):
 Distribution = Annotated[Triangular | Uniform, Field(discriminator="kind")]
 
 
+Measure = Literal["savings", "present_value_savings"]
+"""What tornado and uncertainty measure: cash savings (resale credited), or their present value."""
+
+
 class TornadoRequest(_Strict):
-    """``{scenario, drivers: {path: {low, high}}}``."""
+    """``{scenario, drivers: {path: {low, high}}, measure?}``."""
 
     scenario: Scenario
     drivers: Annotated[dict[str, Range], Field(min_length=1, max_length=MAX_DRIVERS)]
+    measure: Measure = "savings"
 
 
 class UncertaintyRequest(_Strict):
-    """``{scenario, distributions: {path: distribution}, draws, seed}``."""
+    """``{scenario, distributions: {path: distribution}, draws, seed, measure?}``."""
 
     scenario: Scenario
     distributions: Annotated[dict[str, Distribution], Field(min_length=1, max_length=MAX_DRIVERS)]
     draws: Annotated[int, Field(ge=1, le=MAX_DRAWS)] = 10_000
     seed: Annotated[int, Field(ge=0, le=2**63 - 1)] = 0
+    measure: Measure = "savings"
 
     @model_validator(mode="after")
     def _bounded_work(self) -> Self:
@@ -170,7 +176,10 @@ class TornadoRow(BaseModel):
 
 
 class TornadoAnswer(BaseModel):
-    base_savings: float = Field(description="The scenario's own savings [currency].")
+    base_savings: float = Field(
+        description="The scenario's own savings, or present-value savings with measure "
+        "present_value_savings [currency]."
+    )
     drivers: list[TornadoRow] = Field(description="Largest |savings_high − savings_low| first.")
 
 
@@ -189,7 +198,10 @@ class SavingsStatistics(BaseModel):
 
 class Bands(BaseModel):
     months: list[int]
-    p10: list[float] = Field(description="P10 of rent_cum − build_cum per month [currency].")
+    p10: list[float] = Field(
+        description="P10 of rent_cum − build_cum per month, or of its discounted running sum "
+        "with measure present_value_savings [currency]."
+    )
     p50: list[float]
     p90: list[float]
 
@@ -464,7 +476,9 @@ def tornado(request: TornadoRequest) -> dict[str, Any]:
     """Savings and break-even month with each driver at its low and at its high value.
 
     Rows (one per driver) are sorted by the swing ``|savings_high − savings_low|``,
-    largest first; ``base_savings`` is the scenario's own.
+    largest first; ``base_savings`` is the scenario's own. With ``measure`` =
+    ``present_value_savings`` the savings figures are present-value savings
+    (``rent.present_value − build.present_value``); break-even months stay on cash.
 
     Raises
     ------
@@ -486,6 +500,7 @@ def tornado(request: TornadoRequest) -> dict[str, Any]:
         p = project_columns(variants(scenario, count, values), with_break_even_utilization=False)
     except ProjectionOverflowError as exc:
         raise _refused(exc, fields) from None
+    measured = p.present_value_savings if request.measure == "present_value_savings" else p.savings
     rows: list[dict[str, Any]] = []
     for d, path in enumerate(paths):
         low, high = 1 + 2 * d, 2 + 2 * d
@@ -494,14 +509,14 @@ def tornado(request: TornadoRequest) -> dict[str, Any]:
                 "path": path,
                 "low": request.drivers[path].low,
                 "high": request.drivers[path].high,
-                "savings_low": float(p.savings[low]),
-                "savings_high": float(p.savings[high]),
+                "savings_low": float(measured[low]),
+                "savings_high": float(measured[high]),
                 "break_even_month_low": _nullable(p.break_even_month[low]),
                 "break_even_month_high": _nullable(p.break_even_month[high]),
             }
         )
     rows.sort(key=lambda row: abs(row["savings_high"] - row["savings_low"]), reverse=True)
-    return {"base_savings": float(p.savings[0]), "drivers": rows}
+    return {"base_savings": float(measured[0]), "drivers": rows}
 
 
 def _base_value(scenario: Scenario, path: str) -> float:
@@ -549,6 +564,10 @@ def uncertainty(request: UncertaintyRequest) -> dict[str, Any]:
         P10/P50/P90 over the draws that pay back (null when none does); and
         ``bands``: per month ``0..H`` the P10/P50/P90 of ``rent_cum − build_cum``;
         ``committed_instances``, held at the scenario's count in every draw.
+        With ``measure`` = ``present_value_savings``, ``savings``,
+        ``probability_build_cheaper`` and the bands are of present values: the
+        bands of ``Σ_{k≤m} (rent.monthly[k] − build.monthly[k]) × (1 + d)^(−k/12)``;
+        break-even months and ``probability_pays_back`` stay on cash.
 
     Notes
     -----
@@ -570,13 +589,13 @@ def uncertainty(request: UncertaintyRequest) -> dict[str, Any]:
     advantage = np.empty((months, n))  # rent_cum − build_cum, a row per month
     # Draws are built and projected in cache-sized chunks (projection.CHUNK_CELLS):
     # only the answer's bands are ever held for every draw at once.
+    present = request.measure == "present_value_savings"
+    m = np.arange(months)
     for rows in chunks(n, months):
         chunk = {path: values[rows] for path, values in drawn.items()}
         try:
-            p = project_columns(
-                variants(scenario, rows.stop - rows.start, chunk),
-                with_break_even_utilization=False,
-            )
+            columns = variants(scenario, rows.stop - rows.start, chunk)
+            p = project_columns(columns, with_break_even_utilization=False)
         except ProjectionOverflowError:
             raise ScenarioError(
                 [
@@ -587,9 +606,15 @@ def uncertainty(request: UncertaintyRequest) -> dict[str, Any]:
                     )
                 ]
             ) from None
-        savings[rows] = p.savings
         break_even[rows] = p.break_even_month
-        advantage[:, rows] = (p.rent.cumulative - p.build.cumulative).T
+        if present:
+            savings[rows] = p.present_value_savings
+            discount = power(1.0 + columns.discount_rate_per_year, -m / 12.0)
+            saved = (p.rent.monthly - p.build.monthly)[:, :months] * discount
+            advantage[:, rows] = np.cumsum(saved, axis=1).T
+        else:
+            savings[rows] = p.savings
+            advantage[:, rows] = (p.rent.cumulative - p.build.cumulative).T
     pays_back = ~np.isnan(break_even)
     savings_p = _percentiles(savings)
     months_p = _percentiles(break_even[pays_back]) if pays_back.any() else [None] * 3

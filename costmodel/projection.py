@@ -88,6 +88,7 @@ class Projection:
     break_even_month: Array
     break_even_utilization: Array
     savings: Array
+    present_value_savings: Array
     work_reference_gpu_hours: Array
     scenarios: tuple[Scenario, ...] | None = None
 
@@ -363,6 +364,7 @@ def _joined(parts: list[Projection]) -> Projection:
         break_even_month=joined("break_even_month"),
         break_even_utilization=joined("break_even_utilization"),
         savings=joined("savings"),
+        present_value_savings=joined("present_value_savings"),
         work_reference_gpu_hours=joined("work_reference_gpu_hours"),
     )
 
@@ -646,6 +648,7 @@ def monthly_projection(c: Columns, with_break_even_utilization: bool = False) ->
         break_even_month=break_even_month(build_cumulative, rent_cumulative, horizon),
         break_even_utilization=break_even_u,
         savings=savings,
+        present_value_savings=rent_present_value - build_present_value,
         work_reference_gpu_hours=work,
     )
 

@@ -310,3 +310,22 @@ def check_ranges(scenario: Scenario, ranges: Sequence[Range]) -> None:
                 "distributions": {r.path: r.as_triangular() for r in ranges},
             }
         )
+
+
+def with_spread(ranges: Sequence[Range]) -> tuple[list[Range], list[Range]]:
+    """The ranges that can move an answer, and those that cannot (low equal to high).
+
+    A range whose low and high are the same value (within float rounding) is
+    a fixed input: the electricity price of a box whose hosting fee includes
+    power is 0 at every end. It swings nothing in a tornado and draws one
+    value in a Monte Carlo, so a page leaves it out and says why.
+
+    >>> with_spread([Range("a", 0.0, 0.0, 0.0), Range("b", 1.0, 2.0, 3.0)])[1]
+    [Range(path='a', low=0.0, mode=0.0, high=0.0)]
+    """
+    kept: list[Range] = []
+    fixed: list[Range] = []
+    for r in ranges:
+        same = math.isclose(r.low, r.high, rel_tol=1e-12, abs_tol=1e-12)
+        (fixed if same else kept).append(r)
+    return kept, fixed

@@ -132,6 +132,11 @@ class Headline(_Schema):
         description="`rent.total − build.total_net` [currency]: positive when building is "
         "cheaper over the horizon, resale credited."
     )
+    present_value_savings: float = Field(
+        description="`rent.present_value − build.present_value` [currency]: the savings "
+        "discounted at `discount_rate_per_year` (equal to `savings` at 0); the measure a "
+        "verdict is decided on."
+    )
     work_reference_gpu_hours: float = Field(
         description="Σ demand × build GPUs × build throughput [reference GPU-hours]."
     )

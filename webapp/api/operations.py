@@ -60,7 +60,9 @@ def _run(request: HttpRequest, parse: Any, operation: Any) -> HttpResponse:
 def tornado_view(request: HttpRequest) -> HttpResponse:
     """For each driver (a dotted numeric field of the scenario, e.g. `rent.hourly_rate`),
     the savings and break-even month with that field at `low` and at `high`, all else at
-    base; rows sorted by the swing of savings, largest first."""
+    base; rows sorted by the swing of savings, largest first. `measure`:
+    `present_value_savings` measures savings at their present value instead (break-even
+    months stay on cash)."""
     return _run(request, parse_tornado, tornado)
 
 
@@ -74,7 +76,9 @@ def uncertainty_view(request: HttpRequest) -> HttpResponse:
     """Independent draws (triangular or uniform) of the fields named in `distributions`,
     at most 100 000; P10/P50/P90 of savings and break-even month, the probability that
     building is cheaper and that it pays back, and per-month bands of the cumulative
-    advantage. The same seed gives the same answer."""
+    advantage. The same seed gives the same answer. `measure`: `present_value_savings`
+    measures savings, the probability and the bands at their present value instead
+    (break-even and pay-back stay on cash)."""
     return _run(request, parse_uncertainty, uncertainty)
 
 

@@ -27,6 +27,7 @@ from django.utils.translation import gettext as _
 
 from costmodel import Scenario, ScenarioError, compare
 from costmodel.decision import Decision, decide
+from costmodel.lines import LINES, SIDE_LABELS
 from costmodel.operations import (
     fleet,
     parse_fleet,
@@ -35,7 +36,7 @@ from costmodel.operations import (
     tornado,
     uncertainty,
 )
-from costmodel.ranges import Range, default_ranges, drivers, fleet_size
+from costmodel.ranges import Range, default_ranges, drivers, fleet_size, with_spread
 from costmodel.sensitivity import (
     average_utilization,
     default_horizons,
@@ -59,11 +60,6 @@ SEED = 0
 GRID_UTILIZATIONS = [i / 20 for i in range(21)]
 """Rows of the utilization × horizon grid: 0 %, 5 %, …, 100 % (a smooth zero contour)."""
 
-BUILD_COMPONENTS = ("energy", "hosting", "maintenance", "ops", "burst", "replacement", "financing")
-RENT_COMPONENTS = ("compute", "fixed", "committed")
-ALWAYS_CHARTED = frozenset({"energy", "hosting", "maintenance", "ops", "compute", "fixed"})
-"""The methodology's six monthly series: charted even when zero every month, so the legend
-always answers "what about hosting?"; the version-2 components only when at work."""
 
 CACHE_SECONDS = 24 * 3600
 """How long an analysis document stays in the cache [s]; it never goes stale (see
@@ -80,13 +76,20 @@ def draws_for(scenario: Scenario) -> int:
 
 
 def ranges_of(link: Permalink) -> list[Range]:
-    """The Monte Carlo's ranges: the user's, or the defaults when none were chosen."""
-    return list(link.ranges or default_ranges(link.scenario))
+    """The Monte Carlo's ranges: the user's, or the defaults when none were chosen; a range
+    whose low equals its high is left out (:func:`costmodel.ranges.with_spread`)."""
+    return with_spread(link.ranges or default_ranges(link.scenario))[0]
 
 
 def drivers_of(link: Permalink) -> list[Range]:
-    """The tornado's drivers: the user's ranges plus the defaults of every other input."""
-    return drivers(link.scenario, link.ranges)
+    """The tornado's drivers: the user's ranges plus the defaults of every other input, those
+    whose low equals their high left out."""
+    return with_spread(drivers(link.scenario, link.ranges))[0]
+
+
+def fixed_inputs(link: Permalink) -> list[Range]:
+    """The inputs left out of the ranges and the tornado: low and high are the same."""
+    return with_spread(drivers(link.scenario, link.ranges))[1]
 
 
 @dataclass(frozen=True)
@@ -214,8 +217,7 @@ def chart_labels(scenario: Scenario) -> dict[str, str]:
 
     return {
         "month": _("Month"),
-        "build": _("Build"),
-        "rent": _("Rent"),
+        **{side: _(label) for side, label in SIDE_LABELS.items()},
         "break_even": _("Break-even"),
         "this_scenario": _("This scenario"),
         "cumulative_title": _("Cumulative cost, and what the box would fetch if sold"),
@@ -226,16 +228,7 @@ def chart_labels(scenario: Scenario) -> dict[str, str]:
         "build_total_net": _("Build at the end, net of resale"),
         "breakdown_title": _("Monthly cost by component (from month 1)"),
         "breakdown_axis": money_axis(_("Cost per month")),
-        "energy": _("Energy"),
-        "hosting": _("Hosting"),
-        "maintenance": _("Maintenance"),
-        "ops": _("Operations"),
-        "burst": _("Cloud burst"),
-        "replacement": _("Replacement"),
-        "financing": _("Loan payments"),
-        "compute": _("Cloud compute"),
-        "fixed": _("Fixed fees"),
-        "committed": _("Committed instances"),
+        **{line.key: _(line.label) for line in LINES},
         "utilization_title": _("Savings and break-even month across steady utilization"),
         "utilization": _("Utilization"),
         "savings": _("Savings of building over %(horizon)s") % {"horizon": horizon},
@@ -251,6 +244,7 @@ def chart_labels(scenario: Scenario) -> dict[str, str]:
         "fan_band": _("P10 to P90"),
         "fan_p10": _("P10"),
         "fan_p90": _("P90"),
+        "fan_sold": _("At the end, the box sold"),
         "tornado_title": _("What swings the savings most"),
         "tornado_axis": money_axis(
             _("Savings of building over %(horizon)s") % {"horizon": horizon}
@@ -268,18 +262,17 @@ def chart_labels(scenario: Scenario) -> dict[str, str]:
 
 
 def _breakdown(result: dict[str, Any], labels: dict[str, str]) -> dict[str, Any]:
-    """The monthly components of months 1..H: the six of :data:`ALWAYS_CHARTED`, and the
-    version-2 ones (burst, replacement, loan, commitment) that are not zero every month."""
+    """The cost lines of months 1..H (:mod:`costmodel.lines`): those always charted, and the
+    others when they are not zero every month."""
     series = [
         {
-            "side": side,
-            "key": key,
-            "name": f"{labels[side]} · {labels[key]}",
-            "values": result[side][key][1:],
+            "side": line.side,
+            "key": line.key,
+            "name": f"{labels[line.side]} · {labels[line.key]}",
+            "values": result[line.side][line.key][1:],
         }
-        for side, keys in (("build", BUILD_COMPONENTS), ("rent", RENT_COMPONENTS))
-        for key in keys
-        if key in ALWAYS_CHARTED or any(value != 0 for value in result[side][key][1:])
+        for line in LINES
+        if line.always_charted or any(value != 0 for value in result[line.side][line.key][1:])
     ]
     return {"months": result["months"][1:], "series": series}
 
@@ -297,9 +290,10 @@ def _uncertainty_part(a: Analyses, scenario: Scenario) -> dict[str, Any]:
         return part
     answer = a.uncertainty
     part.update(answer)
-    part["title"] = _("Advantage of building so far: building is cheaper in %(share)s of draws") % {
-        "share": formatting.share(answer["probability_build_cheaper"])
-    }
+    # the band ends where the share is counted: at the horizon, the box sold (results.js)
+    part["title"] = _(
+        "Advantage of building, the box sold at the end: building is cheaper in %(share)s of draws"
+    ) % {"share": formatting.share(answer["probability_build_cheaper"])}
     part["confidence"] = how_sure(a.decision, answer, a.draws, scenario.currency)
     return part
 
@@ -410,7 +404,7 @@ def _cache_key(link: Permalink) -> str:
         sort_keys=True,
     )
     digest = hashlib.blake2b(identity.encode(), digest_size=16).hexdigest()
-    return f"planner:analysis:v1:{get_language()}:{digest}"
+    return f"planner:analysis:v2:{get_language()}:{digest}"
 
 
 def analysis_document(link: Permalink) -> dict[str, Any]:

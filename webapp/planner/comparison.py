@@ -75,20 +75,6 @@ def decisions(scenarios: Sequence[Scenario], summaries: Sequence[dict[str, Any]]
     ]
 
 
-def saved_verdicts(saved: Sequence[SavedScenario]) -> list[dict[str, Any]]:
-    """The saved list's rows: each saved scenario with its decision (two engine batches)."""
-    if not saved:
-        return []
-    scenarios = [stored_scenario(s) for s in saved]
-    summaries = project(scenarios).summaries()
-    return [
-        {"saved": item, "scenario": scenario, "decision": decision}
-        for item, scenario, decision in zip(
-            saved, scenarios, decisions(scenarios, summaries), strict=True
-        )
-    ]
-
-
 def evaluate(saved: Sequence[SavedScenario]) -> list[dict[str, Any]]:
     """Each saved scenario with its engine result and decision, from one batch of each."""
     scenarios = [stored_scenario(s) for s in saved]

@@ -34,7 +34,7 @@ from webapp.notices import month_above_limit_text, reader_error_text
 from webapp.planner.choices import CatalogChoices
 from webapp.planner.chosen import Chosen, chosen_for_you
 from webapp.planner.fields import DEFAULT_COST_OF_CAPITAL, PROFILE_MONTHS
-from webapp.planner.forms import DEFAULT_CHOICE, FieldRenderer
+from webapp.planner.form_fields import DEFAULT_CHOICE, FieldRenderer
 from webapp.planner.permalink import Permalink, encode_link
 from webapp.planner.services import make_plan
 from webapp.usage.services import body_limit, file_text, measured_usage

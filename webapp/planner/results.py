@@ -22,16 +22,14 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from costmodel import ScenarioError
-from costmodel.decision import decide
 from costmodel.operations import MAX_COMMITTED_INSTANCES, commitment_table, peak_committed_need
 from costmodel.paths import get_path
 from costmodel.projection import job_times
 from costmodel.ranges import fleet_size
 from costmodel.scenario import JobsWorkload, Scenario
-from costmodel.sensitivity import summary_and_sweep
 from webapp import formatting
 from webapp.catalog.models import STALE_AFTER_DAYS
-from webapp.planner.analysis import ranges_of, ranges_table
+from webapp.planner.analysis import field_label, fixed_inputs, range_value, ranges_of, ranges_table
 from webapp.planner.chosen import chosen_for_you
 from webapp.planner.compared import compared
 from webapp.planner.fields import ALL_FIELDS, field_value, labels
@@ -40,8 +38,9 @@ from webapp.planner.jobs import job_memory_of, runs_text
 from webapp.planner.permalink import Permalink, encode, fits_in_link
 from webapp.planner.sources import Sources, catalog_sources, old_prices
 from webapp.planner.verdict import verdict, what_is_compared
+from webapp.scenarios import decisions
 
-VERDICT_SWEEP_STEPS = 6
+VERDICT_SWEEP_STEPS = decisions.VERDICT_SWEEP_STEPS
 """Points of the sweep the verdict reads: 0, 20, …, 100 % (the 80 % example among them)."""
 
 
@@ -206,12 +205,35 @@ def _memory_text(memory: tuple[float, float] | None) -> str:
     }
 
 
+def fixed_part(link: Permalink) -> dict[str, Any] | None:
+    """The inputs left out of the ranges and the tornado because their low and high are the
+    same (the electricity price when the hosting fee includes power), in one note; None when
+    every range has a spread."""
+    fixed = fixed_inputs(link)
+    if not fixed:
+        return None
+    cur = link.scenario.currency
+    named = [
+        _("%(input)s (%(value)s at both ends)")
+        % {"input": field_label(r.path), "value": range_value(r.path, r.low, cur)}
+        for r in fixed
+    ]
+    sentence = ngettext(
+        "Left out of the ranges and the tornado: %(list)s. Its low and high are the same, so "
+        "it cannot move the answer.",
+        "Left out of the ranges and the tornado: %(list)s. Their lows and highs are the same, "
+        "so they cannot move the answer.",
+        len(fixed),
+    ) % {"list": _("; ").join(named)}
+    return {"sentence": sentence, "paths": " ".join(r.path for r in fixed)}
+
+
 def results_context(link: Permalink, code: str | None = None) -> dict[str, Any]:
     """Template context of the results page for a decoded permalink (and its code, if known)."""
     scenario = link.scenario
     sources = catalog_sources(link.provenance)
-    result, sweep = summary_and_sweep(scenario, VERDICT_SWEEP_STEPS)
-    decision = decide(scenario, result, sweep)
+    # the one function behind every stored verdict too (saved lists, the admin's report)
+    result, decision = decisions.summary_and_decision(scenario)
     said = verdict(decision, scenario)
     commitment = commitment_part(link)
     return {
@@ -234,6 +256,7 @@ def results_context(link: Permalink, code: str | None = None) -> dict[str, Any]:
         "jobs": jobs_part(scenario, link.provenance),
         "ranges": ranges_table(ranges_of(link), scenario.currency),
         "ranges_chosen": bool(link.ranges),
+        "fixed": fixed_part(link),
         "inputs": input_rows(scenario, sources, link.overrides),
         "from_catalog": bool(link.provenance),
         "provenance": link.provenance,

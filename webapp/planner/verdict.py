@@ -220,12 +220,6 @@ CONDITIONS: dict[tuple[str, str, bool], Promise] = {
     ("build", "less", False): gettext_lazy(
         "Build if the box is busy less than %(threshold)s of the time (this plan: %(plan)s)."
     ),
-    ("build", "any", True): gettext_lazy(
-        "Build at any utilization from 0 to 100 %%, if you keep the box at least %(months)s."
-    ),
-    ("build", "any", False): gettext_lazy(
-        "Building is cheaper at any utilization from 0 to 100 %%."
-    ),
     ("rent", "more", False): gettext_lazy(
         "Rent unless the box would be busy more than %(threshold)s of the time "
         "(this plan: %(plan)s)."
@@ -236,13 +230,47 @@ CONDITIONS: dict[tuple[str, str, bool], Promise] = {
     ),
     ("rent", "any", False): gettext_lazy("Renting is cheaper at any utilization from 0 to 100 %%."),
 }
-"""The condition sentence of each case; "keep" is the cash break-even month, for a build."""
+"""The condition sentence of each case; "keep" is the cash break-even month, for a build.
+Building cheaper at every utilization is :data:`USED_OR_NOT`'s."""
+
+USED_OR_NOT: dict[tuple[bool, bool], Promise] = {
+    # (the rent plan commits to instances, keep)
+    (True, True): gettext_lazy(
+        "Building is cheaper however little or much the box is used: the rent plan's "
+        "commitment is paid whether it is used or not, and it alone costs more than building. "
+        "Keep the box at least %(months)s."
+    ),
+    (True, False): gettext_lazy(
+        "Building is cheaper however little or much the box is used: the rent plan's "
+        "commitment is paid whether it is used or not, and it alone costs more than building."
+    ),
+    (False, True): gettext_lazy(
+        "Building is cheaper however little or much the box is used: the rent plan's fixed "
+        "fees are paid whether the cloud is used or not, and they alone cost more than "
+        "building. Keep the box at least %(months)s."
+    ),
+    (False, False): gettext_lazy(
+        "Building is cheaper however little or much the box is used: the rent plan's fixed "
+        "fees are paid whether the cloud is used or not, and they alone cost more than building."
+    ),
+}
+"""Building cheaper at every utilization, from 0 to 100 %, said for what it is: the rent plan
+costs something that does not depend on use (a commitment, fixed fees), and that alone costs
+more than the box. Not a claim that an idle box pays for itself."""
 
 
-def _utilization_condition(d: Decision) -> str:
+def _commits(scenario: Scenario) -> bool:
+    rent = scenario.rent
+    return rent.committed_instances > 0 and rent.committed_hourly_rate > 0
+
+
+def _utilization_condition(d: Decision, scenario: Scenario) -> str:
     keep = _keep_months(d)
     direction = {None: "any", True: "more", False: "less"}[d.build_when_busier]
-    sentence = CONDITIONS[(d.recommendation, direction, keep is not None)]
+    if d.recommendation == "build" and direction == "any":
+        sentence = USED_OR_NOT[(_commits(scenario), keep is not None)]
+    else:
+        sentence = CONDITIONS[(d.recommendation, direction, keep is not None)]
     threshold, plan = formatting.shares(d.break_even_utilization, d.average_utilization)
     return str(sentence) % {
         "threshold": threshold,
@@ -366,7 +394,7 @@ def verdict(decision: Decision, scenario: Scenario) -> Verdict:
     """The verdict's sentences for a scenario's decision (:func:`costmodel.decision.decide`;
     with the Monte Carlo's answer, the verdict may be ``uncertain`` and says the median)."""
     code = decision.verdict
-    conditions = [_utilization_condition(decision)]
+    conditions = [_utilization_condition(decision, scenario)]
     reference = _reference_sentence(decision, scenario)
     if reference is not None:
         conditions.append(reference)
