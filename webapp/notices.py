@@ -25,8 +25,10 @@ from django.utils.translation import gettext_lazy
 
 from costmodel import FieldError
 from costmodel.usage import (
+    MAX_PLACES,
     Gap,
     GpuRef,
+    GpusWithoutUtilization,
     InstanceTypeUnknown,
     JobStepsSkipped,
     JobsWithoutGpu,
@@ -109,6 +111,26 @@ def notice_text(notice: UsageNotice) -> str:
                 "%(count)s samples skipped, not a utilization within 0–100 %% (the first: "
                 "%(value)s at %(path)s); their time counts as not observed"
             ) % {"count": number(notice.count), "value": notice.value, "path": notice.path}
+        case GpusWithoutUtilization():
+            values = {
+                "count": number(notice.count),
+                "gpus": _places([gpu_text(g) for g in notice.gpus], notice.count),
+            }
+            if notice.mig:
+                return (
+                    _(
+                        "%(count)s GPUs in MIG mode report no utilization, not counted: %(gpus)s "
+                        "(measure them through DCGM, DCGM_FI_PROF_GR_ENGINE_ACTIVE)"
+                    )
+                    % values
+                )
+            return (
+                _(
+                    "%(count)s GPUs report no utilization ([N/A] in every row), not counted: "
+                    "%(gpus)s"
+                )
+                % values
+            )
         case JobStepsSkipped():
             return _("%(count)s job steps skipped (only whole jobs count; use sacct -X)") % {
                 "count": number(notice.count)
@@ -136,9 +158,78 @@ def notice_text(notice: UsageNotice) -> str:
             }
 
 
+_ROW_REASONS = {
+    "field_count": gettext_lazy("wrong number of fields"),
+    "unreadable_timestamp": gettext_lazy("unreadable timestamp"),
+    "unreadable_utilization": gettext_lazy("unreadable utilization"),
+    "unreadable_date_or_amount": gettext_lazy("unreadable date or amount"),
+}
+
+
+def _places(places: list[str], count: int) -> str:
+    """The first :data:`MAX_PLACES` places, and how many more there are."""
+    shown = ", ".join(places[:MAX_PLACES])
+    if count > MAX_PLACES:
+        return _("%(places)s and %(more)s more") % {
+            "places": shown,
+            "more": number(count - MAX_PLACES),
+        }
+    return shown
+
+
+def _group_text(kind: tuple[str, str], group: list[UsageNotice]) -> str:
+    """Notices of one kind (skipped rows for one reason, gaps) as one line: a count and
+    the first places."""
+    if kind[0] == "gap":
+        gaps = [n for n in group if isinstance(n, Gap)]
+        count = len(gaps) + sum(n.count for n in group if isinstance(n, MoreGaps))
+        places = [
+            _("%(gpu)s after %(where)s")
+            % {
+                "gpu": gpu_text(g.gpu),
+                "where": _("line %(line)s") % {"line": number(g.line)}
+                if g.line is not None
+                else g.path or "",
+            }
+            for g in gaps
+        ]
+        return _(
+            "%(count)s gaps without samples (not observed), the longest listed %(hours)s h: "
+            "%(places)s"
+        ) % {
+            "count": number(count),
+            "hours": number(max((g.hours for g in gaps), default=0.0), 2),
+            "places": _places(places, count),
+        }
+    rows = [n for n in group if isinstance(n, RowSkipped)]
+    lines = [number(r.line) for r in rows]
+    return _("%(count)s rows skipped, %(reason)s: lines %(lines)s") % {
+        "count": number(len(rows)),
+        "reason": _ROW_REASONS[kind[1]],
+        "lines": _places(lines, len(rows)),
+    }
+
+
 def notice_texts(notices: Sequence[UsageNotice]) -> list[str]:
-    """Each notice as a sentence in the active language, in the reader's order."""
-    return [notice_text(notice) for notice in notices]
+    """The notices as sentences in the active language, in the reader's order, one line
+    per kind: skipped rows of one reason, and gaps, become one line with their count and
+    the first three places (a kind with one notice keeps its own sentence)."""
+    groups: dict[object, list[UsageNotice]] = {}
+    for k, notice in enumerate(notices):
+        if isinstance(notice, RowSkipped):
+            key: object = ("row", notice.reason)
+        elif isinstance(notice, Gap | MoreGaps):
+            key = ("gap", "")
+        else:
+            key = k
+        groups.setdefault(key, []).append(notice)
+    texts = []
+    for key, group in groups.items():
+        if len(group) == 1 or not isinstance(key, tuple):
+            texts += [notice_text(n) for n in group]
+        else:
+            texts.append(_group_text(key, group))
+    return texts
 
 
 def english_warnings(notices: Sequence[UsageNotice]) -> list[str]:
@@ -186,11 +277,20 @@ READER_MESSAGES: dict[str, Promise] = {
     ),
     "too_few_samples": gettext_lazy("needs at least two samples of one GPU at different times"),
     "not_nvidia_smi": gettext_lazy(
-        "line %(line)s: is not an nvidia-smi CSV (expected timestamp, index, [name,] "
-        "utilization.gpu, with an optional host column first)"
+        "line %(line)s: is not an nvidia-smi CSV with a header: give its %(count)s "
+        "--query-gpu fields in order (--columns on the command, the columns field on the page "
+        "and in the API)"
     ),
     "no_row_with_columns": gettext_lazy(
         "line %(line)s: no row of the nvidia-smi log has the %(count)s columns %(columns)s"
+    ),
+    "no_utilization": gettext_lazy(
+        "line %(line)s: no GPU in the log reports a utilization (all [N/A]: MIG mode? log "
+        "DCGM_FI_PROF_GR_ENGINE_ACTIVE through DCGM instead)"
+    ),
+    "query_fields_missing": gettext_lazy(
+        "has no %(columns)s: name the --query-gpu fields in the order the log has them "
+        "(timestamp,index,name,utilization.gpu,…)"
     ),
     "no_readable_row": gettext_lazy(
         "line %(line)s: is not an nvidia-smi CSV: no row has a readable timestamp and utilization"

@@ -9,11 +9,11 @@ mapping from instance type to its GPUs (the edge builds it from the catalog).
 
 Formats (:data:`FORMATS`):
 
-- ``nvidia-smi``: ``nvidia-smi --query-gpu=timestamp,index,name,utilization.gpu
-  --format=csv -l N``, with or without ``,noheader,nounits``, the ``name``
-  column optional, a leading ``host`` column optional; several hosts' logs may
-  be concatenated (without a host column, each repeated header starts the next
-  host's log).
+- ``nvidia-smi``: ``nvidia-smi --query-gpu=timestamp,index,name,utilization.gpu,…
+  --format=csv -l N``: any field list with ``timestamp`` and ``utilization.gpu``,
+  with or without ``,nounits``; without a header (``noheader``) the field list
+  given once (``columns``); several hosts' logs may be concatenated (without a
+  host field, each repeated header starts the next host's log).
 - ``dcgm-prometheus``: the JSON answer of Prometheus' ``/api/v1/query_range``
   for ``DCGM_FI_DEV_GPU_UTIL`` [%] or ``DCGM_FI_PROF_GR_ENGINE_ACTIVE`` /
   ``DCGM_FI_PROF_SM_ACTIVE`` [0–1] (result type ``matrix``; the series of one
@@ -37,7 +37,10 @@ Sampled utilization (nvidia-smi, DCGM), per GPU, samples in time order::
     span[i]   = min(t[i+1] − t[i], 2 × median_interval)         [s]   (last sample: median_interval)
     busy[i]   = utilization[i] / 100 × span[i] / 3600           [GPU-h]
 
-A gap longer than twice the median interval is unobserved time (a ``gap`` notice).
+Time beyond twice the median interval after a sample is unobserved; a ``gap``
+notice reports it when it is itself at least twice the median interval (a
+step of four median intervals or more), so a logger's short stall is counted
+as unobserved but not listed.
 Every span ``[t[i], t[i] + span[i]]`` is split at month boundaries in
 proportion to its time in each month. ``observed_hours`` of a month are the
 hours in it covered by at least one GPU's spans.
@@ -65,10 +68,12 @@ from costmodel.usage.errors import READER_CODES, UsageError
 from costmodel.usage.months import MAX_MONTHS, PARTLY_OBSERVED_SHARE, MeasuredUsage
 from costmodel.usage.notices import (
     MAX_NOTICES_LISTED,
+    MAX_PLACES,
     NOTICE_CODES,
     NOTICE_TYPES,
     Gap,
     GpuRef,
+    GpusWithoutUtilization,
     InstanceTypeUnknown,
     JobStepsSkipped,
     JobsWithoutGpu,
@@ -82,7 +87,7 @@ from costmodel.usage.notices import (
     UnfinishedJobsSkipped,
     UsageNotice,
 )
-from costmodel.usage.nvidia_smi import read_nvidia_smi
+from costmodel.usage.nvidia_smi import nvidia_columns, read_nvidia_smi
 from costmodel.usage.profile import (
     MAX_GROWTH_PER_YEAR,
     MIN_GROWTH_PER_YEAR,
@@ -105,7 +110,8 @@ def read_usage(
 ) -> MeasuredUsage:
     """Read ``text`` in ``format`` (one of :data:`FORMATS`); ``aws-cur`` needs the mapping;
     ``columns`` names the fields of a headerless ``slurm-sacct`` file (``"xdmod"``, or
-    ``"jobid,start,end,alloctres"``), and is ignored by the other formats.
+    ``"jobid,start,end,alloctres"``) or ``nvidia-smi`` log (its ``--query-gpu`` list), and
+    is ignored by the other formats.
 
     Raises
     ------
@@ -113,7 +119,7 @@ def read_usage(
         ``format`` unknown, or the content unreadable (its message names the line).
     """
     if format == "nvidia-smi":
-        return read_nvidia_smi(text)
+        return read_nvidia_smi(text, columns)
     if format == "dcgm-prometheus":
         return read_dcgm_prometheus(text)
     if format == "slurm-sacct":
@@ -129,6 +135,7 @@ __all__ = [
     "MAX_GROWTH_PER_YEAR",
     "MAX_MONTHS",
     "MAX_NOTICES_LISTED",
+    "MAX_PLACES",
     "METRIC_SCALE",
     "MIN_GROWTH_PER_YEAR",
     "NOTICE_CODES",
@@ -141,6 +148,7 @@ __all__ = [
     "Format",
     "Gap",
     "GpuRef",
+    "GpusWithoutUtilization",
     "InstanceTypeUnknown",
     "JobStepsSkipped",
     "JobsWithoutGpu",
@@ -157,6 +165,7 @@ __all__ = [
     "UsageNotice",
     "UsageProfile",
     "decode_text",
+    "nvidia_columns",
     "profile_from_usage",
     "read_aws_cur",
     "read_dcgm_prometheus",

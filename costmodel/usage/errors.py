@@ -24,8 +24,12 @@ READER_CODES: dict[str, str] = {
     "timestamp_out_of_order": "a sample earlier than the GPU's previous one; params: line or "
     "path, gpu (host, log, index)",
     "too_few_samples": "no GPU has two samples at different times",
-    "not_nvidia_smi": "no nvidia-smi header and no row shaped like one; params: line",
+    "not_nvidia_smi": "no nvidia-smi header, no field list given and no row shaped like a "
+    "short form; params: line, count (fields)",
     "no_row_with_columns": "no row has as many fields as the header; params: line, count, columns",
+    "no_utilization": "no GPU reports a utilization (all [N/A], MIG); params: line",
+    "query_fields_missing": "(on columns, not content) the --query-gpu list lacks timestamp "
+    "or utilization.gpu; params: columns",
     "no_readable_row": "no row has a readable timestamp and utilization; params: line",
     "not_json": "the text is not JSON; params: line",
     "instant_query": "an instant query's answer (vector); params: path, kind, hint (the "

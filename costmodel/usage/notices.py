@@ -9,6 +9,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 MAX_NOTICES_LISTED = 20
 """Skipped rows and gaps listed one by one; beyond this they are counted."""
+MAX_PLACES = 3
+"""Places (lines, GPUs) a grouped notice names; the rest are counted."""
 
 
 class Notice(BaseModel):
@@ -93,6 +95,17 @@ class SamplesSkipped(Notice):
     value: str = Field(description='the first one\'s value as the file gives it ("NaN")')
 
 
+class GpusWithoutUtilization(Notice):
+    """GPUs of an nvidia-smi log none of whose rows holds a utilization (``[N/A]``): with
+    ``mig`` true, GPUs in MIG mode (``mig.mode.current`` is Enabled), whose work nvidia-smi
+    does not report per GPU. They count no GPU-hours and are not among ``gpus``."""
+
+    code: Literal["gpus_without_utilization"] = "gpus_without_utilization"
+    count: int = Field(description="GPUs")
+    mig: bool = Field(description="true: the log says these GPUs are in MIG mode")
+    gpus: list[GpuRef] = Field(description="the first three of them")
+
+
 class JobStepsSkipped(Notice):
     """Slurm job steps (``123.batch``), left out: only whole jobs count."""
 
@@ -145,6 +158,7 @@ UsageNotice = Annotated[
     | MoreGaps
     | SingleSampleGpus
     | SamplesSkipped
+    | GpusWithoutUtilization
     | JobStepsSkipped
     | JobsWithoutGpu
     | UnfinishedJobsSkipped

@@ -68,10 +68,19 @@ class TestRelabelledGpu:
             SamplesSkipped(count=2, path="data.result[1].values[5]", value="4294967295")
         ]
 
-    def test_the_hole_they_leave_is_a_gap(self):
-        [gap] = [n for n in self.usage.notices if isinstance(n, Gap)]
+    def test_the_hole_they_leave_is_unobserved_but_too_short_to_list(self):
+        # 00:01-00:02 is unobserved (observed_hours above); 60 s < 2 × 60 s: not listed
+        assert not [n for n in self.usage.notices if isinstance(n, Gap)]
+
+    def test_a_hole_of_twice_the_median_interval_beyond_the_cap_is_listed(self):
+        document = answer()
+        del document["data"]["result"][1]["values"][7]  # 00:02 too: 23:59 → 00:03 = 240 s
+        [gap] = [
+            n for n in read_dcgm_prometheus(json.dumps(document)).notices if isinstance(n, Gap)
+        ]
         assert gap.gpu == GpuRef(host="gpu-node-1", index="0")
-        assert_allclose(gap.hours, 180 / 3600, rtol=1e-12)
+        assert gap.path == "data.result[1].values[4]"
+        assert_allclose(gap.hours, 240 / 3600, rtol=1e-12)
 
     def test_the_series_order_does_not_matter(self):
         reordered = answer()

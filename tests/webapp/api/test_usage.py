@@ -199,6 +199,7 @@ def test_the_endpoint_and_its_request_are_in_the_openapi_document(client):
         "single_sample_gpus",
         "samples_skipped",
         "jobs_without_gpu",
+        "gpus_without_utilization",
         "job_steps_skipped",
         "unfinished_jobs_skipped",
         "instance_type_unknown",
@@ -306,3 +307,19 @@ def test_a_field_order_without_a_needed_field_is_a_422_on_columns(client):
     [problem] = errors(response, 422)
     assert problem["field"] == "columns"
     assert problem["message"].startswith("has no end, alloctres")
+
+
+def test_a_headerless_nvidia_smi_log_reads_with_its_field_list(client):
+    content = (FIXTURES / "omniopt-nvidia-smi-noheader.csv").read_text(encoding="utf-8")
+    fields = "timestamp,name,pci.bus_id,driver_version,pstate,pcie.link.gen.max,"
+    fields += "pcie.link.gen.current,temperature.gpu,utilization.gpu,utilization.memory,"
+    fields += "memory.total,memory.free,memory.used"
+
+    response = post_json(
+        client, URL, {"format": "nvidia-smi", "content": content, "columns": fields}
+    )
+
+    assert response.status_code == 200, response.content
+    # hand computation in tests/costmodel/test_usage_nvidia_smi.py: 1.31067 GPU-seconds
+    assert_allclose(response.json()["gpu_hours"], [1.31067 / 3600], rtol=1e-6)
+    assert response.json()["gpus"] == 3
