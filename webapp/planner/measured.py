@@ -64,9 +64,10 @@ def too_large_message() -> str:
     return gettext("The file is larger than the limit of %(limit)s.") % {"limit": limit_text()}
 
 
-def unreadable_message(exc: ScenarioError) -> str:
-    """What the reader could not read (naming the line), in the active language."""
-    details = gettext("; ").join(reader_error_text(e) for e in exc.errors)
+def unreadable_message(exc: ScenarioError, skip: str = "") -> str:
+    """What the reader could not read (naming the line), in the active language; errors on
+    the field ``skip`` left out (they are shown beside it)."""
+    details = gettext("; ").join(reader_error_text(e) for e in exc.errors if e.field != skip)
     return gettext("The file could not be read: %(details)s") % {"details": details}
 
 
@@ -74,6 +75,16 @@ class UploadForm(forms.Form):
     default_renderer = FieldRenderer
     format = forms.ChoiceField(label=_("What the file is"), choices=FORMAT_CHOICES)
     file = forms.FileField(label=_("File"), allow_empty_file=True)
+    columns = forms.CharField(
+        label=_("Fields, for a file without a header line"),
+        required=False,
+        max_length=2000,
+        help_text=_(
+            "In the order the file has them: sacct's --format fields "
+            "(jobid,start,end,alloctres) or xdmod for Open XDMoD's export; nvidia-smi's "
+            "--query-gpu fields (timestamp,index,name,utilization.gpu)."
+        ),
+    )
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
@@ -85,9 +96,13 @@ class UploadForm(forms.Form):
             return data
         try:
             text = file_text(upload.read())
-            data["usage"] = measured_usage(data["format"], text)
+            data["usage"] = measured_usage(data["format"], text, data.get("columns"))
         except ScenarioError as exc:
-            self.add_error("file", unreadable_message(exc))
+            on_columns = [e for e in exc.errors if e.field == "columns"]
+            if on_columns:
+                self.add_error("columns", "; ".join(reader_error_text(e) for e in on_columns))
+            if len(on_columns) < len(exc.errors):
+                self.add_error("file", unreadable_message(exc, skip="columns"))
         return data
 
 
