@@ -232,8 +232,9 @@ def results_context(link: Permalink, code: str | None = None) -> dict[str, Any]:
     """Template context of the results page for a decoded permalink (and its code, if known)."""
     scenario = link.scenario
     sources = catalog_sources(link.provenance)
-    # the one function behind every stored verdict too (saved lists, the admin's report)
-    result, decision = decisions.summary_and_decision(scenario)
+    # the one function behind every verdict (webapp.decided): the saved lists, the compare
+    # page, the files and the API show what it decided
+    result, decision = decisions.summary_and_decision(scenario, link.ranges, link.provenance)
     said = verdict(decision, scenario)
     commitment = commitment_part(link)
     return {
