@@ -33,7 +33,7 @@ from django.core.cache import caches
 from costmodel import Scenario, ScenarioError
 from costmodel.decision import Decision, decide
 from costmodel.operations import parse_uncertainty, uncertainty
-from costmodel.ranges import Range, default_ranges, with_spread
+from costmodel.ranges import Range, default_ranges, measured_ranges, with_spread
 from costmodel.sensitivity import summary_and_sweep
 
 SWEEP_STEPS = 6
@@ -73,18 +73,42 @@ def draws_for(scenario: Scenario) -> int:
     return max(MIN_DRAWS, min(MAX_DRAWS, DRAW_MONTHS // (scenario.horizon_months + 1)))
 
 
-def ranges_for(scenario: Scenario, chosen: Sequence[Range] | None = None) -> list[Range]:
-    """The Monte Carlo's ranges: ``chosen``, or the defaults when none were chosen; a range
-    whose low equals its high is left out (:func:`costmodel.ranges.with_spread`)."""
-    return with_spread(list(chosen or default_ranges(scenario)))[0]
+def ranges_for(
+    scenario: Scenario,
+    chosen: Sequence[Range] | None = None,
+    provenance: Sequence[Mapping[str, Any]] = (),
+) -> list[Range]:
+    """The Monte Carlo's ranges: ``chosen``, or the defaults when none were chosen — for a
+    measured profile, with each month's utilization range widened by the share of months
+    filled by repetition (:func:`costmodel.ranges.measured_ranges`); a range whose low
+    equals its high is left out (:func:`costmodel.ranges.with_spread`)."""
+    ranges = list(chosen or default_ranges(scenario))
+    share = filled_share(provenance)
+    if share is not None and not chosen:
+        ranges += measured_ranges(scenario, share)
+    return with_spread(ranges)[0]
+
+
+def _measured(provenance: Sequence[Mapping[str, Any]]) -> Mapping[str, Any] | None:
+    """The provenance item of a measured-usage workload that says how much was measured."""
+    for item in provenance:
+        if item.get("role") == "measured usage" and item.get("observed_days") is not None:
+            return item
+    return None
 
 
 def observed_days(provenance: Sequence[Mapping[str, Any]]) -> float | None:
     """Days of measurement behind a measured-usage plan's workload (None: not measured)."""
-    for item in provenance:
-        if item.get("role") == "measured usage" and item.get("observed_days") is not None:
-            return float(item["observed_days"])
-    return None
+    item = _measured(provenance)
+    return None if item is None else float(item["observed_days"])
+
+
+def filled_share(provenance: Sequence[Mapping[str, Any]]) -> float | None:
+    """Share of a measured profile's months filled by repetition (None: not measured)."""
+    item = _measured(provenance)
+    if item is None or not item.get("profile_months"):
+        return None
+    return float(item.get("filled_months") or 0) / float(item["profile_months"])
 
 
 def _cache_key(scenario: Scenario, ranges: Sequence[Range], draws: int) -> str:
@@ -139,7 +163,7 @@ def decided(
         If the scenario itself overflows.
     """
     result, sweep = summary_and_sweep(scenario, SWEEP_STEPS)
-    used = ranges_for(scenario, ranges)
+    used = ranges_for(scenario, ranges, provenance)
     draws = draws_for(scenario)
     answer, error = monte_carlo(scenario, used, draws)
     decision = decide(scenario, result, sweep, answer)

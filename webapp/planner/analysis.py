@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -42,7 +43,7 @@ from costmodel.sensitivity import (
     utilization_sweep,
 )
 from webapp import formatting
-from webapp.decided import SEED, decided, draws_for, ranges_for
+from webapp.decided import SEED, decided, draws_for, filled_share, observed_days, ranges_for
 from webapp.planner.fields import BY_PATH, field_value, labels
 from webapp.planner.permalink import Permalink
 from webapp.planner.verdict import how_sure, verdict
@@ -66,7 +67,7 @@ part) serves a visitor whose request reaches another."""
 def ranges_of(link: Permalink) -> list[Range]:
     """The Monte Carlo's ranges: the user's, or the defaults when none were chosen; a range
     whose low equals its high is left out (:func:`webapp.decided.ranges_for`)."""
-    return ranges_for(link.scenario, link.ranges)
+    return ranges_for(link.scenario, link.ranges, link.provenance)
 
 
 def drivers_of(link: Permalink) -> list[Range]:
@@ -157,12 +158,17 @@ def run_analyses(link: Permalink) -> Analyses:
 
 
 def field_label(path: str) -> str:
+    month = re.fullmatch(r"workload\.monthly_utilization\.(\d+)", path)
+    if month:  # a measured profile's month (webapp.decided.ranges_for)
+        return _("Utilization, month %(n)s of the profile") % {"n": int(month.group(1)) + 1}
     return labels().get(path, path)
 
 
 def range_value(path: str, value: float, currency: str) -> str:
     """A range end as the inputs table shows the field (e.g. ``40.0 %``, ``¥0.6400 per kWh``)."""
     field = BY_PATH.get(path)
+    if path.startswith("workload.monthly_utilization."):
+        return formatting.percent(value, 1)
     if field is None:
         return formatting.number(value, 4)
     return field_value(field, value, currency)
@@ -375,7 +381,11 @@ def build_document(link: Permalink, a: Analyses) -> dict[str, Any]:
 def _cache_key(link: Permalink) -> str:
     """What determines the document: the scenario, the ranges and the language."""
     identity = json.dumps(
-        [link.scenario.model_dump(mode="json"), [asdict(r) for r in link.ranges or []]],
+        [
+            link.scenario.model_dump(mode="json"),
+            [asdict(r) for r in link.ranges or []],
+            [observed_days(link.provenance), filled_share(link.provenance)],  # measured usage
+        ],
         sort_keys=True,
     )
     digest = hashlib.blake2b(identity.encode(), digest_size=16).hexdigest()
