@@ -377,9 +377,14 @@ def hosting_hints(form: PlannerForm) -> dict[str, dict[str, str]]:
     hints: dict[str, dict[str, str]] = {}
     for currency in CURRENCIES:
         # only the hosting is left out: the other choices' defaults do not depend on the box
-        selection = Selection.model_construct(
-            currency=currency, cloud_offering="-", tariff="-", hosting=None
-        )
+        # (model_construct: no validation, and none needed — default_choices reads these four)
+        values: dict[str, Any] = {
+            "currency": currency,
+            "cloud_offering": "-",
+            "tariff": "-",
+            "hosting": None,
+        }
+        selection = Selection.model_construct(**values)
         hints[currency] = {
             preset.slug: form.defaulted_hint("hosting", picked.value, picked.reason)
             for preset in presets
