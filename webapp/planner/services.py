@@ -35,7 +35,7 @@ from costmodel.ranges import Range, check_ranges, customized, default_ranges, wi
 from webapp.catalog import selectors as catalog_selectors
 from webapp.catalog.resolver import Resolution, Selection, parse_selection, resolve
 from webapp.catalog.resolver.box import hosting_kind
-from webapp.catalog.resolver.choose import default_choices
+from webapp.catalog.resolver.choose import default_hosting
 from webapp.planner.choices import CatalogChoices
 from webapp.planner.fields import (
     CATALOG_FIELDS,
@@ -369,28 +369,19 @@ def hosting_hints(form: PlannerForm) -> dict[str, dict[str, str]]:
     """``currency → preset slug → hint``: what the hosting field says the catalog picks when
     it is left to the catalog, for every preset and currency the form offers, so the page's
     script shows the chosen preset's at once (the resolver's own rule,
-    :func:`~webapp.catalog.resolver.choose.default_choices`; the same words as
+    :func:`~webapp.catalog.resolver.choose.default_hosting`; the same words as
     :meth:`PlannerForm.show_defaults`)."""
     if form.catalog is None:
         return {}
     presets = list(catalog_selectors.presets_for_choice())
     hints: dict[str, dict[str, str]] = {}
     for currency in CURRENCIES:
-        # only the hosting is left out: the other choices' defaults do not depend on the box
-        # (model_construct: no validation, and none needed — default_choices reads these four)
-        values: dict[str, Any] = {
-            "currency": currency,
-            "cloud_offering": "-",
-            "tariff": "-",
-            "hosting": None,
-        }
-        selection = Selection.model_construct(**values)
-        hints[currency] = {
-            preset.slug: form.defaulted_hint("hosting", picked.value, picked.reason)
-            for preset in presets
-            for picked in default_choices(selection, hosting_kind(preset, ()))
-            if picked.field == "hosting"
-        }
+        hints[currency] = {}
+        for preset in presets:
+            picked = default_hosting(currency, hosting_kind(preset, ()))
+            hints[currency][preset.slug] = form.defaulted_hint(
+                "hosting", picked.value, picked.reason
+            )
     return hints
 
 
