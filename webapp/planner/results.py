@@ -280,7 +280,9 @@ def results_context(link: Permalink, code: str | None = None) -> dict[str, Any]:
             "Savings of building over %(months)s months",
             scenario.horizon_months,
         )
-        % {"months": scenario.horizon_months},
+        % {"months": scenario.horizon_months}
+        + " "
+        + _("(cash, resale credited)"),
         "compared": what_is_compared(scenario, decision, compared(link.provenance)),
         "fleet_chart": fleet_size(scenario) is not None,
         "commitment": commitment,

@@ -79,4 +79,4 @@ def test_one_saved_scenario_states_one_verdict_code_everywhere(client, scenario_
     assert found == {where: {expected} for where in found}, found
     assert busy.decision_code == "build"  # and the other one is decided on its own figures
     # the figures stay, labelled as cash
-    assert "Savings of building over 36 months" in page.content.decode()
+    assert "Savings of building over 36 months (cash, resale credited)" in page.content.decode()
