@@ -192,6 +192,7 @@ def _projection(s: dict[str, Any]) -> dict[str, Any]:
             "maintenance": maintenance,
             **fees["build"],
             "burst": burst,
+            "offload": [0.0] * len(months),  # version 4: no job is rented in versions 1-2
             "replacement": replacement,
             "financing": financing,
             "value_if_sold": value_if_sold,

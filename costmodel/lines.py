@@ -170,6 +170,15 @@ LINES: tuple[Line, ...] = (
         "On-demand cloud rented for demand beyond the box (hybrid).",
     ),
     Line(
+        "offload",
+        "build",
+        gettext_noop("Rented jobs"),
+        Booking.OPEX,
+        "#3b5bdb",
+        "Jobs the box cannot hold (memory), rented on demand by the build plan: their "
+        "instance-hours × (1 + rework) × rate.",
+    ),
+    Line(
         "replacement",
         "build",
         gettext_noop("Replacement"),

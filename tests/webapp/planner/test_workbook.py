@@ -471,3 +471,14 @@ def test_a_chinese_workbooks_sources_name_catalog_rows_and_fields_in_chinese(
     preset = BuildPreset.objects.get(slug="cluster-4x-hgx-h100")
     assert preset.defaults_rationale_zh in cells and preset.defaults_rationale not in text
     assert preset.retention_source_zh in cells and preset.retention_source not in text
+
+
+@pytest.mark.django_db
+def test_the_workbook_of_the_v4_placement_example_rents_the_job_the_box_cannot_hold(
+    client, tmp_path
+):
+    name = "v4/jobs-placement-4x4090-vs-8xa100.json"
+    books = recalculated({"placement": workbook_of(client, example(name))}, tmp_path)
+    scenario = parse_scenario(example(name))
+    assert_workbook_is_the_engine(books["placement"], scenario, AccountingOptions())
+    assert sum(compare(scenario)["build"]["offload"]) > 0
