@@ -137,6 +137,8 @@ def run_analyses(link: Permalink) -> Analyses:
                     "distributions": {r.path: r.as_triangular() for r in ranges},
                     "draws": draws,
                     "seed": SEED,
+                    # The verdict's measure (costmodel.decision): present-value savings.
+                    "measure": "present_value_savings",
                 }
             )
         )
