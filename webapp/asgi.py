@@ -112,7 +112,7 @@ def _closing(send: Any) -> Any:
 
 
 async def _too_large(scope: Scope, limit: int, send: Any) -> None:
-    from webapp.api.errors import too_large_body
+    from webapp.errors import too_large_body
 
     content_type, body = too_large_body(scope["path"], limit)
     await send(

@@ -96,6 +96,8 @@ INSTALLED_APPS = [
     "webapp.planner",
     "webapp.advisor",
     "axes",  # counts failed sign-ins and locks out password guessing (django-axes)
+    "django_tasks",  # Django's tasks framework (the backport of django.tasks): see TASKS
+    "django_tasks_db",  # its database backend: the queue in the app's own database
 ]
 
 MIDDLEWARE = [
@@ -199,9 +201,6 @@ USE_TZ = True
 
 # Static files: served by WhiteNoise, also in production (no CDN, no nginx needed).
 STATIC_URL = "/static/"
-# No uploads are served; a media prefix keeps Django's test live server from looking up every
-# path as a media file (a results permalink longer than PATH_MAX made that lookup fail).
-MEDIA_URL = "/media/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
@@ -261,13 +260,16 @@ AXES_IPWARE_META_PRECEDENCE_ORDER = (
 AXES_IPWARE_PROXY_COUNT = 0
 IPWARE_STRICT = False
 
-# Email (password reset): printed to the console unless an SMTP host is set.
+# Email (password reset): printed to the console unless an SMTP host is set. Pages hand
+# each message to the task queue (webapp.tasks.QueuedEmailBackend); the worker sends it
+# through SENT_EMAIL_BACKEND, so a reset answers as fast for a known address as an unknown.
 EMAIL_HOST = os.environ.get("DJANGO_EMAIL_HOST", "")
-EMAIL_BACKEND = (
+SENT_EMAIL_BACKEND = (
     "django.core.mail.backends.smtp.EmailBackend"
     if EMAIL_HOST
     else "django.core.mail.backends.console.EmailBackend"
 )
+EMAIL_BACKEND = "webapp.tasks.QueuedEmailBackend"
 EMAIL_PORT = env_int("DJANGO_EMAIL_PORT", 587)
 EMAIL_HOST_USER = os.environ.get("DJANGO_EMAIL_HOST_USER", "")
 EMAIL_HOST_PASSWORD = os.environ.get("DJANGO_EMAIL_HOST_PASSWORD", "")
@@ -305,6 +307,25 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("DJANGO_MAX_BODY_BYTES", 16 * 1024 * 1024)
 # Heavy analyses (uncertainty, tornado, fleet, batches) one worker process runs at once;
 # more are answered 503 with Retry-After (webapp.busy.heavy_request).
 HEAVY_REQUESTS_PER_WORKER = env_int("DJANGO_HEAVY_REQUESTS_PER_WORKER", 2)
+
+# Background work (webapp.tasks) on Django's tasks framework. The default keeps the queue in
+# the app's own database, run by `manage.py db_worker` (make run / make serve start one);
+# DJANGO_TASKS_BACKEND=rq moves it to Redis (REDIS_URL), run by `manage.py rqworker`, for
+# several app hosts (docs/production.md).
+TASKS_BACKEND = os.environ.get("DJANGO_TASKS_BACKEND", "database").strip().lower()
+if TASKS_BACKEND == "database":
+    TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["default"]}}
+elif TASKS_BACKEND == "rq":
+    REDIS_URL = os.environ.get("REDIS_URL", "").strip()
+    if not REDIS_URL:
+        raise ImproperlyConfigured("DJANGO_TASKS_BACKEND=rq needs REDIS_URL (redis://host:6379/0)")
+    INSTALLED_APPS.append("django_rq")
+    RQ_QUEUES = {"default": {"URL": REDIS_URL, "DEFAULT_TIMEOUT": 3600}}
+    TASKS = {"default": {"BACKEND": "django_tasks_rq.RQBackend", "QUEUES": ["default"]}}
+else:
+    raise ImproperlyConfigured(
+        f"DJANGO_TASKS_BACKEND must be database or rq, not {TASKS_BACKEND!r}"
+    )
 
 LOGGING = {
     "version": 1,

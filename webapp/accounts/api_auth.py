@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from ninja.security import HttpBearer
 
 from webapp.accounts import selectors, services
-from webapp.api.errors import error
+from webapp.errors import error
 
 
 class TokenAuth(HttpBearer):

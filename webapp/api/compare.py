@@ -26,9 +26,9 @@ from costmodel import (
 from costmodel.errors import load_json
 from costmodel.projection import ProjectionOverflowError
 from costmodel.results import CompareResult
-from webapp.api.errors import ApiError, capped, error, json_response, read_body
 from webapp.api.schemas import BatchOut, ErrorsOut
 from webapp.busy import heavy_request
+from webapp.errors import ApiError, capped, error, json_response, read_body
 from webapp.scenarios.services import overflow_error
 
 router = Router(tags=["compare"])
@@ -39,7 +39,7 @@ KEYS_PER_SCENARIO = 100
 """Keys a batch request may hold per scenario it may hold (a scenario has about 50)."""
 ITEMS_PER_SCENARIO = 200
 """Items (values in lists and objects) a batch request may hold per scenario it may hold (a
-scenario has about 60; webapp.api.errors.MAX_ITEMS)."""
+scenario has about 60; webapp.errors.MAX_ITEMS)."""
 
 SCENARIO_REF = {"$ref": "#/components/schemas/Scenario"}
 ERRORS = {400: ErrorsOut, 411: ErrorsOut, 413: ErrorsOut, 422: ErrorsOut, 503: ErrorsOut}

@@ -14,7 +14,7 @@ from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
 
 from costmodel import FieldError
-from webapp.api.errors import errors_response
+from webapp.errors import errors_response
 
 API_PREFIX = "/api/v1/"
 

@@ -8,9 +8,9 @@ from django.http import HttpRequest, HttpResponse
 from ninja import Router, Schema
 
 from costmodel import Scenario, ScenarioError
-from webapp.api.errors import ApiError, json_response, read_json
 from webapp.api.schemas import ErrorsOut
 from webapp.catalog.resolver import parse_selection, resolve
+from webapp.errors import ApiError, json_response, read_json
 
 router = Router(tags=["catalog"])
 

@@ -690,6 +690,18 @@ def rate_on_date(offering: CloudOffering, day: datetime.date) -> CloudRate | Non
     return rate
 
 
+def recorded_rate_on_date(offering: CloudOffering, day: datetime.date) -> CloudRate | None:
+    """The offering's rate dated exactly ``day`` as last recorded, live or waiting for review
+    (an import that finds it records nothing again)."""
+    rate: CloudRate | None = (
+        CloudRate.objects.filter(offering=offering, effective_date=day)
+        .exclude(superseded_by__pending=False)
+        .order_by("-revision")
+        .first()
+    )
+    return rate
+
+
 def part_price_on_date(part: Part, day: datetime.date) -> PartPrice | None:
     """The part's price point dated exactly ``day``."""
     price: PartPrice | None = PartPrice.objects.live().filter(part=part, effective_date=day).first()

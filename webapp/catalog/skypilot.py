@@ -63,20 +63,26 @@ import io
 import re
 import statistics
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError
 from django.utils.text import slugify
 
 from webapp.catalog import selectors
 from webapp.catalog.importer import NUL_MESSAGE, csv_error
 from webapp.catalog.models import CloudOffering, CloudRate, GpuModel, PricingMode
+from webapp.catalog.rate_import import (
+    RATE_PLACES,
+    RateImportError,
+    RatePlan,
+    RateReport,
+    apply_plan,
+    plan_rate,
+)
 
 REQUIRED_COLUMNS = ["InstanceType", "AcceleratorName", "AcceleratorCount", "Price", "Region"]
 MAX_ROWS = 200_000
-RATE_PLACES = 4
-"""Decimal places of a stored hourly rate; SkyPilot's prices are rounded to these."""
 MAX_GPU_INFO_CHARS = 2_000
 """A ``GpuInfo`` cell longer than this is not parsed (real ones are under 200 characters)."""
 
@@ -115,12 +121,8 @@ _FAMILY_SUFFIX = re.compile(r"-(\d+GB|SXM\d?|PCIE|MEGA|NVL)$", re.IGNORECASE)
 _MEMORY_IN_NAME = re.compile(r"(\d+)\s*GB", re.IGNORECASE)
 
 
-class SkyPilotImportError(ValueError):
+class SkyPilotImportError(RateImportError):
     """The file cannot be imported; ``errors`` are ``row N: column: message`` lines."""
-
-    def __init__(self, errors: list[str]) -> None:
-        self.errors = errors
-        super().__init__("; ".join(errors))
 
 
 @dataclass(frozen=True)
@@ -150,6 +152,10 @@ class RegionRate:
     price: Decimal | None
     spot_price: Decimal | None
     rows: tuple[int, ...]
+    exact_price: Decimal | None = None
+    """The median as computed, before rounding to the stored places (compared with the
+    stored rate: a difference below the stored precision is no change)."""
+    exact_spot_price: Decimal | None = None
 
     @property
     def where(self) -> str:
@@ -157,19 +163,8 @@ class RegionRate:
         return f"{self.instance_type} {self.region} (row{'s' if len(self.rows) > 1 else ''} {rows})"
 
 
-@dataclass
-class SkyPilotReport:
-    """What an import adds, changes, leaves and skips; each line names the offering or rows."""
-
-    new_offerings: list[str] = field(default_factory=list)
-    new_rates: list[str] = field(default_factory=list)
-    changed: list[str] = field(default_factory=list)
-    unchanged: list[str] = field(default_factory=list)
-    skipped: list[str] = field(default_factory=list)
-    not_in_catalog: list[str] = field(default_factory=list)
-    """Skipped because neither the catalog nor ``--region`` asks for them (usually most rows)."""
-    accelerator_rows: int = 0
-    """GCP accelerator rows read to price their hosts."""
+SkyPilotReport = RateReport
+"""What an import adds, changes, leaves and skips (the report every rate import gives)."""
 
 
 def _price(raw: str | None, number: int, column: str, errors: list[str]) -> Decimal | None:
@@ -336,11 +331,16 @@ def with_gcp_accelerators(rows: list[VmRow]) -> tuple[list[VmRow], list[str], in
     return priced, skipped, len(rows) - len(hosts)
 
 
-def _median(values: Iterable[Decimal | None]) -> Decimal | None:
+def _exact_median(values: Iterable[Decimal | None]) -> Decimal | None:
     present = [v for v in values if v is not None]
     if not present:
         return None
-    return Decimal(statistics.median(present)).quantize(Decimal(1).scaleb(-RATE_PLACES))
+    return Decimal(statistics.median(present))
+
+
+def _median(values: Iterable[Decimal | None]) -> Decimal | None:
+    exact = _exact_median(values)
+    return None if exact is None else exact.quantize(Decimal(1).scaleb(-RATE_PLACES))
 
 
 def by_region(rows: list[VmRow]) -> list[RegionRate]:
@@ -368,6 +368,8 @@ def by_region(rows: list[VmRow]) -> list[RegionRate]:
                 price=_median(r.price for r in group),
                 spot_price=_median(r.spot_price for r in group),
                 rows=tuple(r.number for r in group),
+                exact_price=_exact_median(r.price for r in group),
+                exact_spot_price=_exact_median(r.spot_price for r in group),
             )
         )
     return rates
@@ -449,19 +451,7 @@ def offering_slug(provider: str, instance_type: str, region: str, mode: str) -> 
     return slug if mode == PricingMode.ON_DEMAND else f"{slug}-{mode}"
 
 
-def _percent(old: Decimal, new: Decimal) -> str:
-    if old == 0:
-        return "n/a"
-    change = (new - old) / old * 100
-    return f"{change:+.1f} %"
-
-
-@dataclass
-class _Plan:
-    """What the import would do: rate points to add, offerings to create."""
-
-    rates: list[CloudRate] = field(default_factory=list)
-    offerings: list[tuple[CloudOffering, list[CloudRate]]] = field(default_factory=list)
+_Plan = RatePlan
 
 
 def import_skypilot(
@@ -487,7 +477,10 @@ def import_skypilot(
     new_types: list[RegionRate] = []
     for rate in by_region(vm_rows):
         key = rate.instance_type.lower()
-        modes = {PricingMode.ON_DEMAND: rate.price, PricingMode.SPOT: rate.spot_price}
+        modes = {
+            PricingMode.ON_DEMAND: rate.exact_price,
+            PricingMode.SPOT: rate.exact_spot_price,
+        }
         offerings = [o for mode in modes for o in known.get((key, mode), [])]
         in_region = [o for o in offerings if o.region.lower() == rate.region.lower()]
         if in_region:
@@ -522,14 +515,7 @@ def import_skypilot(
         raise SkyPilotImportError(errors)
     if not dry_run:
         try:
-            with transaction.atomic():
-                for offering, rates in plan.offerings:
-                    offering.save()
-                    for new_rate in rates:
-                        new_rate.offering = offering
-                        new_rate.save()
-                for new_rate in plan.rates:
-                    new_rate.save()
+            apply_plan(plan)
         except IntegrityError as exc:
             raise SkyPilotImportError([f"(database): {exc}"]) from None
     return report
@@ -556,48 +542,22 @@ def _plan_rate(
     as_of: datetime.date,
     source: str,
     rate: RegionRate,
-    plan: _Plan,
-    report: SkyPilotReport,
+    plan: RatePlan,
+    report: RateReport,
     errors: list[str],
 ) -> None:
-    same_day = selectors.rate_on_date(offering, as_of)
-    if same_day is not None:
-        if same_day.hourly_rate == price and same_day.currency == "USD":
-            report.unchanged.append(f"{offering.slug} {price} USD (already recorded {as_of})")
-        else:
-            errors.append(
-                f"row {rate.rows[0]}: {offering.slug} already has {same_day.hourly_rate} "
-                f"{same_day.currency} from {as_of.isoformat()}; prices are never overwritten, "
-                "use a new --as-of date"
-            )
-        return
-    in_effect = selectors.rate_on(offering, as_of)
-    if in_effect is not None and (in_effect.hourly_rate, in_effect.currency) == (price, "USD"):
-        report.unchanged.append(
-            f"{offering.slug} {price} USD (in effect since {in_effect.effective_date})"
-        )
-        return
-    plan.rates.append(
-        CloudRate(
-            offering=offering,
-            hourly_rate=price,
-            currency="USD",
-            effective_date=as_of,
-            source=source,
-            **zone_notes(rate),
-        )
+    plan_rate(
+        offering,
+        price,
+        currency="USD",
+        as_of=as_of,
+        source=source,
+        where=f"row {rate.rows[0]}",
+        plan=plan,
+        report=report,
+        errors=errors,
+        **zone_notes(rate),
     )
-    if in_effect is None:
-        report.new_rates.append(f"{offering.slug} {price} USD from {as_of.isoformat()}")
-    else:
-        old = in_effect.hourly_rate
-        change = (
-            _percent(old, price) if in_effect.currency == "USD" else f"was {in_effect.currency}"
-        )
-        report.changed.append(
-            f"{offering.slug} {old} {in_effect.currency} → {price} USD ({change}) "
-            f"from {as_of.isoformat()}"
-        )
 
 
 def zone_notes(rate: RegionRate) -> dict[str, str]:

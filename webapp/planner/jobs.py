@@ -39,6 +39,7 @@ from costmodel.training import (
     memory_fit,
     transformer_reference_gpu_hours,
 )
+from webapp.catalog.specs import preset_specs
 
 JOB_ROWS = 8
 """Job rows the form holds; the first :data:`SHOWN_JOB_ROWS` show, the page's script adds the
@@ -346,8 +347,6 @@ def memory_refusal(jobs: list[DescribedJob], box: BoxMemory | None) -> MemoryRef
     (:func:`job_memory`), with the preset to offer instead."""
     for i, (job, fit) in enumerate(zip(jobs, job_memory(jobs, box), strict=True)):
         if fit is not None and not fit.fits:
-            from webapp.advisor.advice import preset_specs
-
             preset = smallest_preset_that_fits(fit.needed_gb, preset_specs())
             if preset is None:
                 return MemoryRefusal(i, job, fit, None)

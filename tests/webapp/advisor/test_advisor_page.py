@@ -6,7 +6,7 @@ import pytest
 from django.urls import reverse
 
 from costmodel.sizing import AdvisorInput, advise, check_psu
-from webapp.advisor.advice import preset_specs
+from webapp.catalog.specs import preset_specs
 
 pytestmark = pytest.mark.django_db
 

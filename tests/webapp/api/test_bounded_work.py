@@ -6,8 +6,8 @@ import json
 import pytest
 
 from tests.webapp.api.conftest import post_json
-from webapp.api.errors import item_count, key_count, nested_deeper_than
 from webapp.busy import heavy_request
+from webapp.errors import item_count, key_count, nested_deeper_than
 
 pytestmark = pytest.mark.django_db
 

@@ -7,7 +7,7 @@ from django.test import override_settings
 
 from tests.webapp.api.conftest import post_json
 
-POST_URLS = ["/api/v1/compare", "/api/v1/compare/batch"]
+POST_URLS = ["/api/v1/compare", "/api/v1/compare/batch", "/api/v1/options"]
 
 
 def assert_error(response, status: int, field: str) -> str:

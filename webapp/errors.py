@@ -1,5 +1,8 @@
 """One error shape for every API failure: ``{"errors": [{"field": …, "message": …}]}``.
 
+It lives below the apps: the API's routers and the token authentication of
+``webapp.accounts`` both answer in it, and neither imports the other for it.
+
 The request body is read here, not by django-ninja, so that a wrong content
 type, an empty or oversized body, bad JSON and too deep nesting all become a
 clear 4xx that names what is wrong, never a 500.
