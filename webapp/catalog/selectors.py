@@ -38,6 +38,7 @@ from webapp.catalog.models import (
     TariffKind,
     TariffPeriod,
     TranslatedTextMixin,
+    UsedGpuPrice,
 )
 from webapp.catalog.pricing_modes import COMMITMENT_MODES, INTERRUPTIBLE_MODES
 
@@ -294,6 +295,15 @@ def fx_rates_on(day: datetime.date) -> dict[tuple[str, str], FxRate]:
     return rates
 
 
+def used_prices_on(day: datetime.date) -> dict[int, list[UsedGpuPrice]]:
+    """Live used-GPU price observations of ``day`` or before, by GPU model id."""
+    found: dict[int, list[UsedGpuPrice]] = {}
+    rows = UsedGpuPrice.objects.live().filter(effective_date__lte=day)
+    for row in rows.order_by("effective_date", "slug", "revision"):
+        found.setdefault(row.gpu_model_id, []).append(row)
+    return found
+
+
 class CatalogSnapshot:
     """The catalog as it stood on ``day``, read once: each kind of row in one query (with its
     related rows), the first time a resolution asks for it.
@@ -345,6 +355,10 @@ class CatalogSnapshot:
     @cached_property
     def fx_rates(self) -> dict[tuple[str, str], FxRate]:
         return fx_rates_on(self.day)
+
+    @cached_property
+    def used_prices(self) -> dict[int, list[UsedGpuPrice]]:
+        return used_prices_on(self.day)
 
     def part_price(self, part: Part) -> PartPrice | None:
         return self.part_prices.get(part.pk)
