@@ -49,6 +49,7 @@ __all__ = [
     "Accounts",
     "Purchase",
     "accounting",
+    "booked",
     "depreciation_months",
     "fiscal_year_of_months",
 ]
@@ -80,9 +81,12 @@ class AccountingOptions(BaseModel):
     )
 
 
-OPEX_LINES: tuple[str, ...] = tuple(
-    line.key for line in lines_of("build") if line.booking is Booking.OPEX
-)
+def booked(booking: Booking) -> tuple[str, ...]:
+    """The keys of the build's cost lines booked as ``booking`` (:mod:`costmodel.lines`)."""
+    return tuple(line.key for line in lines_of("build") if line.booking is booking)
+
+
+OPEX_LINES: tuple[str, ...] = booked(Booking.OPEX)
 """The build's operating expenses: its cost lines booked as OpEx (:mod:`costmodel.lines`)."""
 
 FISCAL_YEAR_FIELDS: tuple[str, ...] = (
@@ -99,8 +103,8 @@ FISCAL_YEAR_FIELDS: tuple[str, ...] = (
 )
 """Amounts of one fiscal-year row [currency], in the order tables show them.
 
-``capex``: purchases at full price; then each line of :data:`OPEX_LINES`
-(energy, hosting, maintenance, administration, burst …); ``opex``: their sum;
+``capex``: purchases at full price; then each line of :data:`OPEX_LINES`, by its
+key; ``opex``: their sum;
 ``depreciation``: straight-line charge of every box;
 ``written_off``: book value left when a box is traded in early; ``interest``
 and ``principal``: the loan payments split; ``trade_in``: what a replaced box
@@ -222,6 +226,14 @@ def _loan_split(scenario: Scenario, financing: Array) -> tuple[Array, Array]:
     return interest, financing - interest
 
 
+def _sum_of(side: Mapping[str, Any], keys: tuple[str, ...], months: int) -> Array:
+    """The sum of a side's series ``keys``, month by month [currency], shape (months,)."""
+    total = np.zeros(months)
+    for key in keys:
+        total = total + np.asarray(side[key], dtype=np.float64)
+    return total
+
+
 def accounting(
     scenario: Scenario, result: Mapping[str, Any], options: AccountingOptions | None = None
 ) -> Accounts:
@@ -262,7 +274,9 @@ def accounting(
     D = depreciation_months(scenario, options)
     life = scenario.build.useful_life_months or horizon
     value_if_sold = np.asarray(build["value_if_sold"], dtype=np.float64)
-    replacement = np.asarray(build["replacement"], dtype=np.float64)
+    # The CapEx lines (the replacement: a new box less the old one's trade-in) and the
+    # financing lines (loan payments), as costmodel.lines books them.
+    replacement = _sum_of(build, booked(Booking.CAPEX), months)
 
     starts = np.arange(0, horizon, life)  # s_j < H; at least month 0
     costs = value_if_sold[starts]
@@ -286,7 +300,7 @@ def accounting(
         np.isclose(written_off, 0.0, atol=1e-9 * np.maximum(costs, 1.0)), 0.0, written_off
     )
 
-    financing = np.asarray(build["financing"], dtype=np.float64)
+    financing = _sum_of(build, booked(Booking.FINANCING), months)
     interest, principal = _loan_split(scenario, financing)
 
     purchase_month = options.purchase_month or options.fiscal_year_start_month

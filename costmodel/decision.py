@@ -82,6 +82,12 @@ REFERENCE_UTILIZATION = 0.8
 UNCERTAIN_BELOW = 0.5
 """The recommended side holding in fewer than this share of the draws makes it uncertain."""
 
+MIN_OBSERVED_DAYS = 14
+"""A workload measured over fewer days than this makes the verdict at best uncertain [days].
+
+Two weeks see a working fortnight once: fewer days are a sample of one team's habits, not
+a pattern to extrapolate over years."""
+
 Recommendation = Literal["build", "rent"]
 Verdict = Literal["close_call", "uncertain", "resale_decides", "late_payback", "build", "rent"]
 VERDICT_CODES: tuple[Verdict, ...] = (
@@ -138,17 +144,28 @@ class Decision:
     """Cloud instance-hours that do the same work, spot rework included [instance-h]."""
     savings_p50: float | None = None
     """Median of the uncertainty draws' savings [currency]; None: not run."""
+    observed_days: float | None = None
+    """Days of measurement behind a measured workload; None: not measured usage."""
+
+    @property
+    def too_little_measured(self) -> bool:
+        """The workload rests on fewer than :data:`MIN_OBSERVED_DAYS` days of measurement."""
+        return self.observed_days is not None and self.observed_days < MIN_OBSERVED_DAYS
 
     @property
     def verdict(self) -> Verdict:
-        """The one code a page states (:func:`verdict_of` of this decision's flags)."""
-        return verdict_of(
+        """The one code a page states (:func:`verdict_of` of this decision's flags); with too
+        little measured (:attr:`too_little_measured`) at best ``uncertain``."""
+        code = verdict_of(
             self.recommendation,
             close_call=self.close_call,
             probability_recommendation_holds=self.probability_recommendation_holds,
             resale_decides=self.resale_decides,
             late_payback=self.late_payback,
         )
+        if self.too_little_measured and code != "close_call":
+            return "uncertain"
+        return code
 
 
 def verdicts(

@@ -34,6 +34,7 @@ __all__ = [
     "BY_KEY",
     "LINES",
     "SIDES",
+    "SIDE_LABELS",
     "Booking",
     "Fee",
     "Line",
@@ -52,6 +53,11 @@ def gettext_noop(message: str) -> str:
     """``message`` itself, marked for translation (as :func:`django.utils.translation.gettext_noop`
     does: the name is what ``makemessages`` looks for)."""
     return message
+
+
+SIDE_LABELS: dict[SideName, str] = {"build": gettext_noop("Build"), "rent": gettext_noop("Rent")}
+"""Each side's name, marked for translation: what a line's label is prefixed with where both
+sides share a table (``Build: Energy``)."""
 
 
 class Booking(StrEnum):
@@ -153,6 +159,15 @@ LINES: tuple[Line, ...] = (
         Booking.OPEX,
         "#0b3d91",
         "On-demand cloud rented for demand beyond the box (hybrid).",
+    ),
+    Line(
+        "offload",
+        "build",
+        gettext_noop("Rented jobs"),
+        Booking.OPEX,
+        "#3b5bdb",
+        "Jobs the box cannot hold (memory), rented on demand by the build plan: their "
+        "instance-hours × (1 + rework) × rate.",
     ),
     Line(
         "replacement",

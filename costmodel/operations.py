@@ -23,13 +23,14 @@ from pydantic_core import PydanticCustomError
 
 from costmodel.columns import Array, ProjectionOverflowError, columns_from, variants
 from costmodel.errors import FieldError, ScenarioError, field_errors
-from costmodel.projection import chunks, project_columns, rent_hours_per_box_hour
+from costmodel.projection import chunks, power, project_columns, rent_instance_hours
 from costmodel.scenario import (
     HOURS_PER_MONTH,
     ProfileWorkload,
     Scenario,
     SteadyWorkload,
     TidalWorkload,
+    memory_of,
 )
 
 MAX_DRAWS = 100_000
@@ -103,20 +104,26 @@ class Uniform(_Strict):
 Distribution = Annotated[Triangular | Uniform, Field(discriminator="kind")]
 
 
+Measure = Literal["savings", "present_value_savings"]
+"""What tornado and uncertainty measure: cash savings (resale credited), or their present value."""
+
+
 class TornadoRequest(_Strict):
-    """``{scenario, drivers: {path: {low, high}}}``."""
+    """``{scenario, drivers: {path: {low, high}}, measure?}``."""
 
     scenario: Scenario
     drivers: Annotated[dict[str, Range], Field(min_length=1, max_length=MAX_DRIVERS)]
+    measure: Measure = "savings"
 
 
 class UncertaintyRequest(_Strict):
-    """``{scenario, distributions: {path: distribution}, draws, seed}``."""
+    """``{scenario, distributions: {path: distribution}, draws, seed, measure?}``."""
 
     scenario: Scenario
     distributions: Annotated[dict[str, Distribution], Field(min_length=1, max_length=MAX_DRIVERS)]
     draws: Annotated[int, Field(ge=1, le=MAX_DRAWS)] = 10_000
     seed: Annotated[int, Field(ge=0, le=2**63 - 1)] = 0
+    measure: Measure = "savings"
 
     @model_validator(mode="after")
     def _bounded_work(self) -> Self:
@@ -170,7 +177,10 @@ class TornadoRow(BaseModel):
 
 
 class TornadoAnswer(BaseModel):
-    base_savings: float = Field(description="The scenario's own savings [currency].")
+    base_savings: float = Field(
+        description="The scenario's own savings, or present-value savings with measure "
+        "present_value_savings [currency]."
+    )
     drivers: list[TornadoRow] = Field(description="Largest |savings_high − savings_low| first.")
 
 
@@ -189,7 +199,10 @@ class SavingsStatistics(BaseModel):
 
 class Bands(BaseModel):
     months: list[int]
-    p10: list[float] = Field(description="P10 of rent_cum − build_cum per month [currency].")
+    p10: list[float] = Field(
+        description="P10 of rent_cum − build_cum per month, or of its discounted running sum "
+        "with measure present_value_savings [currency]."
+    )
     p50: list[float]
     p90: list[float]
 
@@ -250,7 +263,9 @@ def numeric_fields(scenario: Scenario) -> dict[str, type]:
     """Every numeric field of ``scenario`` by dotted path, with its type (int or float).
 
     Profile months are ``workload.monthly_utilization.0`` … Optional fields
-    left out (a useful life, financing) are not fields of this scenario.
+    left out (a useful life, financing) are not fields of this scenario. Memory
+    (``…memory_gb``) places jobs on the box or the instance and costs nothing by
+    itself: it is no driver.
     """
     fields: dict[str, type] = {}
 
@@ -258,7 +273,8 @@ def numeric_fields(scenario: Scenario) -> dict[str, type]:
         if isinstance(value, bool) or value is None or isinstance(value, str):
             return
         if isinstance(value, int | float):
-            fields[path] = type(value)
+            if not path.endswith("memory_gb"):
+                fields[path] = type(value)
         elif isinstance(value, dict):
             for key, item in value.items():
                 walk(item, f"{path}.{key}" if path else key)
@@ -464,7 +480,9 @@ def tornado(request: TornadoRequest) -> dict[str, Any]:
     """Savings and break-even month with each driver at its low and at its high value.
 
     Rows (one per driver) are sorted by the swing ``|savings_high − savings_low|``,
-    largest first; ``base_savings`` is the scenario's own.
+    largest first; ``base_savings`` is the scenario's own. With ``measure`` =
+    ``present_value_savings`` the savings figures are present-value savings
+    (``rent.present_value − build.present_value``); break-even months stay on cash.
 
     Raises
     ------
@@ -486,6 +504,7 @@ def tornado(request: TornadoRequest) -> dict[str, Any]:
         p = project_columns(variants(scenario, count, values), with_break_even_utilization=False)
     except ProjectionOverflowError as exc:
         raise _refused(exc, fields) from None
+    measured = p.present_value_savings if request.measure == "present_value_savings" else p.savings
     rows: list[dict[str, Any]] = []
     for d, path in enumerate(paths):
         low, high = 1 + 2 * d, 2 + 2 * d
@@ -494,14 +513,14 @@ def tornado(request: TornadoRequest) -> dict[str, Any]:
                 "path": path,
                 "low": request.drivers[path].low,
                 "high": request.drivers[path].high,
-                "savings_low": float(p.savings[low]),
-                "savings_high": float(p.savings[high]),
+                "savings_low": float(measured[low]),
+                "savings_high": float(measured[high]),
                 "break_even_month_low": _nullable(p.break_even_month[low]),
                 "break_even_month_high": _nullable(p.break_even_month[high]),
             }
         )
     rows.sort(key=lambda row: abs(row["savings_high"] - row["savings_low"]), reverse=True)
-    return {"base_savings": float(p.savings[0]), "drivers": rows}
+    return {"base_savings": float(measured[0]), "drivers": rows}
 
 
 def _base_value(scenario: Scenario, path: str) -> float:
@@ -549,6 +568,10 @@ def uncertainty(request: UncertaintyRequest) -> dict[str, Any]:
         P10/P50/P90 over the draws that pay back (null when none does); and
         ``bands``: per month ``0..H`` the P10/P50/P90 of ``rent_cum − build_cum``;
         ``committed_instances``, held at the scenario's count in every draw.
+        With ``measure`` = ``present_value_savings``, ``savings``,
+        ``probability_build_cheaper`` and the bands are of present values: the
+        bands of ``Σ_{k≤m} (rent.monthly[k] − build.monthly[k]) × (1 + d)^(−k/12)``;
+        break-even months and ``probability_pays_back`` stay on cash.
 
     Notes
     -----
@@ -570,13 +593,13 @@ def uncertainty(request: UncertaintyRequest) -> dict[str, Any]:
     advantage = np.empty((months, n))  # rent_cum − build_cum, a row per month
     # Draws are built and projected in cache-sized chunks (projection.CHUNK_CELLS):
     # only the answer's bands are ever held for every draw at once.
+    present = request.measure == "present_value_savings"
+    m = np.arange(months)
     for rows in chunks(n, months):
         chunk = {path: values[rows] for path, values in drawn.items()}
         try:
-            p = project_columns(
-                variants(scenario, rows.stop - rows.start, chunk),
-                with_break_even_utilization=False,
-            )
+            columns = variants(scenario, rows.stop - rows.start, chunk)
+            p = project_columns(columns, with_break_even_utilization=False)
         except ProjectionOverflowError:
             raise ScenarioError(
                 [
@@ -587,9 +610,15 @@ def uncertainty(request: UncertaintyRequest) -> dict[str, Any]:
                     )
                 ]
             ) from None
-        savings[rows] = p.savings
         break_even[rows] = p.break_even_month
-        advantage[:, rows] = (p.rent.cumulative - p.build.cumulative).T
+        if present:
+            savings[rows] = p.present_value_savings
+            discount = power(1.0 + columns.discount_rate_per_year, -m / 12.0)
+            saved = (p.rent.monthly - p.build.monthly)[:, :months] * discount
+            advantage[:, rows] = np.cumsum(saved, axis=1).T
+        else:
+            savings[rows] = p.savings
+            advantage[:, rows] = (p.rent.cumulative - p.build.cumulative).T
     pays_back = ~np.isnan(break_even)
     savings_p = _percentiles(savings)
     months_p = _percentiles(break_even[pays_back]) if pays_back.any() else [None] * 3
@@ -658,8 +687,10 @@ def fleet(request: FleetRequest) -> dict[str, Any]:
             values[f"workload.monthly_utilization.{i}"] = u / boxes
     # Jobs need nothing more: their box-hours are work ÷ the GPUs of the fleet.
     try:
+        one_box = memory_of(scenario.build.gpu_count, scenario.build.gpu_memory_gb)
         p = project_columns(
-            variants(scenario, len(boxes), values), with_break_even_utilization=False
+            variants(scenario, len(boxes), values, box_memory_gb=one_box),
+            with_break_even_utilization=False,
         )
     except ProjectionOverflowError:
         raise ScenarioError(
@@ -693,13 +724,14 @@ def peak_committed_need(scenario: Scenario) -> int:
     Notes
     -----
     ``ceil(max_m rent_hours[m] / 730)`` with ``rent_hours[m] = demand[m] ×
-    capacity_ratio × (1 + rework_fraction)``: the rent side's instance-hours,
-    burst above one box and rework included (they do not depend on the
-    committed count).
+    capacity_ratio × (1 + rework_fraction)`` plus the jobs the box cannot hold
+    (:func:`costmodel.projection.rent_instance_hours`): the rent side's
+    instance-hours, burst above one box and rework included (they do not depend
+    on the committed count).
     """
     c = columns_from([scenario])
     with np.errstate(over="ignore", invalid="ignore"):  # huge inputs: capped below
-        peak = float(c.demand.max() * rent_hours_per_box_hour(c)[0]) / HOURS_PER_MONTH
+        peak = float(rent_instance_hours(c).max()) / HOURS_PER_MONTH
     if not math.isfinite(peak):
         return MAX_COMMITTED_INSTANCES
     return min(math.ceil(peak), MAX_COMMITTED_INSTANCES)

@@ -12,12 +12,14 @@ raises this error.
 from __future__ import annotations
 
 import contextlib
+import functools
 import logging
 import threading
 from collections.abc import Callable, Iterator
 from typing import Any
 
 from django.conf import settings
+from django.core.cache.backends.base import DEFAULT_TIMEOUT
 from django.core.cache.backends.db import DatabaseCache
 from django.db import OperationalError, connections, router
 from django.db.backends.base.base import BaseDatabaseWrapper
@@ -65,33 +67,57 @@ class SkipWhenLockedCache(DatabaseCache):
     A page that only reads still writes the shared cache: the document it
     computed (a results page's analysis, the checked guide), and the expired
     entries a lookup deletes. While another process held the lock, such a
-    request waited for the whole busy timeout. Here a cache write that would
-    wait is skipped instead, as Django's cache skips a write that fails: the
-    next request computes the document again. Inside a transaction (the
-    catalog's version, written with the rows it versions) and on other
-    databases the writes are Django's, unchanged.
+    request waited for the whole busy timeout. Here a cache operation that
+    would wait is given up instead, as Django's cache gives up a write that
+    fails: a write is skipped, a lookup is a miss, and the next request
+    computes the document again. Inside a transaction (the catalog's version,
+    written with the rows it versions) and on other databases the operations
+    are Django's, unchanged. Only the cache's public methods are wrapped.
     """
 
-    def _base_set(self, mode: str, key: str, value: Any, timeout: Any = None) -> bool:
-        with _no_wait(self._connection()) as waiting_would_block:
-            try:
-                return bool(super()._base_set(mode, key, value, timeout))  # type: ignore[misc]
-            except OperationalError as exc:
-                if waiting_would_block and is_database_busy(exc):
-                    return False
-                raise
+    def get_many(self, keys: Any, version: int | None = None) -> dict[str, Any]:
+        # A lookup deletes the expired entries it meets: a write, so it may wait.
+        with self._unless_locked():
+            return dict(super().get_many(keys, version=version))
+        return {}
 
-    def _base_delete_many(self, keys: list[str]) -> bool:
-        with _no_wait(self._connection()) as waiting_would_block:
-            try:
-                return bool(super()._base_delete_many(keys))  # type: ignore[misc]
-            except OperationalError as exc:
-                if waiting_would_block and is_database_busy(exc):
-                    return False  # the expired entries are deleted by a later lookup
-                raise
+    def set(
+        self, key: Any, value: Any, timeout: Any = DEFAULT_TIMEOUT, version: int | None = None
+    ) -> None:
+        with self._unless_locked():
+            super().set(key, value, timeout=timeout, version=version)
 
-    def _connection(self) -> BaseDatabaseWrapper:
-        return connections[router.db_for_write(self.cache_model_class)]
+    def add(
+        self, key: Any, value: Any, timeout: Any = DEFAULT_TIMEOUT, version: int | None = None
+    ) -> bool:
+        with self._unless_locked():
+            return bool(super().add(key, value, timeout=timeout, version=version))
+        return False
+
+    def touch(self, key: Any, timeout: Any = DEFAULT_TIMEOUT, version: int | None = None) -> bool:
+        with self._unless_locked():
+            return bool(super().touch(key, timeout=timeout, version=version))
+        return False
+
+    def delete(self, key: Any, version: int | None = None) -> bool:
+        with self._unless_locked():
+            return bool(super().delete(key, version=version))
+        return False  # an entry left behind expires, or is deleted by a later lookup
+
+    def delete_many(self, keys: Any, version: int | None = None) -> None:
+        with self._unless_locked():
+            super().delete_many(keys, version=version)
+
+    @contextlib.contextmanager
+    def _unless_locked(self) -> Iterator[None]:
+        """Run the block without waiting for the write lock; give it up if it would wait."""
+        connection = connections[router.db_for_write(self.cache_model_class)]
+        with _no_wait(connection) as waiting_would_block:
+            try:
+                yield
+            except OperationalError as exc:
+                if not (waiting_would_block and is_database_busy(exc)):
+                    raise
 
 
 @contextlib.contextmanager
@@ -115,8 +141,11 @@ class TooManyHeavyRequests(Exception):
     """This worker already runs as many heavy analyses as it may: answer 503, try later."""
 
 
-_heavy_lock = threading.Lock()
-_heavy_in_flight = 0
+@functools.cache
+def _heavy_slots(limit: int) -> threading.BoundedSemaphore:
+    """The slots of this worker for ``limit`` heavy analyses at once (one per limit, so a
+    changed setting takes effect without a restart)."""
+    return threading.BoundedSemaphore(limit)
 
 
 @contextlib.contextmanager
@@ -129,13 +158,10 @@ def heavy_request() -> Iterator[None]:
     queue of heavy analyses makes every request behind it wait seconds; past the
     limit a client is told to come back instead (503 with ``Retry-After``).
     """
-    global _heavy_in_flight
-    with _heavy_lock:
-        if _heavy_in_flight >= settings.HEAVY_REQUESTS_PER_WORKER:
-            raise TooManyHeavyRequests
-        _heavy_in_flight += 1
+    slots = _heavy_slots(settings.HEAVY_REQUESTS_PER_WORKER)
+    if not slots.acquire(blocking=False):
+        raise TooManyHeavyRequests
     try:
         yield
     finally:
-        with _heavy_lock:
-            _heavy_in_flight -= 1
+        slots.release()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import zlib
 from collections.abc import Callable, Sequence
 from warnings import catch_warnings, simplefilter
 
@@ -11,6 +12,9 @@ import numpy.typing as npt
 
 from costmodel.usage.errors import fail
 from costmodel.usage.months import FloatArray
+
+MAX_INFLATED_BYTES = 1 << 30
+"""Most bytes a gzip file may inflate to when the caller gives no limit (1 GiB)."""
 
 
 def check_text(text: str) -> None:
@@ -25,15 +29,67 @@ def check_text(text: str) -> None:
         )
 
 
-def decode_text(data: bytes) -> str:
-    """The text of an uploaded or read file: UTF-8 (a byte-order mark is dropped).
+GZIP_MAGIC = b"\x1f\x8b"
+"""The first two bytes of a gzip file (``.csv.gz``, ``.json.gz``, ``.log.gz``)."""
+
+
+def inflate(data: bytes, max_bytes: int) -> bytes:
+    """The content of gzip ``data`` (several members are joined, as ``gunzip`` does).
+
+    Inflated in steps of at most what is left of ``max_bytes``, so an archive that
+    inflates past the limit is refused having used no more than the limit.
 
     Raises
     ------
     UsageError
-        On ``content``: empty (0 bytes or only blanks), or binary (NUL bytes or
-        not UTF-8), naming the line of the first bad byte.
+        ``inflates_too_far`` (params ``limit``) or ``bad_gzip``.
     """
+    parts: list[bytes] = []
+    size = 0
+    rest = data
+    try:
+        while rest:
+            member = zlib.decompressobj(wbits=16 + zlib.MAX_WBITS)
+            pending = rest
+            while pending and not member.eof:
+                chunk = member.decompress(pending, max_bytes + 1 - size)
+                size += len(chunk)
+                parts.append(chunk)
+                if size > max_bytes:
+                    raise fail(
+                        f"the gzip archive inflates to more than the limit of {max_bytes:,} "
+                        "bytes: send a shorter period",
+                        "inflates_too_far",
+                        limit=max_bytes,
+                    )
+                pending = member.unconsumed_tail
+                if not chunk and not pending:
+                    break
+            if not member.eof:
+                raise zlib.error("truncated")
+            rest = member.unused_data.lstrip(b"\x00")  # tape padding between members
+            if rest and not rest.startswith(GZIP_MAGIC):
+                break  # trailing bytes after the last member, as gunzip ignores them
+    except zlib.error:
+        raise fail(
+            "is a gzip archive that cannot be inflated (cut short or damaged)", "bad_gzip"
+        ) from None
+    return b"".join(parts)
+
+
+def decode_text(data: bytes, max_bytes: int | None = None) -> str:
+    """The text of an uploaded or read file: UTF-8 (a byte-order mark is dropped), inflated
+    first when it is gzip (``.csv.gz``), to at most ``max_bytes`` when given.
+
+    Raises
+    ------
+    UsageError
+        On ``content``: empty (0 bytes or only blanks), binary (NUL bytes or
+        not UTF-8, naming the line of the first bad byte), or a gzip archive
+        that is damaged or inflates past ``max_bytes``.
+    """
+    if data.startswith(GZIP_MAGIC):
+        data = inflate(data, max_bytes if max_bytes is not None else MAX_INFLATED_BYTES)
     if not data.strip():
         raise fail("is empty", "empty")
     nul = data.find(b"\x00")

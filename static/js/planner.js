@@ -52,6 +52,31 @@
     show(".commitment", !catalogInUse() || commitmentSelected());
   }
 
+  // What the hosting field says the catalog picks when it is left to it: the server's words
+  // for every preset and currency (#hosting-hints), shown for the chosen ones at once.
+  var hintsData = document.getElementById("hosting-hints");
+  var hostingHints = hintsData ? JSON.parse(hintsData.textContent) : null;
+  function updateHostingHint() {
+    var hosting = form.querySelector("select[name='hosting']");
+    var preset = form.querySelector("select[name='preset']");
+    var currency = form.querySelector("[name='currency']");
+    // a custom box's hint stays the server's: it depends on the parts list
+    if (!hostingHints || !hosting || !preset || !currency || checked("box") === "custom") { return; }
+    var row = hosting.closest("div");
+    var hint = row.querySelector("[data-defaulted]");
+    if (!hint) {
+      hint = document.createElement("div");
+      hint.className = "help defaulted";
+      hint.setAttribute("data-defaulted", "");
+      hosting.insertAdjacentElement("afterend", hint);
+    }
+    var text = (hostingHints[currency.value] || {})[preset.value];
+    var applies = hosting.value === "" && Boolean(text);
+    hint.textContent = applies ? text : "";
+    hint.hidden = !applies;
+    hint.setAttribute("data-preset", applies ? preset.value : "");
+  }
+
   function applyFilter() {
     if (!offering || !filter) { return; }
     var mode = filter.value;
@@ -117,9 +142,11 @@
   }
   form.addEventListener("change", function (event) {
     update();
+    updateHostingHint();
     if (event.target !== filter && event.target.name !== "committed_instances") {
       refreshCommittedDefault();
     }
   });
   update();
+  updateHostingHint();
 })();

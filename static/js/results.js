@@ -114,15 +114,20 @@
     });
   }
 
-  // b. the uncertainty fan: P10–P90 of rent minus build so far, and its median
+  // b. the uncertainty fan: P10–P90 of rent minus build so far, and its median. The band
+  // ends where the title's share is counted: at the horizon with the box sold, the engine's
+  // percentiles of the savings (resale credited) after its running sum up to the horizon.
   function fan(data, L) {
     var u = data.uncertainty;
     if (u.error) { failed("chart-fan", u.error); return null; }
-    var b = u.bands;
+    var b = u.bands, end = u.savings, H = data.horizon_months;
+    function sold(series, value) { return series.concat([value]); }
+    var months = sold(b.months, H);
     return draw("chart-fan", [
-      { x: b.months, y: b.p90, name: L.fan_p90, mode: "lines", line: { color: BUILD, width: 0 }, showlegend: false, hoverinfo: "skip" },
-      { x: b.months, y: b.p10, name: L.fan_band, mode: "lines", line: { color: BUILD, width: 0 }, fill: "tonexty", fillcolor: "rgba(31,111,235,0.22)" },
-      { x: b.months, y: b.p50, name: L.fan_p50, mode: "lines", line: { color: BUILD, width: 3 } }
+      { x: months, y: sold(b.p90, end.p90), name: L.fan_p90, mode: "lines", line: { color: BUILD, width: 0 }, showlegend: false, hoverinfo: "skip" },
+      { x: months, y: sold(b.p10, end.p10), name: L.fan_band, mode: "lines", line: { color: BUILD, width: 0 }, fill: "tonexty", fillcolor: "rgba(31,111,235,0.22)" },
+      { x: months, y: sold(b.p50, end.p50), name: L.fan_p50, mode: "lines", line: { color: BUILD, width: 3 } },
+      { x: [H, H, H], y: [end.p10, end.p50, end.p90], name: L.fan_sold, mode: "markers", marker: { color: BUILD, size: 10, symbol: "diamond" } }
     ], {
       title: { text: u.title },
       xaxis: { title: { text: L.month } },
@@ -217,11 +222,16 @@
     });
   }
 
+  // each cost line's chart colour by key: the page carries them (costmodel.lines, json_script)
+  function lineColours() {
+    var el = document.getElementById("cost-line-colours");
+    return el ? JSON.parse(el.textContent) : {};
+  }
+
   // f. monthly breakdown: every component that is not zero, build beside rent
   function breakdown(data, L) {
     var b = data.breakdown;
-    var colors = { energy: "#1f6feb", hosting: "#6e9ef5", maintenance: "#9cbcf8", ops: "#c8daf9", burst: "#0b3d91",
-                   replacement: "#5a4fcf", financing: "#a99ff0", compute: "#d9730d", fixed: "#f2b274", committed: "#8a4b08" };
+    var colors = lineColours();
     var traces = b.series.map(function (s) {
       return { type: "bar", x: b.months, y: s.values, name: s.name, marker: { color: colors[s.key] },
                xaxis: s.side === "build" ? "x" : "x2", yaxis: s.side === "build" ? "y" : "y2" };

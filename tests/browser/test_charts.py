@@ -8,6 +8,7 @@ import pytest
 from django.urls import reverse
 
 from costmodel import parse_scenario
+from costmodel.lines import LINES
 from webapp.scenarios.services import create_saved_scenario
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -49,24 +50,20 @@ def test_the_breakdown_chart_draws_each_of_its_six_series_from_its_own_figures(p
 
     traces = page.evaluate(
         "() => document.getElementById('chart-breakdown').data.map("
-        "t => ({name: t.name, x: Array.from(t.x), y: Array.from(t.y)}))"
+        "t => ({name: t.name, x: Array.from(t.x), y: Array.from(t.y), colour: t.marker.color}))"
     )
+    # The lines always charted (the rest are zero here), named and coloured as declared.
+    sides = {"build": "Build", "rent": "Rent"}
     expected = [
-        (f"Build · {label}", result["build"][key])
-        for key, label in (
-            ("energy", "Energy"),
-            ("hosting", "Hosting"),
-            ("maintenance", "Maintenance"),
-            ("ops", "Operations"),
-        )
-    ] + [
-        (f"Rent · {label}", result["rent"][key])
-        for key, label in (("compute", "Cloud compute"), ("fixed", "Fixed fees"))
+        (f"{sides[line.side]} · {line.label}", result[line.side][line.key], line.colour)
+        for line in LINES
+        if line.always_charted
     ]
-    assert [t["name"] for t in traces] == [name for name, _ in expected]
-    for trace, (name, series) in zip(traces, expected, strict=True):
+    assert [t["name"] for t in traces] == [name for name, _, _ in expected]
+    for trace, (name, series, colour) in zip(traces, expected, strict=True):
         assert trace["x"] == result["months"][1:], name
         assert trace["y"] == series[1:], name
+        assert trace["colour"] == colour, name
     page.watch.assert_clean()
 
 

@@ -11,7 +11,7 @@ from costmodel import Financing, compare, parse_scenario
 from costmodel.ranges import default_ranges
 from webapp.catalog import selectors
 from webapp.catalog.resolver import parse_selection, resolve
-from webapp.planner.forms import committed_text
+from webapp.planner.form_fields import committed_text
 from webapp.planner.permalink import decode
 from webapp.scenarios.services import create_saved_scenario
 

@@ -124,11 +124,19 @@ def test_the_fan_tornado_and_fleet_charts_plot_the_engines_answers(page, live_se
         a = run_analyses(decode(code))
     assert a.uncertainty is not None and a.tornado is not None and a.fleet is not None
 
-    # fan: P90, P10 (the band) and P50 of rent minus build so far, month by month
-    bands = a.uncertainty["bands"]
+    # fan: P90, P10 (the band) and P50 of rent minus build so far, month by month, ending
+    # where the title's share is counted: at the horizon with the box sold (the savings'
+    # percentiles, resale credited), marked by diamonds
+    bands, end = a.uncertainty["bands"], a.uncertainty["savings"]
     fan = _traces(page, "fan")
-    assert [t["y"] for t in fan] == [bands["p90"], bands["p10"], bands["p50"]]
-    assert all(t["x"] == bands["months"] for t in fan)
+    assert [t["y"] for t in fan[:3]] == [
+        bands["p90"] + [end["p90"]],
+        bands["p10"] + [end["p10"]],
+        bands["p50"] + [end["p50"]],
+    ]
+    assert all(t["x"] == bands["months"] + [36] for t in fan[:3])
+    assert fan[3]["name"] == "At the end, the box sold"
+    assert fan[3]["y"] == [end["p10"], end["p50"], end["p90"]] and fan[3]["x"] == [36, 36, 36]
     share = round(100 * a.uncertainty["probability_build_cheaper"])
     title = page.locator("#chart-fan").evaluate(
         "(el) => el.layout.title.text.split('<br>').join(' ')"

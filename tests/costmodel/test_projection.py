@@ -373,6 +373,7 @@ class TestEdgeCases:
             "break_even_month",
             "break_even_utilization",
             "savings",
+            "present_value_savings",
             "work_reference_gpu_hours",
         ]
 

@@ -109,6 +109,22 @@ def test_no_two_parts_of_the_web_app_import_each_other(webapp_imports: dict[str,
     assert find_cycle(graph) is None
 
 
+API_FILES = sorted((ROOT / "webapp" / "api").glob("*.py"))
+
+
+@pytest.mark.parametrize("path", API_FILES, ids=lambda p: p.name)
+def test_the_api_does_not_import_the_planner(path: Path) -> None:
+    assert not [m for m in imported_modules(path.read_text()) if m.startswith("webapp.planner")]
+
+
+@pytest.mark.parametrize(
+    "path", sorted((ROOT / "webapp" / "scenarios").rglob("*.py")), ids=lambda p: p.name
+)
+def test_saved_scenarios_do_not_import_the_planner_or_the_api(path: Path) -> None:
+    imported = imported_modules(path.read_text())
+    assert not [m for m in imported if m.startswith(("webapp.planner", "webapp.api"))]
+
+
 def test_a_cycle_hidden_in_a_function_is_found() -> None:
     """The check itself: an import inside a function counts, and closes the loop."""
     planner = "from webapp.advisor.advice import x\n"

@@ -100,6 +100,7 @@ class TestGoodInput:
             "break_even_month",
             "break_even_utilization",
             "savings",
+            "present_value_savings",
             "work_reference_gpu_hours",
         ]
 

@@ -1,39 +1,11 @@
-"""The boundaries between the apps, as the code's imports and queries show them."""
-
-import ast
-from pathlib import Path
-
-import pytest
+"""The boundaries between the apps, as the code's figures and queries show them (the import
+rules: test_architecture.py)."""
 
 from costmodel.results import BUILD_FIGURES, HEADLINE, RENT_FIGURES
 from webapp.catalog.fixtures_io import load_catalog
 from webapp.planner.choices import catalog_choices
 from webapp.planner.figures import FIGURES
 from webapp.planner.forms import PlannerForm
-
-WEBAPP = Path(__file__).resolve().parents[2] / "webapp"
-
-
-def imported_modules(path: Path) -> set[str]:
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    found = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom) and node.module:
-            found.add(node.module)
-        elif isinstance(node, ast.Import):
-            found.update(alias.name for alias in node.names)
-    return found
-
-
-@pytest.mark.parametrize("path", sorted((WEBAPP / "api").glob("*.py")), ids=lambda p: p.name)
-def test_the_api_does_not_import_the_planner(path):
-    assert not [m for m in imported_modules(path) if m.startswith("webapp.planner")]
-
-
-@pytest.mark.parametrize("path", sorted((WEBAPP / "scenarios").rglob("*.py")), ids=lambda p: p.name)
-def test_saved_scenarios_do_not_import_the_planner_or_the_api(path):
-    imported = imported_modules(path)
-    assert not [m for m in imported if m.startswith(("webapp.planner", "webapp.api"))]
 
 
 def test_every_figure_the_pages_label_is_a_name_of_the_result_schema():

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import json
 import os
 import subprocess
@@ -72,8 +73,8 @@ def test_bad_input_exits_2_with_a_message_naming_the_line():
 
 
 def test_a_binary_file_exits_2(tmp_path):
-    path = tmp_path / "log.gz"
-    path.write_bytes(b"\x1f\x8b\x08\x00\x00\x00\x00\x00")
+    path = tmp_path / "log.zip"
+    path.write_bytes(b"PK\x03\x04\x14\x00\x00\x00")  # a zip archive: binary
 
     done = manage("nvidia-smi", str(path))
 
@@ -90,3 +91,32 @@ def test_an_empty_file_exits_2(tmp_path):
 
     assert done.returncode == 2
     assert "is empty" in done.stderr
+
+
+def test_it_reads_a_gzip_file(tmp_path):
+    path = tmp_path / "sacct.txt.gz"
+    path.write_bytes(gzip.compress((FIXTURES / "slurm-sacct.txt").read_bytes()))
+
+    done = manage("slurm-sacct", str(path))
+
+    assert done.returncode == 0, done.stderr
+    # the plain file's figures (test_it_prints_the_months_of_a_sacct_dump)
+    assert_allclose(json.loads(done.stdout)["gpu_hours"], [124.0, 404.0, 48.0], rtol=1e-12)
+
+
+def test_a_damaged_gzip_file_exits_2(tmp_path):
+    path = tmp_path / "log.gz"
+    path.write_bytes(b"\x1f\x8b\x08\x00\x00\x00\x00\x00")  # a gzip header, nothing after
+
+    done = manage("nvidia-smi", str(path))
+
+    assert done.returncode == 2
+    assert "is a gzip archive that cannot be inflated" in done.stderr
+
+
+def test_columns_name_the_fields_of_a_headerless_export():
+    done = manage("slurm-sacct", str(FIXTURES / "xdmod-sacct.log"), "--columns", "xdmod")
+
+    assert done.returncode == 0, done.stderr
+    # hand computation in tests/costmodel/test_usage_slurm.py
+    assert len(json.loads(done.stdout)["months"]) == 15

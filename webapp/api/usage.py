@@ -7,6 +7,8 @@ they existed, as English sentences (``warnings``).
 
 from __future__ import annotations
 
+import base64
+import binascii
 from typing import Literal
 
 from django.http import HttpRequest, HttpResponse
@@ -18,7 +20,7 @@ from costmodel import FieldError, ScenarioError
 from costmodel.usage import FORMATS
 from webapp.api.schemas import ErrorsOut
 from webapp.errors import ApiError, error, json_response, read_body
-from webapp.usage.services import UsageAnswer, measured_usage, usage_answer
+from webapp.usage.services import UsageAnswer, file_text, measured_usage, usage_answer
 
 router = Router(tags=["usage"])
 
@@ -34,7 +36,22 @@ class UsageRequest(BaseModel):
         description="nvidia-smi CSV, DCGM_FI_DEV_GPU_UTIL from Prometheus query_range, "
         "sacct -a -X -P --format=JobID,Start,End,AllocTRES, or an AWS Cost and Usage Report CSV"
     )
-    content: str = Field(description="the file's text (UTF-8)")
+    content: str = Field(
+        description="the file's text (UTF-8); with encoding base64, the file's bytes in "
+        "base64, plain or gzip (.csv.gz, .json.gz)"
+    )
+    columns: str | None = Field(
+        default=None,
+        description="the field order of a file without a header line: for slurm-sacct the "
+        'sacct --format fields ("jobid,start,end,alloctres") or "xdmod" (Open XDMoD\'s '
+        "--parsable2 --noheader export); for nvidia-smi the --query-gpu fields "
+        '("timestamp,index,name,utilization.gpu,memory.used")',
+    )
+    encoding: Literal["text", "base64"] = Field(
+        default="text",
+        description="text: content is the file's text; base64: content is the file's bytes "
+        "in base64 (a gzip file is inflated, to at most the body limit)",
+    )
 
 
 def _request(body: bytes) -> UsageRequest:
@@ -54,6 +71,13 @@ def _request(body: bytes) -> UsageRequest:
                 message = str(e["msg"])
             problems.append(FieldError(field, message))
         raise ApiError(422, problems) from None
+
+
+def _base64(content: str) -> bytes:
+    try:
+        return base64.b64decode(content, validate=True)
+    except (binascii.Error, ValueError):
+        raise error(422, "content", _("is not base64 (encoding is base64)")) from None
 
 
 @router.post(
@@ -78,7 +102,10 @@ def usage_view(request: HttpRequest) -> HttpResponse:
     The body is limited to `DJANGO_MAX_BODY_BYTES` (16 MiB by default); a larger one is a 413."""
     usage_request = _request(read_body(request))
     try:
-        answer = measured_usage(usage_request.format, usage_request.content)
+        content = usage_request.content
+        if usage_request.encoding == "base64":
+            content = file_text(_base64(content))
+        answer = measured_usage(usage_request.format, content, usage_request.columns)
     except ScenarioError as exc:
         raise ApiError(422, exc.errors) from None
     return json_response(usage_answer(answer).model_dump())

@@ -3,7 +3,7 @@ the catalog's version.
 
 Prices are append-only (:class:`~webapp.catalog.models.PricePoint`): the admin and
 ``catalog_import`` record a new row through :func:`record_price`, which holds it for
-review when it moves too far from the row before it.
+review when it moves too far from the price in effect.
 """
 
 from __future__ import annotations
@@ -24,26 +24,36 @@ from webapp.catalog.selectors import VERSION_CACHE, VERSION_KEY, forget_catalog_
 
 
 def previous_price(row: PricePoint) -> PricePoint | None:
-    """The row a new ``row`` is compared with: the one it corrects, or else its item's live
-    row in effect on its date (the price it follows)."""
-    if row.supersedes is not None:
-        return row.supersedes
-    return selectors.previous_live_row(row)
+    """The row a new ``row`` is compared with: its item's live row in effect on its date (the
+    price in effect, which the resolver would otherwise use).
+
+    A correction is compared with that too, not with the row it corrects: a held row
+    corrected "with the same figures" would otherwise move 0 % and go live. Only when no
+    price is in effect on its date is a correction compared with the (live) row it corrects.
+    """
+    previous = selectors.previous_live_row(row)
+    corrected = row.supersedes
+    if previous is None and corrected is not None and not corrected.pending:
+        return corrected
+    return previous
 
 
 def review_reasons(row: PricePoint, share: Decimal | None = None) -> list[str]:
     """Why ``row`` must wait for review; empty when it need not.
 
-    A row waits when its currency differs from the previous row's, or when one of its
-    figures moves by more than ``share`` (default: ``settings.CATALOG_REVIEW_SHARE``)
-    of the previous figure: ``|new − old| / old > share``. A first price has nothing to
-    be compared with and goes live at once.
+    A correction of a row that is itself held waits too. A row waits when its currency
+    differs from the previous row's (:func:`previous_price`), or when one of its figures
+    moves by more than ``share`` (default: ``settings.CATALOG_REVIEW_SHARE``) of the
+    previous figure: ``|new − old| / old > share``. A first price has nothing to be
+    compared with and goes live at once.
     """
     share = settings.CATALOG_REVIEW_SHARE if share is None else share
+    reasons = []
+    if row.supersedes is not None and row.supersedes.pending:
+        reasons.append(f"corrects a row held for review ({row.supersedes})")
     previous = previous_price(row)
     if previous is None:
-        return []
-    reasons = []
+        return reasons
     if row.review_currency != previous.review_currency:
         reasons.append(f"currency {previous.review_currency} → {row.review_currency}")
     old_figures = previous.review_figures()

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -26,16 +27,15 @@ from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 
 from costmodel import Scenario, ScenarioError, compare
-from costmodel.decision import Decision, decide
+from costmodel.decision import Decision
+from costmodel.lines import LINES, SIDE_LABELS
 from costmodel.operations import (
     fleet,
     parse_fleet,
     parse_tornado,
-    parse_uncertainty,
     tornado,
-    uncertainty,
 )
-from costmodel.ranges import Range, default_ranges, drivers, fleet_size
+from costmodel.ranges import Range, drivers, fleet_size, with_spread
 from costmodel.sensitivity import (
     average_utilization,
     default_horizons,
@@ -43,27 +43,17 @@ from costmodel.sensitivity import (
     utilization_sweep,
 )
 from webapp import formatting
+from webapp.decided import SEED, decided, draws_for, filled_share, observed_days, ranges_for
 from webapp.planner.fields import BY_PATH, field_value, labels
 from webapp.planner.permalink import Permalink
 from webapp.planner.verdict import how_sure, verdict
 
-DRAW_MONTHS = 610_000
-"""Draws × months the Monte Carlo evaluates at most: 10 000 draws of a 60-month scenario
-(about 0.1 s of engine time on one core)."""
-MAX_DRAWS = 10_000
-MIN_DRAWS = 2_000
-"""Fewest draws, for the longest horizons: P10/P90 and a probability to about ±1 point."""
-SEED = 0
-"""The Monte Carlo's seed: the same link always shows the same probabilities."""
+__all__ = ["SEED", "Analyses", "analysis_document", "draws_for", "run_analyses"]
+"""``SEED`` and ``draws_for`` are :mod:`webapp.decided`'s, named here for the files' readers."""
 
 GRID_UTILIZATIONS = [i / 20 for i in range(21)]
 """Rows of the utilization × horizon grid: 0 %, 5 %, …, 100 % (a smooth zero contour)."""
 
-BUILD_COMPONENTS = ("energy", "hosting", "maintenance", "ops", "burst", "replacement", "financing")
-RENT_COMPONENTS = ("compute", "fixed", "committed")
-ALWAYS_CHARTED = frozenset({"energy", "hosting", "maintenance", "ops", "compute", "fixed"})
-"""The methodology's six monthly series: charted even when zero every month, so the legend
-always answers "what about hosting?"; the version-2 components only when at work."""
 
 CACHE_SECONDS = 24 * 3600
 """How long an analysis document stays in the cache [s]; it never goes stale (see
@@ -74,19 +64,21 @@ one worker computed (a Monte Carlo, a tornado, a fleet and a grid: the page's sl
 part) serves a visitor whose request reaches another."""
 
 
-def draws_for(scenario: Scenario) -> int:
-    """Draws of the Monte Carlo for a scenario: :data:`DRAW_MONTHS` ÷ (H + 1), within bounds."""
-    return max(MIN_DRAWS, min(MAX_DRAWS, DRAW_MONTHS // (scenario.horizon_months + 1)))
-
-
 def ranges_of(link: Permalink) -> list[Range]:
-    """The Monte Carlo's ranges: the user's, or the defaults when none were chosen."""
-    return list(link.ranges or default_ranges(link.scenario))
+    """The Monte Carlo's ranges: the user's, or the defaults when none were chosen; a range
+    whose low equals its high is left out (:func:`webapp.decided.ranges_for`)."""
+    return ranges_for(link.scenario, link.ranges, link.provenance)
 
 
 def drivers_of(link: Permalink) -> list[Range]:
-    """The tornado's drivers: the user's ranges plus the defaults of every other input."""
-    return drivers(link.scenario, link.ranges)
+    """The tornado's drivers: the user's ranges plus the defaults of every other input, those
+    whose low equals their high left out."""
+    return with_spread(drivers(link.scenario, link.ranges))[0]
+
+
+def fixed_inputs(link: Permalink) -> list[Range]:
+    """The inputs left out of the ranges and the tornado: low and high are the same."""
+    return with_spread(drivers(link.scenario, link.ranges))[1]
 
 
 @dataclass(frozen=True)
@@ -123,22 +115,9 @@ def run_analyses(link: Permalink) -> Analyses:
     result = compare(scenario)
     sweep = utilization_sweep(scenario)
     grid = utilization_horizon_grid(scenario, GRID_UTILIZATIONS, default_horizons(scenario))
-    ranges = ranges_of(link)
-    draws = draws_for(scenario)
-    answer, answer_error = None, None
-    try:
-        answer = uncertainty(
-            parse_uncertainty(
-                {
-                    "scenario": data,
-                    "distributions": {r.path: r.as_triangular() for r in ranges},
-                    "draws": draws,
-                    "seed": SEED,
-                }
-            )
-        )
-    except ScenarioError as exc:
-        answer_error = str(exc)
+    # the Monte Carlo and the decision are the one decision's (webapp.decided): the page,
+    # the files and the stored verdict state the same code
+    one = decided(scenario, link.ranges, link.provenance)
     chosen_drivers = drivers_of(link)
     swings, swings_error = None, None
     try:
@@ -160,11 +139,11 @@ def run_analyses(link: Permalink) -> Analyses:
         result=result,
         sweep=sweep,
         grid=grid,
-        ranges=ranges,
-        draws=draws,
-        uncertainty=answer,
-        uncertainty_error=answer_error,
-        decision=decide(scenario, result, sweep, answer),
+        ranges=one.ranges,
+        draws=one.draws,
+        uncertainty=one.uncertainty,
+        uncertainty_error=one.uncertainty_error,
+        decision=one.decision,
         drivers=chosen_drivers,
         tornado=swings,
         tornado_error=swings_error,
@@ -179,12 +158,17 @@ def run_analyses(link: Permalink) -> Analyses:
 
 
 def field_label(path: str) -> str:
+    month = re.fullmatch(r"workload\.monthly_utilization\.(\d+)", path)
+    if month:  # a measured profile's month (webapp.decided.ranges_for)
+        return _("Utilization, month %(n)s of the profile") % {"n": int(month.group(1)) + 1}
     return labels().get(path, path)
 
 
 def range_value(path: str, value: float, currency: str) -> str:
     """A range end as the inputs table shows the field (e.g. ``40.0 %``, ``¥0.6400 per kWh``)."""
     field = BY_PATH.get(path)
+    if path.startswith("workload.monthly_utilization."):
+        return formatting.percent(value, 1)
     if field is None:
         return formatting.number(value, 4)
     return field_value(field, value, currency)
@@ -214,8 +198,7 @@ def chart_labels(scenario: Scenario) -> dict[str, str]:
 
     return {
         "month": _("Month"),
-        "build": _("Build"),
-        "rent": _("Rent"),
+        **{side: _(label) for side, label in SIDE_LABELS.items()},
         "break_even": _("Break-even"),
         "this_scenario": _("This scenario"),
         "cumulative_title": _("Cumulative cost, and what the box would fetch if sold"),
@@ -226,16 +209,7 @@ def chart_labels(scenario: Scenario) -> dict[str, str]:
         "build_total_net": _("Build at the end, net of resale"),
         "breakdown_title": _("Monthly cost by component (from month 1)"),
         "breakdown_axis": money_axis(_("Cost per month")),
-        "energy": _("Energy"),
-        "hosting": _("Hosting"),
-        "maintenance": _("Maintenance"),
-        "ops": _("Operations"),
-        "burst": _("Cloud burst"),
-        "replacement": _("Replacement"),
-        "financing": _("Loan payments"),
-        "compute": _("Cloud compute"),
-        "fixed": _("Fixed fees"),
-        "committed": _("Committed instances"),
+        **{line.key: _(line.label) for line in LINES},
         "utilization_title": _("Savings and break-even month across steady utilization"),
         "utilization": _("Utilization"),
         "savings": _("Savings of building over %(horizon)s") % {"horizon": horizon},
@@ -251,6 +225,7 @@ def chart_labels(scenario: Scenario) -> dict[str, str]:
         "fan_band": _("P10 to P90"),
         "fan_p10": _("P10"),
         "fan_p90": _("P90"),
+        "fan_sold": _("At the end, the box sold"),
         "tornado_title": _("What swings the savings most"),
         "tornado_axis": money_axis(
             _("Savings of building over %(horizon)s") % {"horizon": horizon}
@@ -268,18 +243,17 @@ def chart_labels(scenario: Scenario) -> dict[str, str]:
 
 
 def _breakdown(result: dict[str, Any], labels: dict[str, str]) -> dict[str, Any]:
-    """The monthly components of months 1..H: the six of :data:`ALWAYS_CHARTED`, and the
-    version-2 ones (burst, replacement, loan, commitment) that are not zero every month."""
+    """The cost lines of months 1..H (:mod:`costmodel.lines`): those always charted, and the
+    others when they are not zero every month."""
     series = [
         {
-            "side": side,
-            "key": key,
-            "name": f"{labels[side]} · {labels[key]}",
-            "values": result[side][key][1:],
+            "side": line.side,
+            "key": line.key,
+            "name": f"{labels[line.side]} · {labels[line.key]}",
+            "values": result[line.side][line.key][1:],
         }
-        for side, keys in (("build", BUILD_COMPONENTS), ("rent", RENT_COMPONENTS))
-        for key in keys
-        if key in ALWAYS_CHARTED or any(value != 0 for value in result[side][key][1:])
+        for line in LINES
+        if line.always_charted or any(value != 0 for value in result[line.side][line.key][1:])
     ]
     return {"months": result["months"][1:], "series": series}
 
@@ -297,9 +271,10 @@ def _uncertainty_part(a: Analyses, scenario: Scenario) -> dict[str, Any]:
         return part
     answer = a.uncertainty
     part.update(answer)
-    part["title"] = _("Advantage of building so far: building is cheaper in %(share)s of draws") % {
-        "share": formatting.share(answer["probability_build_cheaper"])
-    }
+    # the band ends where the share is counted: at the horizon, the box sold (results.js)
+    part["title"] = _(
+        "Advantage of building, the box sold at the end: building is cheaper in %(share)s of draws"
+    ) % {"share": formatting.share(answer["probability_build_cheaper"])}
     part["confidence"] = how_sure(a.decision, answer, a.draws, scenario.currency)
     return part
 
@@ -406,11 +381,15 @@ def build_document(link: Permalink, a: Analyses) -> dict[str, Any]:
 def _cache_key(link: Permalink) -> str:
     """What determines the document: the scenario, the ranges and the language."""
     identity = json.dumps(
-        [link.scenario.model_dump(mode="json"), [asdict(r) for r in link.ranges or []]],
+        [
+            link.scenario.model_dump(mode="json"),
+            [asdict(r) for r in link.ranges or []],
+            [observed_days(link.provenance), filled_share(link.provenance)],  # measured usage
+        ],
         sort_keys=True,
     )
     digest = hashlib.blake2b(identity.encode(), digest_size=16).hexdigest()
-    return f"planner:analysis:v1:{get_language()}:{digest}"
+    return f"planner:analysis:v2:{get_language()}:{digest}"
 
 
 def analysis_document(link: Permalink) -> dict[str, Any]:

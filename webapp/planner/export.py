@@ -37,12 +37,14 @@ from datetime import date
 from decimal import Context, Decimal
 from typing import Any
 
+from django.utils.functional import lazy
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from costmodel import Scenario
 from costmodel.accounting import Accounts
 from costmodel.decision import CLOSE_CALL_SHARE
+from costmodel.lines import LINES, SIDE_LABELS, Line
 from costmodel.paths import get_path
 from costmodel.tables import MONTHLY_COLUMNS, monthly_table
 from webapp.formatting import round_money
@@ -212,26 +214,23 @@ def input_cell(path: str, value: Any, currency: str) -> Cell:
     return significant(value)
 
 
-MONTHLY_LABELS = {
+def line_label(line: Line) -> str:
+    """A cost line's label where both sides share a table: ``Build: Energy``."""
+    return _("%(side)s: %(line)s") % {"side": _(SIDE_LABELS[line.side]), "line": _(line.label)}
+
+
+MONTHLY_LABELS: dict[str, Any] = {
     "month": gettext_lazy("Month"),
-    "build_energy": gettext_lazy("Build: energy"),
-    "build_hosting": gettext_lazy("Build: hosting"),
-    "build_maintenance": gettext_lazy("Build: maintenance"),
-    "build_ops": gettext_lazy("Build: operations"),
-    "build_burst": gettext_lazy("Build: cloud burst"),
-    "build_replacement": gettext_lazy("Build: replacement"),
-    "build_financing": gettext_lazy("Build: loan payments"),
+    **{f"{line.side}_{line.key}": lazy(line_label, str)(line) for line in LINES},
     "build_monthly": gettext_lazy("Build: total this month"),
     "build_cumulative": gettext_lazy("Build: cumulative"),
     "build_value_if_sold": gettext_lazy("Build: value if sold"),
-    "rent_compute": gettext_lazy("Rent: cloud compute"),
-    "rent_fixed": gettext_lazy("Rent: fixed fees"),
-    "rent_committed": gettext_lazy("Rent: committed instances"),
     "rent_monthly": gettext_lazy("Rent: total this month"),
     "rent_cumulative": gettext_lazy("Rent: cumulative"),
     "cumulative_difference": gettext_lazy("Cumulative build minus rent"),
 }
-"""Labels of :data:`costmodel.tables.MONTHLY_COLUMNS`; every column but the month is money."""
+"""Labels of :data:`costmodel.tables.MONTHLY_COLUMNS`, each cost line's from :mod:`costmodel.lines`;
+every column but the month is money."""
 
 BAND_LABELS = {
     "p10": gettext_lazy("Rent minus build so far, P10"),
@@ -375,6 +374,7 @@ def decision_rows(a: Analyses, currency: str) -> list[list[Cell]]:
     months = _("months")
     rows: list[tuple[Any, Cell, str]] = [
         (_("Verdict"), verdict.headline(d, currency), ""),
+        (_("Verdict code"), d.verdict, ""),
         (_("Warning"), verdict.warning(d), ""),
         (
             _("Recommendation (build or rent)"),
@@ -699,6 +699,7 @@ def summary_header(currencies: set[str]) -> list[Cell]:
         _("Saved on"),
         _("Inputs typed over the catalog's"),
         _("Results page"),
+        _("Verdict code"),
     ]
 
 
@@ -726,6 +727,7 @@ def summary_csv(entries: Sequence[dict[str, Any]]) -> str:
                 e["saved_at"].isoformat() if e.get("saved_at") else "",
                 " ".join(field_label(p) for p in e["overrides"]),
                 e["link"],
+                e["decision"].verdict if e.get("decision") is not None else "",
             ]
         )
     return _write(rows)

@@ -17,7 +17,14 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from costmodel import Scenario, compare
-from costmodel.accounting import FISCAL_YEAR_FIELDS, AccountingOptions, Accounts, accounting
+from costmodel.accounting import (
+    FISCAL_YEAR_FIELDS,
+    OPEX_LINES,
+    AccountingOptions,
+    Accounts,
+    accounting,
+)
+from costmodel.lines import BY_KEY
 from webapp import formatting
 from webapp.formatting import round_money
 
@@ -25,11 +32,7 @@ MONTH_CHOICES = [(str(n), str(n)) for n in range(1, 13)]
 
 FISCAL_YEAR_LABELS: dict[str, Any] = {
     "capex": gettext_lazy("CapEx: purchases"),
-    "energy": gettext_lazy("Energy"),
-    "hosting": gettext_lazy("Hosting"),
-    "maintenance": gettext_lazy("Maintenance"),
-    "ops": gettext_lazy("Administration"),
-    "burst": gettext_lazy("Burst"),
+    **{key: gettext_lazy(BY_KEY[key].label) for key in OPEX_LINES},
     "opex": gettext_lazy("OpEx: build"),
     "depreciation": gettext_lazy("Depreciation"),
     "written_off": gettext_lazy("Written off"),
@@ -39,7 +42,8 @@ FISCAL_YEAR_LABELS: dict[str, Any] = {
     "book_value": gettext_lazy("Book value at year end"),
     "rent": gettext_lazy("Renting instead (OpEx)"),
 }
-"""Column labels of the fiscal-year table, by :data:`costmodel.accounting.FISCAL_YEAR_FIELDS`."""
+"""Column labels of the fiscal-year table, by :data:`costmodel.accounting.FISCAL_YEAR_FIELDS`
+(each operating expense labelled as its cost line, :mod:`costmodel.lines`)."""
 
 SHOWN_COLUMNS = ("capex", "opex", "depreciation", "interest", "principal", "book_value", "rent")
 """Columns the results page shows; the CSV and the workbook carry every one."""

@@ -9,29 +9,22 @@ puts any error that names a field back beside that field.
 from __future__ import annotations
 
 import json
-import re
 from typing import Any, cast
 
 from django import forms
-from django.core.validators import BaseValidator
-from django.forms.renderers import DjangoTemplates as TemplateRenderer
 from django.http import QueryDict
-from django.urls import reverse
-from django.utils.http import urlencode
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext
 
-from costmodel import FieldError, ScenarioError, UnreadableInput, ranges
+from costmodel import ScenarioError, UnreadableInput, ranges
 from costmodel.errors import load_json
 from costmodel.ranges import Range
 from costmodel.training import DEFAULT_MFU
 from webapp import formatting
-from webapp.catalog.pricing_modes import COMMITMENT_MODES, data_attributes
+from webapp.catalog.pricing_modes import COMMITMENT_MODES
 from webapp.planner.choices import CatalogChoices
 from webapp.planner.comparison import MAX_COMPARED, MIN_COMPARED
 from webapp.planner.fields import (
     BY_PATH,
-    CATALOG_FIELDS,
     FINANCING_FIELDS,
     JOB_FIELDS,
     RANGE_ENDS,
@@ -40,87 +33,39 @@ from webapp.planner.fields import (
     TYPED_FIELDS,
     RangeRow,
     ScenarioField,
-    form_field_of,
-    form_values,
-    tidy,
     to_form,
 )
+from webapp.planner.form_errors import BOUND_CODES, engine_message, form_field_for
+from webapp.planner.form_fields import (
+    ADVANCED_UNITS,
+    CATALOG_PATHS,
+    DEFAULT_CHOICE,
+    DEFAULTED_CHOICES,
+    FieldRenderer,
+    OfferingSelect,
+    PlannerBoundField,
+    bound_messages,
+    choice_label,
+    committed_text,
+    field_hint,
+    listed_choices,
+    number_field,
+    number_hint,
+    percent_hint,
+    range_name,
+)
+from webapp.planner.form_initial import range_initial, reopen_url
 from webapp.planner.jobs import (
     JOB_ROWS,
     KIND_NEEDS,
     SHOWN_JOB_ROWS,
     DescribedJob,
     MemoryRefusal,
-    described_jobs,
     parse_runs,
-    runs_text,
 )
-from webapp.planner.permalink import Permalink, PermalinkError, decode
+from webapp.planner.permalink import PermalinkError, decode
 from webapp.scenarios.models import SavedScenario
 from webapp.scenarios.selectors import all_saved
-
-ENGINE_MESSAGES: dict[str, tuple[Any, str]] = {
-    "missing": (_("is required"), ""),
-    "finite_number": (_("must be a finite number"), ""),
-    "greater_than_equal": (_("must be greater than or equal to %(limit)s"), "ge"),
-    "greater_than": (_("must be greater than %(limit)s"), "gt"),
-    "less_than_equal": (_("must be less than or equal to %(limit)s"), "le"),
-    "less_than": (_("must be less than %(limit)s"), "lt"),
-    "idle_above_load": (_("Keep the power draw while idle at or below the one while busy."), ""),
-    "low_above_high": (_("Keep the low value at or below the high one."), ""),
-    "mode_outside_range": (_("Keep the most likely value between the low and the high one."), ""),
-    "overflow": (_("The scenario's numbers are too large to compute."), ""),
-    "jobs_month_above_limit": (
-        _(
-            "Month %(month)s asks for %(utilization)s times what the box does in 730 hours "
-            "(at most %(limit)s): plan fewer runs, or choose a bigger box."
-        ),
-        "*",
-    ),
-    "no_reference_peak": (
-        _(
-            "The benchmark's reference GPU has no peak TFLOPS in the catalog: describe this job "
-            "in reference GPU-hours, or choose another benchmark."
-        ),
-        "",
-    ),
-    "no_reference_throughput": (
-        _(
-            "The benchmark's reference GPU has no measured throughput in the catalog: describe "
-            "this job in reference GPU-hours, or choose another benchmark."
-        ),
-        "",
-    ),
-}
-"""The engine's error codes (its own, and pydantic's error types) in the active language, and
-the error parameter (pydantic's ``ctx`` key) that is the limit, if the message quotes one
-(``"*"``: it quotes several of the error's parameters by name)."""
-
-BOUND_CODES = frozenset({"greater_than_equal", "greater_than", "less_than_equal", "less_than"})
-"""The codes of a value outside its field's bounds: the field's "what to type" message says
-more."""
-
-
-def engine_message(error: FieldError) -> str:
-    """The engine's message for a field, in the active language when its code is a known one
-    (the engine's own words otherwise)."""
-    known = ENGINE_MESSAGES.get(error.code)
-    if known is None:
-        return error.message
-    text, limit = known
-    if limit == "*":  # the message quotes several of the error's figures by name
-        try:
-            return str(text) % {
-                k: formatting.number(v, 2) if isinstance(v, float) else v
-                for k, v in error.params.items()
-            }
-        except (KeyError, TypeError):
-            return error.message
-    if not limit:
-        return str(text)
-    if limit not in error.params:
-        return error.message
-    return str(text) % {"limit": error.params[limit]}
 
 
 class ErrorTextMixin:
@@ -179,167 +124,6 @@ class CompareForm(ErrorTextMixin, forms.Form):
             )
         order = {str(pk): i for i, pk in enumerate(cast(QueryDict, self.data).getlist("ids"))}
         return sorted(chosen, key=lambda s: order.get(str(s.pk), 0))
-
-
-ADVANCED_UNITS = {
-    "money": _("In the chosen currency."),
-    "money/kWh": _("Per kWh, in the chosen currency."),
-    "money/h": _("Per instance-hour, in the chosen currency."),
-    "money/month": _("Per month, in the chosen currency."),
-    "W": _("Watts at the wall."),
-}
-
-
-MAX_COUNT = 2**53
-"""Largest GPU or instance count the form takes: float64, the engine's number, holds every
-integer up to here exactly; a larger one (``2**1100``) is not even a finite float."""
-
-
-def _bound(value: float) -> str:
-    return formatting.number(value, 0 if float(value).is_integer() else 2)
-
-
-def percent_hint(low: float, high: float, example: object) -> str:
-    """What to type into a percentage field ("Enter a percentage between 0 and 100, e.g. 3 …")."""
-    return _("Enter a percentage between %(low)s and %(high)s, e.g. %(example)s.") % {
-        "low": _bound(low),
-        "high": _bound(high),
-        "example": example,
-    }
-
-
-def number_hint(low: float, high: float | None, example: object) -> str:
-    if high is None:
-        return _("Enter a number of %(low)s or more, e.g. %(example)s.") % {
-            "low": _bound(low),
-            "example": example,
-        }
-    return _("Enter a number between %(low)s and %(high)s, e.g. %(example)s.") % {
-        "low": _bound(low),
-        "high": _bound(high),
-        "example": example,
-    }
-
-
-def months_hint(low: float, high: float) -> str:
-    return _("Enter a whole number of months between %(low)s and %(high)s.") % {
-        "low": _bound(low),
-        "high": _bound(high),
-    }
-
-
-def above_hint(low: float, high: float | None, example: object, percent: bool) -> str:
-    """What to type into a field whose low bound itself is refused (a speed-up of 0 %)."""
-    if high is None:
-        return _("Enter a number above %(low)s.") % {"low": _bound(low)}
-    text = (
-        _("Enter a percentage above %(low)s and up to %(high)s, e.g. %(example)s.")
-        if percent
-        else _("Enter a number above %(low)s and up to %(high)s, e.g. %(example)s.")
-    )
-    return text % {"low": _bound(low), "high": _bound(high), "example": example}
-
-
-def field_hint(field: ScenarioField) -> str | None:
-    """The "what to type" message of an input, from its bounds (None: Django's messages)."""
-    if field.hint:
-        return str(field.hint)
-    low, high = field.low, field.high
-    if low is None:
-        return None
-    if field.bounds.low_open:
-        return above_hint(low, high, field.example, field.percent)
-    if high is None:
-        return number_hint(low, None, field.example) if field.example else None
-    if field.unit == "months":
-        return months_hint(low, high)
-    if field.percent:
-        return percent_hint(low, high, field.example)
-    return number_hint(low, high, field.example) if field.example else None
-
-
-def _number_field(f: ScenarioField, label: str, help_text: str) -> forms.Field:
-    """A form field typed as a number, bounded as the engine bounds ``f`` (in the form's unit)."""
-    bounds = f.bounds
-    low = None if bounds.low_open else f.low
-    validators = [AboveValidator(f.low)] if bounds.low_open and f.low is not None else []
-    options: dict[str, Any] = {
-        "label": label,
-        "help_text": help_text,
-        "required": f.required,
-        "initial": f.initial,
-        "validators": validators,
-    }
-    if f.whole:
-        return forms.IntegerField(
-            min_value=None if low is None else int(low),
-            max_value=MAX_COUNT if f.high is None else int(f.high),
-            **options,
-        )
-    return forms.FloatField(min_value=low, max_value=f.high, **options)
-
-
-class AboveValidator(BaseValidator):
-    """The value must be greater than the limit (an engine bound declared with ``gt``)."""
-
-    message = _("Enter a number above %(limit_value)s.")
-    code = "min_value"  # the field's own "what to type" message replaces it
-
-    def compare(self, a: Any, b: Any) -> bool:
-        return bool(a <= b)
-
-
-def _messages(hint: str) -> dict[str, str]:
-    """A field's error messages, all saying what to type.
-
-    Django %-formats a bound's message with the limit, so a literal % is doubled there.
-    """
-    escaped = hint.replace("%", "%%")
-    return {"min_value": escaped, "max_value": escaped, "invalid": hint}
-
-
-def range_name(row: RangeRow, suffix: str) -> str:
-    """Form field name of one end of an uncertainty range: ``range_utilization_low``."""
-    return f"range_{row.key}_{suffix}"
-
-
-RANGE_BY_PATH: dict[str, RangeRow] = {row.path: row for row in RANGE_ROWS}
-
-
-class FieldRenderer(TemplateRenderer):
-    """Renders ``{{ field.as_field_group }}`` as the planner's form row: label (with the
-    override flag), widget, help text and errors."""
-
-    field_template_name = "planner/field.html"
-
-
-class PlannerBoundField(forms.BoundField):
-    form: PlannerForm
-
-    @property
-    def overridden(self) -> bool:
-        return self.form.is_overridden(self.name)
-
-    @property
-    def defaulted(self) -> str:
-        """What the catalog chose for this field because it was left to it, and why ("")."""
-        return self.form.defaulted.get(self.name, "")
-
-
-class OfferingSelect(forms.Select):
-    """The cloud offerings, each ``<option>`` marked with its pricing mode (``data-pricing-mode``)
-    so the page's script can filter them and show the commitment's count."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.modes: dict[str, str] = {}
-
-    def create_option(self, *args: Any, **kwargs: Any) -> dict[str, Any]:
-        option: dict[str, Any] = super().create_option(*args, **kwargs)
-        mode = self.modes.get(str(option["value"]))
-        if mode:
-            option["attrs"].update(data_attributes(mode))
-        return option
 
 
 class PlannerForm(ErrorTextMixin, forms.Form):
@@ -413,7 +197,7 @@ class PlannerForm(ErrorTextMixin, forms.Form):
             self.fields["preset"].initial = catalog.presets[0][0]
             for name in DEFAULTED_CHOICES:  # left to the resolver: it fits box and currency
                 field = cast(forms.ChoiceField, self.fields[name])
-                field.choices = [("", str(DEFAULT_CHOICE)), *_listed(field)]
+                field.choices = [("", str(DEFAULT_CHOICE)), *listed_choices(field)]
                 field.initial = ""
             self.fields["benchmark"].initial = catalog.default_benchmark or (
                 catalog.benchmarks[0][0] if catalog.benchmarks else None
@@ -437,7 +221,7 @@ class PlannerForm(ErrorTextMixin, forms.Form):
         for row in RANGE_ROWS:
             self._add_range(row)
         for name, hint in self.hints.items():
-            self.fields[name].error_messages.update(_messages(hint))
+            self.fields[name].error_messages.update(bound_messages(hint))
         self.overrides: list[str] = []
         self.memory_refusal: dict[str, Any] | None = None
 
@@ -454,7 +238,7 @@ class PlannerForm(ErrorTextMixin, forms.Form):
         for i, name in enumerate(f.form_names(), start=1):
             if f.unit == "profile":
                 label, help_text = _("Month %(n)d [%%]") % {"n": i}, ""
-            self.fields[name] = _number_field(f, label, help_text)
+            self.fields[name] = number_field(f, label, help_text)
             if hint:
                 self.hints[name] = hint
 
@@ -473,7 +257,7 @@ class PlannerForm(ErrorTextMixin, forms.Form):
                     label=str(f.label), help_text=str(f.help), max_length=200, required=False
                 )
             else:
-                field = _number_field(f, str(f.label), str(f.help))
+                field = number_field(f, str(f.label), str(f.help))
                 if hint:
                     self.hints[name] = hint
             self.fields[name] = field
@@ -767,11 +551,12 @@ class PlannerForm(ErrorTextMixin, forms.Form):
         (``(field, value, reason)`` of the resolver's defaulted fields)."""
         for name, value, reason in defaulted:
             if name in DEFAULTED_CHOICES and name in self.fields:
-                shown = _choice_label(cast(forms.ChoiceField, self.fields[name]), value)
-                self.defaulted[name] = _("Default: %(choice)s — %(reason)s") % {
-                    "choice": shown,
-                    "reason": reason,
-                }
+                self.defaulted[name] = self.defaulted_hint(name, value, reason)
+
+    def defaulted_hint(self, name: str, value: Any, reason: str) -> str:
+        """``Default: <the choice's label> — <why>``: what a choice left to the catalog says."""
+        shown = choice_label(cast(forms.ChoiceField, self.fields[name]), value)
+        return _("Default: %(choice)s — %(reason)s") % {"choice": shown, "reason": reason}
 
     def prefill_ranges(self, ranges: list[Range]) -> None:
         """Show ``ranges`` in the uncertainty fields (in the form's units)."""
@@ -780,160 +565,6 @@ class PlannerForm(ErrorTextMixin, forms.Form):
     def set_basis(self, basis: dict[str, Any]) -> None:
         """Remember what was prefilled (``path → value``, scenario units) in the hidden field."""
         self.initial["basis"] = json.dumps(basis)
-
-
-def committed_text(count: int | None) -> str:
-    """``For the choices above the default is 2 instances.`` ("" when unknown)."""
-    if count is None:
-        return ""
-    return ngettext(
-        "For the choices above the default is %(count)s instance.",
-        "For the choices above the default is %(count)s instances.",
-        count,
-    ) % {"count": formatting.number(count)}
-
-
-DEFAULTED_CHOICES = ("cloud_offering", "tariff", "hosting")
-"""Choices the form leaves to the resolver unless the user picks one: it chooses the ones that
-fit the box and the currency (a colocation for a cluster, a tariff of the currency's region, an
-offering of its market)."""
-DEFAULT_CHOICE = _("Default for this box and currency")
-
-
-def _listed(field: forms.ChoiceField) -> list[tuple[Any, Any]]:
-    """A choice field's choices, as the list the form set."""
-    return cast(list[tuple[Any, Any]], list(cast(Any, field.choices)))
-
-
-def _choice_label(field: forms.ChoiceField, value: Any) -> str:
-    """The label of ``value`` among a choice field's (possibly grouped) choices."""
-    for key, label in _listed(field):
-        if isinstance(label, list | tuple):
-            for inner_key, inner_label in label:
-                if inner_key == value:
-                    return str(inner_label)
-        elif key == value:
-            return str(label)
-    return str(value)
-
-
-CATALOG_PATHS = frozenset(f.path for f in CATALOG_FIELDS)
-
-
-def range_initial(ranges: list[Range]) -> dict[str, Any]:
-    """Form values (percentages where the row is one) of each range with a form row."""
-    values: dict[str, Any] = {}
-    for r in ranges:
-        row = RANGE_BY_PATH.get(r.path)
-        if row is None:
-            continue
-        for suffix, attr in RANGE_ENDS:
-            value = getattr(r, attr)
-            values[range_name(row, suffix)] = (
-                to_form(row.field, value) if row.field.percent else tidy(value)
-            )
-    return values
-
-
-def range_basis(ranges: list[Range]) -> dict[str, float]:
-    """``ranges.<path>.<low|mode|high> → value`` (scenario units): what the form showed."""
-    return {
-        f"ranges.{r.path}.{attr}": getattr(r, attr) for r in ranges for _suffix, attr in RANGE_ENDS
-    }
-
-
-def form_field_for(error: FieldError) -> str | None:
-    """The planner form field an engine or resolver error belongs beside (``None``: the form):
-    the registry's input it names, one end of an uncertainty range, or the part of the form
-    (the workload, the box, the loan) a whole-object error is about."""
-    path = error.field
-    job = re.match(r"workload\.jobs\.(\d+)(?:\.(\w+))?", path)
-    if job and int(job.group(1)) < JOB_ROWS:
-        key = {"reference_gpu_hours": "kind", "runs_per_month": "runs"}.get(job.group(2) or "")
-        return f"job_{key or 'kind'}_{int(job.group(1)) + 1}"
-    if path.startswith(("distributions.", "ranges.")):
-        return _range_field_for(path.split(".", 1)[1])
-    named = form_field_of(path)
-    if named is not None:
-        return named
-    if path.startswith("build.financing"):
-        return FINANCING_FIELDS[-1].name
-    if path.startswith("workload"):
-        return "workload_kind"
-    if path.startswith(("parts", "gpu_model", "gpu_count")):
-        return "box"
-    return None
-
-
-def _range_field_for(rest: str) -> str | None:
-    """``workload.utilization.low`` (a range's path and end) → ``range_utilization_low``."""
-    for row in RANGE_ROWS:
-        if rest == row.path or rest.startswith(row.path + "."):
-            attr = rest[len(row.path) + 1 :] or "low"
-            suffix = {a: s for s, a in RANGE_ENDS}.get(attr, "low")
-            return range_name(row, suffix)
-    return None
-
-
-def initial_from_link(link: Permalink) -> dict[str, Any]:
-    """The planner form's initial values that reproduce a permalink's inputs (the registry's
-    :func:`~webapp.planner.fields.form_values`, with the box and the uncertainty ranges)."""
-    s = link.scenario
-    sel = link.selection or {}
-    initial = form_values(s.model_dump(mode="json"), link.selection)
-    initial["name"] = s.name or ""
-    initial["use_catalog"] = link.selection is not None
-    if sel.get("parts"):
-        initial["box"] = "custom"
-        for line in sel["parts"]:
-            initial[f"part__{line['part']}"] = line["quantity"]
-    elif sel.get("preset"):
-        initial["box"] = "preset"
-    if link.ranges:
-        initial.update(range_initial(link.ranges))
-    jobs = described_jobs(link.provenance)
-    initial.update(jobs_initial(jobs))
-    initial["jobs"] = jobs
-    return initial
-
-
-REOPEN_SKIPPED = ("csrfmiddlewaretoken", "basis", "preset", "box", "build__", "rent__", "range_")
-"""What a reopen link leaves out: the token, the figures that follow the catalog's box (the new
-preset brings its own) and the ranges (they follow the plan)."""
-
-
-def reopen_url(data: Any, preset: str) -> str:
-    """The planner form reopened with ``preset`` and everything else typed as in ``data``."""
-    items = [
-        (name, value)
-        for name in data
-        if not name.startswith(REOPEN_SKIPPED)
-        for value in data.getlist(name)
-    ]
-    return f"{reverse('planner:home')}?{urlencode([('preset', preset), *items])}"
-
-
-def draft_initial(draft: PlannerForm) -> dict[str, Any]:
-    """The initial values a reopen link (:func:`reopen_url`) carries: what its bound form
-    cleaned, in the form's units (a value it refused is left out)."""
-    draft.is_valid()
-    return {
-        name: tidy(value) if isinstance(value, float) else value
-        for name, value in draft.cleaned_data.items()
-        if name in draft.fields and value not in (None, "") and not name.startswith(REOPEN_SKIPPED)
-    }
-
-
-def jobs_initial(jobs: list[DescribedJob]) -> dict[str, Any]:
-    """The job rows' initial values of described jobs (the form reopened on a plan)."""
-    values: dict[str, Any] = {}
-    for i, job in enumerate(jobs[:JOB_ROWS], start=1):
-        for key, value in job.model_dump().items():
-            if key == "runs_per_month":
-                values[f"job_runs_{i}"] = runs_text(value)
-            elif value is not None:
-                values[f"job_{key}_{i}"] = tidy(value) if isinstance(value, float) else value
-    return values
 
 
 JOB_CHOICES: dict[str, list[tuple[str, Any]]] = {

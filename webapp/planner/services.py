@@ -32,7 +32,10 @@ from costmodel import Scenario, ScenarioError, parse_scenario
 from costmodel.errors import with_fields
 from costmodel.paths import get_path
 from costmodel.ranges import Range, check_ranges, customized, default_ranges, with_defaults
+from webapp.catalog import selectors as catalog_selectors
 from webapp.catalog.resolver import Resolution, Selection, parse_selection, resolve
+from webapp.catalog.resolver.box import hosting_kind
+from webapp.catalog.resolver.choose import default_hosting
 from webapp.planner.choices import CatalogChoices
 from webapp.planner.fields import (
     CATALOG_FIELDS,
@@ -45,14 +48,9 @@ from webapp.planner.fields import (
     selection_values,
     typed_value,
 )
-from webapp.planner.forms import (
-    RANGE_BY_PATH,
-    PlannerForm,
-    draft_initial,
-    initial_from_link,
-    range_basis,
-    range_name,
-)
+from webapp.planner.form_fields import RANGE_BY_PATH, range_name
+from webapp.planner.form_initial import draft_initial, initial_from_link, range_basis
+from webapp.planner.forms import PlannerForm
 from webapp.planner.jobs import (
     MemoryRefusal,
     box_memory,
@@ -362,6 +360,29 @@ def planner_form(params: Mapping[str, Any], catalog: CatalogChoices | None) -> P
     if basis:
         form.set_basis(basis)
     return form
+
+
+CURRENCIES = ("CNY", "USD")
+
+
+def hosting_hints(form: PlannerForm) -> dict[str, dict[str, str]]:
+    """``currency → preset slug → hint``: what the hosting field says the catalog picks when
+    it is left to the catalog, for every preset and currency the form offers, so the page's
+    script shows the chosen preset's at once (the resolver's own rule,
+    :func:`~webapp.catalog.resolver.choose.default_hosting`; the same words as
+    :meth:`PlannerForm.show_defaults`)."""
+    if form.catalog is None:
+        return {}
+    presets = list(catalog_selectors.presets_for_choice())
+    hints: dict[str, dict[str, str]] = {}
+    for currency in CURRENCIES:
+        hints[currency] = {}
+        for preset in presets:
+            picked = default_hosting(currency, hosting_kind(preset, ()))
+            hints[currency][preset.slug] = form.defaulted_hint(
+                "hosting", picked.value, picked.reason
+            )
+    return hints
 
 
 def committed_default(form: PlannerForm) -> int | None:

@@ -37,7 +37,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext
 
-from costmodel.decision import CLOSE_CALL_SHARE, Decision
+from costmodel.decision import CLOSE_CALL_SHARE, MIN_OBSERVED_DAYS, Decision
 from costmodel.scenario import Scenario, SteadyWorkload
 from webapp import formatting
 from webapp.planner.compared import Compared
@@ -120,6 +120,30 @@ def headline(d: Decision, currency: str) -> str:
             _(
                 "A close call: renting is cheaper by only %(amount)s over %(horizon)s, less than "
                 "%(share)s of what either costs."
+            )
+            % values
+        )
+    if d.verdict == "uncertain" and d.too_little_measured:
+        values = {
+            "amount": formatting.amount(abs(d.savings), cur),
+            "horizon": horizon,
+            "days": formatting.number(d.observed_days or 0.0, 1),
+            "minimum": formatting.number(MIN_OBSERVED_DAYS),
+        }
+        if d.recommendation == "build":
+            return (
+                _(
+                    "Too uncertain to call: on these figures building saves %(amount)s over "
+                    "%(horizon)s, but they rest on %(days)s days of measured usage, fewer than "
+                    "the %(minimum)s a pattern needs."
+                )
+                % values
+            )
+        return (
+            _(
+                "Too uncertain to call: on these figures renting is cheaper by %(amount)s over "
+                "%(horizon)s, but they rest on %(days)s days of measured usage, fewer than the "
+                "%(minimum)s a pattern needs."
             )
             % values
         )
@@ -220,12 +244,6 @@ CONDITIONS: dict[tuple[str, str, bool], Promise] = {
     ("build", "less", False): gettext_lazy(
         "Build if the box is busy less than %(threshold)s of the time (this plan: %(plan)s)."
     ),
-    ("build", "any", True): gettext_lazy(
-        "Build at any utilization from 0 to 100 %%, if you keep the box at least %(months)s."
-    ),
-    ("build", "any", False): gettext_lazy(
-        "Building is cheaper at any utilization from 0 to 100 %%."
-    ),
     ("rent", "more", False): gettext_lazy(
         "Rent unless the box would be busy more than %(threshold)s of the time "
         "(this plan: %(plan)s)."
@@ -236,13 +254,47 @@ CONDITIONS: dict[tuple[str, str, bool], Promise] = {
     ),
     ("rent", "any", False): gettext_lazy("Renting is cheaper at any utilization from 0 to 100 %%."),
 }
-"""The condition sentence of each case; "keep" is the cash break-even month, for a build."""
+"""The condition sentence of each case; "keep" is the cash break-even month, for a build.
+Building cheaper at every utilization is :data:`USED_OR_NOT`'s."""
+
+USED_OR_NOT: dict[tuple[bool, bool], Promise] = {
+    # (the rent plan commits to instances, keep)
+    (True, True): gettext_lazy(
+        "Building is cheaper however little or much the box is used: the rent plan's "
+        "commitment is paid whether it is used or not, and it alone costs more than building. "
+        "Keep the box at least %(months)s."
+    ),
+    (True, False): gettext_lazy(
+        "Building is cheaper however little or much the box is used: the rent plan's "
+        "commitment is paid whether it is used or not, and it alone costs more than building."
+    ),
+    (False, True): gettext_lazy(
+        "Building is cheaper however little or much the box is used: the rent plan's fixed "
+        "fees are paid whether the cloud is used or not, and they alone cost more than "
+        "building. Keep the box at least %(months)s."
+    ),
+    (False, False): gettext_lazy(
+        "Building is cheaper however little or much the box is used: the rent plan's fixed "
+        "fees are paid whether the cloud is used or not, and they alone cost more than building."
+    ),
+}
+"""Building cheaper at every utilization, from 0 to 100 %, said for what it is: the rent plan
+costs something that does not depend on use (a commitment, fixed fees), and that alone costs
+more than the box. Not a claim that an idle box pays for itself."""
 
 
-def _utilization_condition(d: Decision) -> str:
+def _commits(scenario: Scenario) -> bool:
+    rent = scenario.rent
+    return rent.committed_instances > 0 and rent.committed_hourly_rate > 0
+
+
+def _utilization_condition(d: Decision, scenario: Scenario) -> str:
     keep = _keep_months(d)
     direction = {None: "any", True: "more", False: "less"}[d.build_when_busier]
-    sentence = CONDITIONS[(d.recommendation, direction, keep is not None)]
+    if d.recommendation == "build" and direction == "any":
+        sentence = USED_OR_NOT[(_commits(scenario), keep is not None)]
+    else:
+        sentence = CONDITIONS[(d.recommendation, direction, keep is not None)]
     threshold, plan = formatting.shares(d.break_even_utilization, d.average_utilization)
     return str(sentence) % {
         "threshold": threshold,
@@ -366,7 +418,7 @@ def verdict(decision: Decision, scenario: Scenario) -> Verdict:
     """The verdict's sentences for a scenario's decision (:func:`costmodel.decision.decide`;
     with the Monte Carlo's answer, the verdict may be ``uncertain`` and says the median)."""
     code = decision.verdict
-    conditions = [_utilization_condition(decision)]
+    conditions = [_utilization_condition(decision, scenario)]
     reference = _reference_sentence(decision, scenario)
     if reference is not None:
         conditions.append(reference)

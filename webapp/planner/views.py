@@ -6,6 +6,7 @@ import uuid
 
 from django import forms
 from django.contrib import messages
+from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.templatetags.static import static
@@ -21,9 +22,10 @@ from webapp.planner import export, services
 from webapp.planner.analysis import analysis_document, run_analyses
 from webapp.planner.choices import catalog_choices
 from webapp.planner.chosen import chosen_for_you
-from webapp.planner.comparison import comparison_context, evaluate, saved_verdicts
+from webapp.planner.comparison import comparison_context, evaluate
 from webapp.planner.finance import accounting_form, options_of
-from webapp.planner.forms import CompareForm, PlannerForm, RenameForm, SaveForm, committed_text
+from webapp.planner.form_fields import committed_text
+from webapp.planner.forms import CompareForm, PlannerForm, RenameForm, SaveForm
 from webapp.planner.permalink import (
     Permalink,
     PermalinkError,
@@ -35,6 +37,7 @@ from webapp.planner.permalink import (
 from webapp.planner.results import results_page
 from webapp.scenarios import selectors as saved_selectors
 from webapp.scenarios import services as saved_services
+from webapp.scenarios.forms import SavedListForm
 from webapp.scenarios.models import SavedScenario
 
 
@@ -112,7 +115,8 @@ def home(request: HttpRequest) -> HttpResponse:
             return _saved_instead(request, plan)
     else:
         form = services.planner_form(request.GET, catalog)
-    return render(request, "planner/home.html", {"form": form})
+    context = {"form": form, "hosting_hints": services.hosting_hints(form)}
+    return render(request, "planner/home.html", context)
 
 
 def _saved_instead(request: HttpRequest, plan: services.Plan) -> HttpResponse:
@@ -300,19 +304,21 @@ def save(request: HttpRequest) -> HttpResponse:
     return redirect("planner:saved-detail", pk=item.pk)
 
 
+SAVED_PAGE_SIZE = 50
+"""Saved scenarios on one page of the saved list (and its compare picker)."""
+
+
 def _saved_list_page(request: HttpRequest, form: CompareForm) -> HttpResponse:
-    """The saved list with each scenario's verdict; a compare form with errors shows them here,
-    its ticks kept."""
-    items = list(saved_selectors.listed_for(request.user, _session_key(request)))
-    try:
-        rows = saved_verdicts(items)
-    except ProjectionOverflowError:  # a row saved before saves were checked
-        rows = [{"saved": item, "scenario": None, "decision": None} for item in items]
-    changes = saved_services.changed_decisions(items)
-    for row in rows:
-        row["change"] = changes.get(row["saved"].pk)
+    """One page of the saved list, filtered and ordered as asked, each row with the decision
+    stored with it (no engine run); a compare form with errors shows them here, its ticks
+    kept. A page number out of range shows the last page, one that is not a number the first.
+    """
+    filters = SavedListForm(request.GET, user=request.user)
+    items = saved_selectors.listed(request.user, _session_key(request), filters.list_filter())
+    page = Paginator(items, SAVED_PAGE_SIZE).get_page(request.GET.get("page"))
     chosen = set(request.GET.getlist("ids")) if form.is_bound else set()
-    context = {"rows": rows, "form": form, "chosen": chosen}
+    context = {"page": page, "rows": page.object_list, "form": form, "chosen": chosen}
+    context["filters"] = filters
     return render(request, "planner/saved_list.html", context)
 
 

@@ -7,6 +7,7 @@ from typing import Any
 
 from django.contrib import admin
 from django.core.exceptions import PermissionDenied
+from django.core.paginator import Paginator
 from django.db.models import Model
 from django.http import HttpRequest
 from django.template.response import TemplateResponse
@@ -16,12 +17,20 @@ from django.utils.translation import gettext_lazy as _
 from webapp.scenarios import selectors, services
 from webapp.scenarios.models import SavedScenario
 
-VERDICT_LABELS = {"build": _("build"), "rent": _("rent"), "close-call": _("close call")}
+REPORT_PAGE_SIZE = 100
 
 
 @admin.register(SavedScenario)
 class SavedScenarioAdmin(admin.ModelAdmin):
-    list_display = ["name", "owner", "created_at"]
+    list_display = [
+        "name",
+        "owner",
+        "created_at",
+        "decision_code",
+        "changed_today",
+        "today_computed_at",
+    ]
+    list_filter = ["changed_today", "decision_code"]
     search_fields = ["name"]
     list_select_related = ["owner"]
     change_list_template = "admin/scenarios/savedscenario/change_list.html"
@@ -41,22 +50,19 @@ class SavedScenarioAdmin(admin.ModelAdmin):
         return [report, *super().get_urls()]
 
     def decisions_changed_view(self, request: HttpRequest) -> TemplateResponse:
-        """Saved scenarios whose verdict or sign of savings would change at today's prices."""
+        """Saved scenarios whose verdict would change at today's prices, and those the catalog
+        can no longer price, as the background re-pricing stored them (``webapp.tasks``)."""
         if not self.has_view_permission(request):
             raise PermissionDenied
-        changes = services.changed_decisions(list(selectors.saved_from_the_catalog()))
+        changed = Paginator(selectors.changed_at_todays_prices(), REPORT_PAGE_SIZE)
+        page = changed.get_page(request.GET.get("page"))
         context: dict[str, Any] = {
             **self.admin_site.each_context(request),
             "opts": self.model._meta,
             "title": _("Saved decisions that today's prices would change"),
-            "changes": [
-                {
-                    "change": change,
-                    "saved_verdict": VERDICT_LABELS[change.saved_verdict],
-                    "today_verdict": VERDICT_LABELS[change.today_verdict],
-                }
-                for change in changes.values()
-            ],
+            "page": page,
+            "not_priced": selectors.not_priced_today()[:REPORT_PAGE_SIZE],
+            "due": services.due_count(),
         }
         return TemplateResponse(
             request, "admin/scenarios/savedscenario/decisions_changed.html", context

@@ -77,6 +77,62 @@ class SavedScenario(models.Model):
         help_text=_("The team whose members see and compare it; empty: only its owner."),
     )
     session_key = models.CharField(_("session key"), max_length=40, blank=True)
+
+    # The decision its results page states, kept so that lists never run the engine per row
+    # (webapp.scenarios.decisions); computed when it is saved and when its analyses have run.
+    decision_code = models.CharField(
+        _("verdict"),
+        max_length=20,
+        blank=True,
+        help_text=_("The verdict code of its results page (build, rent, close_call…)."),
+    )
+    decision_present_value_savings = models.FloatField(
+        _("present value of the savings"), null=True, blank=True
+    )
+    decision_savings = models.FloatField(_("savings of building"), null=True, blank=True)
+    decision_probability_agreeing = models.FloatField(
+        _("share of draws agreeing"),
+        null=True,
+        blank=True,
+        help_text=_("Share of the uncertainty analysis' draws in which the verdict holds."),
+    )
+    decision_computed_at = models.DateTimeField(_("decision computed at"), null=True, blank=True)
+
+    analysed_at = models.DateTimeField(
+        _("analyses run at"),
+        null=True,
+        blank=True,
+        help_text=_("When the analyses of its results page (the Monte Carlo…) last ran."),
+    )
+
+    # The same decision at today's catalog prices (re-priced by a background task after the
+    # catalog changes); only for a scenario resolved from the catalog.
+    today_code = models.CharField(_("verdict at today's prices"), max_length=20, blank=True)
+    today_present_value_savings = models.FloatField(
+        _("present value of the savings at today's prices"), null=True, blank=True
+    )
+    today_savings = models.FloatField(
+        _("savings of building at today's prices"), null=True, blank=True
+    )
+    today_problem = models.TextField(
+        _("why it cannot be priced today"),
+        blank=True,
+        help_text=_("Set when the catalog can no longer price it (an offering withdrawn…)."),
+    )
+    today_computed_at = models.DateTimeField(
+        _("re-priced at"), null=True, blank=True, db_index=True
+    )
+    today_catalog_version = models.CharField(
+        _("catalog version re-priced at"),
+        max_length=40,
+        blank=True,
+        help_text=_("The catalog's version when it was last re-priced; another: due again."),
+    )
+    changed_today = models.BooleanField(
+        _("changed at today's prices"),
+        default=False,
+        help_text=_("Today's prices would give another verdict (build, rent, close call)."),
+    )
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
     updated_at = models.DateTimeField(_("updated at"), auto_now=True)
 
@@ -84,7 +140,12 @@ class SavedScenario(models.Model):
         verbose_name = _("saved scenario")
         verbose_name_plural = _("saved scenarios")
         ordering = ["-created_at"]
-        indexes = [models.Index(fields=["session_key"], name="scenarios_saved_session_idx")]
+        indexes = [
+            models.Index(fields=["session_key"], name="scenarios_saved_session_idx"),
+            models.Index(fields=["owner", "-created_at"], name="scenarios_saved_owner_idx"),
+            models.Index(fields=["team", "-created_at"], name="scenarios_saved_team_idx"),
+            models.Index(fields=["changed_today"], name="scenarios_saved_changed_idx"),
+        ]
 
     def __str__(self) -> str:
         return self.name

@@ -14,6 +14,8 @@ anonymous one, the browser session that saved it.
 from __future__ import annotations
 
 import uuid
+from dataclasses import dataclass
+from typing import Literal
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Q, QuerySet
@@ -50,6 +52,43 @@ def listed_for(user: User | None, session_key: str | None) -> QuerySet[SavedScen
             Q(owner_id=user.pk) | Q(team__in=teams_of(user))
         ).select_related("team__group", "owner")
     return saved_by(user, session_key)
+
+
+Sort = Literal["name", "-name", "date", "-date"]
+SORTS: dict[str, tuple[str, ...]] = {
+    "-date": ("-created_at", "-pk"),
+    "date": ("created_at", "pk"),
+    "name": ("name", "-created_at", "pk"),
+    "-name": ("-name", "-created_at", "pk"),
+}
+"""Orders of the saved list, each ending on a unique key so that pages never overlap."""
+
+
+@dataclass(frozen=True)
+class ListFilter:
+    """What the saved list shows: one's own only, one team's only, those whose decision
+    today's prices would change; and in which order."""
+
+    mine: bool = False
+    team_id: int | None = None
+    changed: bool = False
+    sort: Sort = "-date"
+
+
+def listed(
+    user: User | None, session_key: str | None, chosen: ListFilter
+) -> QuerySet[SavedScenario]:
+    """:func:`listed_for` narrowed and ordered by ``chosen``; a team the user is not a member
+    of lists nothing. Rows carry their team and owner (one query a page), not the
+    scenarios' large JSON columns beyond the one the row shows."""
+    items = listed_for(user, session_key)
+    if chosen.mine and user is not None and user.is_authenticated:
+        items = items.filter(owner_id=user.pk)
+    if chosen.team_id is not None:
+        items = items.filter(team_id=chosen.team_id, team__in=teams_of(user))
+    if chosen.changed:
+        items = items.filter(changed_today=True)
+    return items.defer("provenance", "selection", "ranges").order_by(*SORTS[chosen.sort])
 
 
 def can_view(saved: SavedScenario, user: User | None) -> bool:
@@ -90,6 +129,27 @@ def can_modify(saved: SavedScenario, user: User | None, session_key: str | None)
 def saved_from_the_catalog() -> QuerySet[SavedScenario]:
     """Every saved scenario that was resolved from the catalog (it has a selection), by name."""
     return SavedScenario.objects.filter(selection__isnull=False).order_by("name", "created_at")
+
+
+def changed_at_todays_prices() -> QuerySet[SavedScenario]:
+    """The saved scenarios whose stored decision today's prices would change (as the last
+    re-pricing stored it), most recently re-priced first, with their owners."""
+    return (
+        SavedScenario.objects.filter(changed_today=True)
+        .select_related("owner")
+        .defer("provenance", "selection", "ranges", "overrides")
+        .order_by("-today_computed_at", "name", "pk")
+    )
+
+
+def not_priced_today() -> QuerySet[SavedScenario]:
+    """The saved scenarios from the catalog that the last re-pricing could not price."""
+    return (
+        SavedScenario.objects.exclude(today_problem="")
+        .select_related("owner")
+        .defer("provenance", "selection", "ranges", "overrides")
+        .order_by("name", "pk")
+    )
 
 
 def can_share(saved: SavedScenario, user: User | None) -> bool:

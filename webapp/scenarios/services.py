@@ -6,19 +6,17 @@ form; it is read back (and validated, once) where it leaves the database.
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-import numpy as np
 from django.contrib.sessions.backends.base import SessionBase
-from django.core.cache import cache
+from django.db import transaction
+from django.db.models import QuerySet
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from costmodel import FieldError, Scenario, ScenarioError, project
-from costmodel.decision import verdicts
 from costmodel.errors import with_fields
 from costmodel.paths import get_path
 from costmodel.projection import ProjectionOverflowError
@@ -26,9 +24,10 @@ from costmodel.ranges import Range, check_ranges, customized, with_defaults
 from webapp.accounts.models import Team
 from webapp.accounts.selectors import is_member
 from webapp.catalog.resolver import Resolution, parse_selection, resolve
-from webapp.catalog.selectors import catalog_version
+from webapp.catalog.selectors import catalog_version, forget_catalog_version
+from webapp.scenarios import decisions
 from webapp.scenarios.models import SavedScenario
-from webapp.scenarios.selectors import User
+from webapp.scenarios.selectors import User, saved_from_the_catalog
 
 
 def overflow_error() -> FieldError:
@@ -90,7 +89,8 @@ def create_saved_scenario(
 ) -> SavedScenario:
     """Store an explicit scenario under ``name``, owned by ``user`` or, if anonymous, the session.
 
-    ``scenario`` is stored in its JSON form with defaults filled in.
+    ``scenario`` is stored in its JSON form with defaults filled in, and with the
+    decision its results page states (:mod:`webapp.scenarios.decisions`).
     ``selection`` (optional) is the catalog selection it was resolved from,
     kept so it can be re-run later. ``ranges`` (optional) are the uncertainty
     ranges of its analyses; only those that differ from the scenario's
@@ -110,7 +110,11 @@ def create_saved_scenario(
     ensure_computable(scenario)
     custom = customized(scenario, ranges or [])
     check_ranges(scenario, custom)
+    decision = decisions.stored(
+        decisions.decision_of(scenario, with_defaults(scenario, custom), provenance or ())
+    )
     return SavedScenario.objects.create(
+        **decisions.saved_fields(decision),
         name=name,
         scenario=scenario.model_dump(mode="json"),
         provenance=list(provenance or []),
@@ -209,98 +213,94 @@ def resolve_at_todays_prices(saved: SavedScenario) -> tuple[Resolution, Scenario
     return resolution, scenario
 
 
-@dataclass(frozen=True)
-class DecisionChange:
-    """A saved scenario whose verdict or sign of savings differs under today's prices."""
-
-    saved: SavedScenario
-    saved_verdict: str
-    """``build``, ``rent`` or ``close-call``, as saved."""
-    today_verdict: str
-    saved_savings: float
-    """Savings of building as saved [the scenario's currency]."""
-    today_savings: float
-    """The same under today's prices [currency]."""
-    currency: str
+REPRICE_CHUNK = 200
+"""Saved scenarios re-priced, then written, at a time: a worker stopped mid-run keeps every
+chunk it wrote, and the next run takes up the rows still due."""
 
 
-TODAY_CACHE_SECONDS = 86_400
-"""How long a saved scenario re-priced today stays cached [s]: the key holds the catalog's
-version and the date, so a catalog change or a new day re-prices it; this bounds memory."""
+def reprice(item: SavedScenario, version: str) -> SavedScenario:
+    """Store ``item``'s decision at today's prices beside its saved one (not saved yet).
 
-
-def _todays_scenarios(saved: Sequence[SavedScenario]) -> dict[uuid.UUID, Scenario]:
-    """Each saved scenario re-priced today (:func:`resolve_at_todays_prices`), by id; those
-    the catalog can no longer resolve are absent. Cached per catalog version and day."""
-    prefix = f"scenarios:today:{catalog_version()}:{date.today().isoformat()}:"
-    cached = cache.get_many([f"{prefix}{item.pk}" for item in saved])
-    found: dict[uuid.UUID, Scenario] = {}
-    fresh: dict[str, Any] = {}
-    for item in saved:
-        key = f"{prefix}{item.pk}"
-        if key in cached:
-            data = cached[key]
-        else:
-            try:
-                data = resolve_at_todays_prices(item)[1].model_dump(mode="json")
-            except ScenarioError:
-                data = None  # remembered too: it will not resolve until the catalog changes
-            fresh[key] = data
-        if data is not None:
-            found[item.pk] = Scenario.model_validate(data)
-    cache.set_many(fresh, TODAY_CACHE_SECONDS)
-    return found
-
-
-def _verdict_words(build: bool, close_call: bool) -> str:
-    return "close-call" if close_call else ("build" if build else "rent")
-
-
-def changed_decisions(saved: Sequence[SavedScenario]) -> dict[uuid.UUID, DecisionChange]:
-    """The saved scenarios among ``saved`` whose decision would change at today's prices.
-
-    Each saved scenario with a catalog selection is resolved again at today's
-    prices (its overrides kept, :func:`resolve_at_todays_prices`); then the saved
-    scenarios and today's are projected together, in one batch through the engine,
-    and compared: a change of verdict (build, rent, close call:
-    :func:`costmodel.decision.verdicts`) or of the sign of the savings marks the row.
-    The saved figures are not touched. Scenarios entered by hand, and those the
-    catalog can no longer resolve, are left out.
+    The catalog selection is resolved again at today's prices, its overrides
+    kept (:func:`resolve_at_todays_prices`), and decided by the results page's
+    function (:func:`webapp.scenarios.decisions.decision_of`). One the catalog can
+    no longer price stores why, in words (``today_problem``), and no figures.
+    ``changed_today`` marks a verdict that differs (build, rent, close call:
+    :func:`webapp.scenarios.decisions.side`). The saved figures are not touched.
     """
-    pairs: list[tuple[SavedScenario, Scenario, Scenario]] = []
-    todays = _todays_scenarios([item for item in saved if item.selection])
-    for item in saved:
-        today = todays.get(item.pk)
-        if today is not None:
-            pairs.append((item, stored_scenario(item), today))
-    if not pairs:
-        return {}
-    count = len(pairs)
+    problem = ""
+    today: decisions.StoredDecision | None = None
     try:
-        projection = project([then for _, then, _ in pairs] + [today for _, _, today in pairs])
-    except ProjectionOverflowError:  # a row saved before saves were checked: nothing to say
-        return {}
-    builds, close_calls = verdicts(
-        projection.savings, projection.build.total_net, projection.rent.total
-    )
-    signs = np.sign(projection.savings)
-    changed = (
-        (builds[:count] != builds[count:])
-        | (close_calls[:count] != close_calls[count:])
-        | (signs[:count] != signs[count:])
-    )
-    return {
-        item.pk: DecisionChange(
-            saved=item,
-            saved_verdict=_verdict_words(bool(builds[i]), bool(close_calls[i])),
-            today_verdict=_verdict_words(bool(builds[count + i]), bool(close_calls[count + i])),
-            saved_savings=float(projection.savings[i]),
-            today_savings=float(projection.savings[count + i]),
-            currency=then.currency,
+        today = decisions.stored(decisions.decision_of(resolve_at_todays_prices(item)[1]))
+    except ScenarioError as exc:
+        problem = _("can no longer be priced: %(reason)s") % {"reason": exc}
+    except ArithmeticError:  # ProjectionOverflowError: today's figures do not fit in a float
+        problem = _("can no longer be priced: its figures at today's prices are too large")
+    item.today_code = today["code"] if today else ""
+    item.today_savings = today["savings"] if today else None
+    item.today_present_value_savings = today["present_value_savings"] if today else None
+    item.today_problem = problem
+    item.today_catalog_version = version
+    item.today_computed_at = timezone.now()
+    item.changed_today = bool(
+        today
+        and item.decision_code
+        and decisions.side(
+            item.decision_code, item.decision_savings, item.decision_present_value_savings
         )
-        for i, (item, then, _today) in enumerate(pairs)
-        if changed[i]
-    }
+        != decisions.side(today["code"], today["savings"], today["present_value_savings"])
+    )
+    return item
+
+
+TODAY_FIELDS = [
+    "today_code",
+    "today_savings",
+    "today_present_value_savings",
+    "today_problem",
+    "today_catalog_version",
+    "today_computed_at",
+    "changed_today",
+]
+
+
+def due_for_repricing(version: str) -> QuerySet[SavedScenario]:
+    """The saved scenarios from the catalog not yet re-priced at catalog ``version``."""
+    return saved_from_the_catalog().exclude(today_catalog_version=version)
+
+
+def due_count() -> int:
+    """How many saved scenarios from the catalog wait for re-pricing at the current version."""
+    return due_for_repricing(catalog_version()).count()
+
+
+def reprice_due(*, limit: int | None = None) -> int:
+    """Re-price every saved scenario from the catalog that the current catalog version has
+    not priced yet (:func:`reprice`), :data:`REPRICE_CHUNK` rows a transaction; return how
+    many. Run again (a new catalog change, a worker killed mid-run), it takes up where the
+    last run stopped; run twice for one version, the second finds nothing due."""
+    forget_catalog_version()
+    version = catalog_version()
+    done = 0
+    while limit is None or done < limit:
+        size = REPRICE_CHUNK if limit is None else min(REPRICE_CHUNK, limit - done)
+        chunk = list(due_for_repricing(version).order_by("pk")[:size])
+        if not chunk:
+            break
+        with transaction.atomic():
+            SavedScenario.objects.bulk_update(
+                [reprice(item, version) for item in chunk], TODAY_FIELDS
+            )
+        done += len(chunk)
+    return done
+
+
+def store_analysed_decision(item: SavedScenario, decision: decisions.StoredDecision) -> None:
+    """Store the decision of ``item``'s analyses (the share of draws agreeing included)."""
+    fields = decisions.saved_fields(decision)
+    SavedScenario.objects.filter(pk=item.pk).update(
+        **fields, analysed_at=fields["decision_computed_at"]
+    )
 
 
 def workload_sources(provenance: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -3,15 +3,17 @@
 :func:`measured_usage` calls the reader of :mod:`costmodel.usage` once; a
 cloud bill's instance types get their GPUs from the catalog's offerings
 (:func:`gpus_per_instance`), every other format needs no database.
-:func:`usage_answer` is what the API and the command print: the reader's
+:func:`file_text` turns an upload's bytes (plain or gzip) into text within the
+request body limit. :func:`usage_answer` is what the API and the command print: the reader's
 result with its notices also worded in English (``warnings``).
 """
 
 from __future__ import annotations
 
+from django.conf import settings
 from pydantic import Field
 
-from costmodel.usage import MeasuredUsage, read_usage
+from costmodel.usage import MeasuredUsage, decode_text, read_usage
 from webapp.catalog.models import CloudOffering
 from webapp.notices import english_warnings
 
@@ -38,10 +40,27 @@ def gpus_per_instance() -> dict[str, tuple[int, str]]:
     return {row.instance_type: (row.gpu_count, str(row.gpu_model)) for row in rows}
 
 
-def measured_usage(format: str, content: str) -> MeasuredUsage:
-    """Read ``content`` in ``format``; a bill's instance types are looked up in the catalog.
+def measured_usage(format: str, content: str, columns: str | None = None) -> MeasuredUsage:
+    """Read ``content`` in ``format``; a bill's instance types are looked up in the catalog;
+    ``columns`` names the fields of a headerless file (:func:`costmodel.usage.read_usage`).
 
-    Raises :class:`costmodel.ScenarioError` naming ``format`` or ``content``.
+    Raises :class:`costmodel.ScenarioError` naming ``format``, ``columns`` or ``content``.
     """
     mapping = gpus_per_instance() if format == "aws-cur" else None
-    return read_usage(format, content, mapping)
+    return read_usage(format, content, mapping, columns or None)
+
+
+def body_limit() -> int:
+    """Largest file accepted, and largest a gzip file may inflate to [bytes]: the request
+    body limit, ``DJANGO_MAX_BODY_BYTES``."""
+    return int(settings.DATA_UPLOAD_MAX_MEMORY_SIZE or 0)
+
+
+def file_text(data: bytes) -> str:
+    """The text of an uploaded file, inflated first when it is gzip (``.csv.gz``), to at
+    most :func:`body_limit` bytes.
+
+    Raises :class:`costmodel.usage.UsageError` on ``content`` (empty, binary, a damaged
+    archive or one that inflates past the limit).
+    """
+    return decode_text(data, body_limit())

@@ -402,3 +402,80 @@ def test_catalog_check_warns_about_rows_pending_review(shipped):
         "warning: catalog.cloudrate aws-p4de-24xlarge/2026-12-04: pending review "
         "(not used until a staff user approves it)"
     ) in out.getvalue().splitlines()
+
+
+# --- issue 40: the review gate compares with the price in effect ----------------------------
+
+CASE = "case-corsair-4000d-airflow"  # 94.99 USD from 2025-07-23
+
+
+def part_form(price: PartPrice, **changes) -> dict:
+    form = {
+        "part": price.part_id,
+        "amount": str(price.amount),
+        "currency": price.currency,
+        "effective_date": price.effective_date.isoformat(),
+        "source": price.source,
+        "note": price.note,
+    }
+    return {**form, **changes}
+
+
+@pytest.fixture
+def clerk_client(client, django_user_model):
+    """A staff user who may add and view part prices but not approve them (no change)."""
+    from django.contrib.auth.models import Permission
+
+    clerk = django_user_model.objects.create_user("clerk", password="pw", is_staff=True)
+    clerk.user_permissions.add(
+        *Permission.objects.filter(codename__in=["add_partprice", "view_partprice", "view_part"])
+    )
+    client.force_login(clerk)
+    return client
+
+
+def case_price_in_effect() -> PartPrice:
+    return selectors.part_prices_on(D(2026, 12, 20))[PartPrice.objects.get(
+        part__slug=CASE, effective_date=D(2025, 7, 23)).part_id]  # fmt: skip
+
+
+def test_a_correction_of_a_held_price_with_the_same_figures_is_held_too(clerk_client, shipped):
+    """The probe's sequence: 500.00 USD for the 94.99 USD case is held; "Supersede
+    (correction)" of the held row with the same figures must not put it live."""
+    live = PartPrice.objects.get(part__slug=CASE, effective_date=D(2025, 7, 23))
+    response = clerk_client.post(
+        add_url(PartPrice) + f"?record_from={live.pk}",
+        part_form(live, amount="500.00", effective_date="2026-12-04", source="shop"),
+    )
+    assert response.status_code == 302
+    held = PartPrice.objects.get(part__slug=CASE, effective_date=D(2026, 12, 4))
+    assert held.pending
+    response = clerk_client.post(
+        add_url(PartPrice) + f"?supersedes={held.pk}",
+        part_form(held, supersedes=held.pk),
+    )
+    assert response.status_code == 302
+    correction = PartPrice.objects.get(supersedes=held)
+    assert correction.pending
+    assert case_price_in_effect().amount == Decimal("94.99")
+
+
+def test_a_correction_is_compared_with_the_price_in_effect_not_the_row_it_corrects(shipped):
+    """A held 500.00 corrected to 520.00 (+4 % on the held row) moves +447 % on the price
+    in effect; the reasons say both."""
+    from webapp.catalog import services
+
+    live = PartPrice.objects.get(part__slug=CASE, effective_date=D(2025, 7, 23))
+    held = PartPrice(part=live.part, amount="500.00", currency="USD",
+                     effective_date=D(2026, 12, 4), source="shop")  # fmt: skip
+    assert services.record_price(held) == ["amount 94.99 → 500.00 (+426%)"]
+    correction = PartPrice(
+        part=live.part, amount="520.00", currency="USD",
+        effective_date=D(2026, 12, 4), source="shop", supersedes=held,
+    )  # fmt: skip
+    assert services.record_price(correction) == [
+        f"corrects a row held for review ({held})",
+        "amount 94.99 → 520.00 (+447%)",
+    ]
+    assert correction.pending
+    assert case_price_in_effect().amount == Decimal("94.99")

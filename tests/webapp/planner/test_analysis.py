@@ -7,6 +7,7 @@ from numpy.testing import assert_allclose
 
 from costmodel import compare, parse_scenario
 from costmodel.decision import decide
+from costmodel.lines import LINES
 from costmodel.operations import (
     fleet,
     parse_fleet,
@@ -151,32 +152,27 @@ def test_a_tidal_workload_has_no_fleet(client, scenario_data):
     assert "error" not in doc["uncertainty"] and "error" not in doc["tornado"]
 
 
-BUILD_COMPONENTS = ("energy", "hosting", "maintenance", "ops", "burst", "replacement", "financing")
-RENT_COMPONENTS = ("compute", "fixed", "committed")
-
-
 def test_every_monthly_component_is_charted_from_its_own_series(client, scenario_data):
-    # Every component of both sides at work, each different from the others, so a series
-    # drawn from the wrong one shows.
+    # Every cost line of both sides at work, each different from the others, so a series
+    # drawn from the wrong one shows; every fixed monthly fee set from its declaration.
     scenario_data["workload"] = {"kind": "steady", "utilization": 2.0}  # burst; beyond C
     scenario_data["build"].update(
-        hosting_monthly=410.0,
-        ops_monthly=170.0,
         useful_life_months=24,  # a replacement at month 24
         financing={"down_payment_fraction": 0.2, "annual_interest_rate": 0.06, "term_months": 12},
     )
     scenario_data["rent"].update(
-        fixed_monthly=95.0,
         annual_price_change=-0.1,
         committed_instances=1,
         committed_hourly_rate=9.0,
     )
+    for k, line in enumerate(line for line in LINES if line.fee is not None):
+        scenario_data[line.side][line.fee.field] = 95.0 + 79.0 * k
     scenario = parse_scenario(scenario_data)
     result = compare(scenario)
     doc = client.get(analysis_url(encode(scenario)), HTTP_ACCEPT_LANGUAGE="en").json()
     breakdown = doc["breakdown"]
     assert breakdown["months"] == result["months"][1:]
-    expected = [("build", k) for k in BUILD_COMPONENTS] + [("rent", k) for k in RENT_COMPONENTS]
+    expected = [(line.side, line.key) for line in LINES]
     assert [(s["side"], s["key"]) for s in breakdown["series"]] == expected
     for series in breakdown["series"]:
         assert series["values"] == result[series["side"]][series["key"]][1:], series["key"]

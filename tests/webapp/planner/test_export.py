@@ -13,6 +13,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from costmodel import compare, parse_scenario
+from costmodel.lines import lines_of
 from costmodel.tables import monthly_table
 from webapp.planner.export import monthly_csv, neutralise, summary_csv
 from webapp.planner.permalink import encode
@@ -20,23 +21,16 @@ from webapp.scenarios.services import create_saved_scenario
 
 MONTHLY_HEADER_CNY = [
     "Month",
-    "Build: energy [CNY]",
-    "Build: hosting [CNY]",
-    "Build: maintenance [CNY]",
-    "Build: operations [CNY]",
-    "Build: cloud burst [CNY]",
-    "Build: replacement [CNY]",
-    "Build: loan payments [CNY]",
+    *(f"Build: {line.label} [CNY]" for line in lines_of("build")),
     "Build: total this month [CNY]",
     "Build: cumulative [CNY]",
     "Build: value if sold [CNY]",
-    "Rent: cloud compute [CNY]",
-    "Rent: fixed fees [CNY]",
-    "Rent: committed instances [CNY]",
+    *(f"Rent: {line.label} [CNY]" for line in lines_of("rent")),
     "Rent: total this month [CNY]",
     "Rent: cumulative [CNY]",
     "Cumulative build minus rent [CNY]",
 ]
+"""Each cost line labelled as declared (costmodel.lines), after its side: ``Build: Energy``."""
 
 
 def parse(body: bytes) -> list[list[str]]:

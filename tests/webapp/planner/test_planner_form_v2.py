@@ -10,7 +10,7 @@ from costmodel import Financing, compare
 from costmodel.operations import commitment_table
 from costmodel.ranges import Range, default_ranges
 from webapp.catalog.resolver import parse_selection, resolve
-from webapp.planner.forms import committed_text
+from webapp.planner.form_fields import committed_text
 from webapp.scenarios.models import SavedScenario
 
 from .helpers import link_of

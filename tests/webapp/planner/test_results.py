@@ -283,3 +283,31 @@ def test_the_results_page_is_drawn_in_the_layout_every_page_uses(client, permali
     names = [template.name for template in response.templates]
     assert {"planner/results.html", "base.html"} <= set(names)
     assert "base.html" in [template.name for template in saved_list.templates]
+
+
+def test_an_input_whose_low_equals_its_high_is_left_out_of_ranges_and_tornado_with_a_note(
+    client, db, scenario_data
+):
+    # the hosting fee includes power: the electricity price is 0, its range 0 to 0
+    scenario_data["build"]["electricity_price_per_kwh"] = 0.0
+    code = encode(parse_scenario(scenario_data))
+    html = client.get(results_url(code), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    ranges = re.search(r'<table class="ranges-table">.*?</table>', html, re.S).group(0)
+    assert 'data-field="build.electricity_price_per_kwh"' not in ranges
+    assert 'data-field="rent.annual_price_change"' in ranges
+    assert html.count('data-fixed="build.electricity_price_per_kwh"') == 2  # ranges, tornado
+    assert "Left out of the ranges and the tornado: Electricity price" in html
+    assert "cannot move the answer" in html
+    doc = client.get(reverse("planner:results-analysis", args=[code])).json()
+    tornado_paths = [row["path"] for row in doc["tornado"]["rows"]]
+    assert "build.electricity_price_per_kwh" not in tornado_paths and "build.capex" in tornado_paths
+    drawn = [r["path"] for r in doc["uncertainty"]["ranges"]]
+    assert "build.electricity_price_per_kwh" not in drawn
+    zh = client.get(results_url(code), HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
+    assert "不参与区间和龙卷风图" in zh
+
+
+def test_every_range_with_a_spread_stays_and_no_note_is_shown(client, permalink):
+    html = client.get(results_url(permalink), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert 'data-field="build.electricity_price_per_kwh"' in html
+    assert "data-fixed" not in html

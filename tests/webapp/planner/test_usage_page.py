@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import re
 from pathlib import Path
 
@@ -166,7 +167,7 @@ def test_growth_compounds_from_the_measured_month(client, shipped_catalog):
     ("content", "expected"),
     [
         (b"", "The file could not be read: is empty"),
-        (b"\x1f\x8b\x08\x00\x00binary", "line 1: is not text"),
+        (b"PK\x03\x04\x00zip archive", "line 1: is not text"),
         (b"2026/11/02 10:00:00, 0, 10\n2026/11/02 10:05:00, 0, 140\n", "line 2: utilization 140"),
         (
             b"2026/11/02 10:05:00, 0, 10\n2026/11/02 10:00:00, 0, 10\n",
@@ -423,3 +424,71 @@ def test_a_usd_plan_from_measured_usage_rents_and_discounts_as_the_planner_would
     assert link.scenario.discount_rate_per_year == DEFAULT_COST_OF_CAPITAL
     chosen = {item.field: item for item in profile.context["chosen"]}
     assert "cloud_offering" in chosen
+
+
+def test_a_gzip_log_is_read_like_the_log(client, shipped_catalog):
+    response = upload(
+        client, "nvidia-smi", gzip.compress(fixture_bytes("nvidia-smi.csv")), "log.csv.gz"
+    )
+
+    assert response.status_code == 200
+    # the fixture's hand computation (tests/costmodel/test_usage.py)
+    assert_allclose(response.context["usage"].gpu_hours, [5.0, 3.4 + 0.8 * 80 / 60], rtol=1e-12)
+
+
+@pytest.mark.parametrize(
+    ("content", "expected"),
+    [
+        (b"[" * 100_000, "line 1 column 33: nested more than 32 levels deep"),
+        (
+            b'{"data": {"resultType": "matrix", "result": [{"metric": {"__name__": '
+            b'"DCGM_FI_DEV_GPU_UTIL"}, "values": [[1, ' + b"9" * 400 + b"]]}]}}",
+            "line 1 column 110: a number too long or too large to read",
+        ),
+    ],
+)
+def test_unbounded_json_is_explained_not_a_500(client, shipped_catalog, content, expected):
+    response = upload(client, "dcgm-prometheus", content, "answer.json")
+
+    assert response.status_code == 400
+    assert expected in response.content.decode()
+
+
+def test_a_gzip_bomb_is_refused_at_the_upload_limit(client, shipped_catalog):
+    with override_settings(DATA_UPLOAD_MAX_MEMORY_SIZE=1024 * 1024):
+        response = upload(client, "nvidia-smi", gzip.compress(b"0" * (3 * 1024 * 1024)))
+
+    assert response.status_code == 400
+    assert "inflates to more than the limit of 1,048,576 bytes" in response.content.decode()
+
+
+def test_a_headerless_export_reads_with_the_fields_named_on_the_page(client, shipped_catalog):
+    response = client.post(
+        URL,
+        {
+            "format": "slurm-sacct",
+            "columns": "xdmod",
+            "file": SimpleUploadedFile("slurm.log", fixture_bytes("xdmod-sacct.log")),
+        },
+    )
+
+    assert response.status_code == 200
+    # hand computation in tests/costmodel/test_usage_slurm.py
+    assert len(response.context["usage"].months) == 15
+
+
+def test_a_field_order_missing_a_field_is_explained_beside_it(client, shipped_catalog):
+    response = client.post(
+        URL,
+        {
+            "format": "slurm-sacct",
+            "columns": "jobid,start",
+            "file": SimpleUploadedFile("slurm.log", b"1|2026-10-01T00:00:00\n"),
+        },
+        HTTP_ACCEPT_LANGUAGE="zh-hans",
+    )
+
+    assert response.status_code == 400
+    assert response.context["upload"].errors["columns"] == [
+        "缺少 end, alloctres：请按 sacct 输出的顺序列出字段（即其 --format），或使用预设：xdmod"
+    ]

@@ -167,9 +167,17 @@ def test_a_commitment_paid_whether_used_or_not_makes_building_win_at_any_utiliza
     with translation.override("en"):
         keep = months(result["break_even_month"])  # 3.5 months, by hand in the methodology
     assert keep == "3.5 months"
-    assert said.conditions[0] == (
-        f"Build at any utilization from 0 to 100 %, if you keep the box at least {keep}."
+    assert said.conditions[0] == (  # what it is: a commitment costs the same used or not
+        "Building is cheaper however little or much the box is used: the rent plan's "
+        "commitment is paid whether it is used or not, and it alone costs more than building. "
+        f"Keep the box at least {keep}."
     )
+    with translation.override("zh-hans"):
+        said_zh, _decision, _result = decided(example("v2/commitment-unused-3y"), "zh-hans")
+        assert (
+            "承诺" in said_zh.conditions[0]
+            and months(result["break_even_month"]) in (said_zh.conditions[0])
+        )
 
 
 @pytest.mark.parametrize(

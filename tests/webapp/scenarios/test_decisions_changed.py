@@ -1,6 +1,6 @@
-"""Which saved decisions changed: after a catalog change, saved scenarios whose verdict or sign
-of savings would differ at today's prices are marked (list and admin report); their saved
-figures stay as saved."""
+"""Which saved decisions changed: after a catalog change, each saved scenario from the catalog is
+re-priced and today's decision stored beside the saved one; those whose verdict would differ are
+marked (list and admin report); their saved figures stay as saved."""
 
 import datetime
 from decimal import Decimal
@@ -13,7 +13,8 @@ from webapp.catalog import services as catalog_services
 from webapp.catalog.fixtures_io import load_catalog
 from webapp.catalog.models import CloudOffering, CloudRate
 from webapp.catalog.resolver import resolve_data
-from webapp.scenarios.services import changed_decisions, create_saved_scenario
+from webapp.scenarios.models import SavedScenario
+from webapp.scenarios.services import create_saved_scenario, reprice_due
 
 OFFERING = "runpod-a100-80gb-community"
 SELECTION = {
@@ -70,19 +71,43 @@ def building_wins(saved) -> bool:
     return compare(parse_scenario(saved.scenario))["savings"] > 0
 
 
+def marked():
+    return set(SavedScenario.objects.filter(changed_today=True).values_list("pk", flat=True))
+
+
 def test_nothing_is_marked_while_the_prices_are_those_saved(user):
-    assert changed_decisions([save(user)]) == {}
+    saved = save(user)
+    assert reprice_due() == 1
+    saved.refresh_from_db()
+    assert not saved.changed_today
+    assert saved.today_code == saved.decision_code
+    assert saved.today_savings == pytest.approx(saved.decision_savings, rel=1e-9)
+    assert saved.today_computed_at is not None and saved.today_problem == ""
 
 
 def test_a_saved_decision_that_todays_prices_reverse_is_marked(user):
     saved = save(user)
     before = dict(saved.scenario)
     flip(user, saved)
-    change = changed_decisions([saved])[saved.pk]
-    assert change.saved_verdict != change.today_verdict
-    assert (change.saved_savings > 0) != (change.today_savings > 0)
+    reprice_due()
     saved.refresh_from_db()
+    assert saved.changed_today
+    assert (saved.decision_savings > 0) != (saved.today_savings > 0)
     assert saved.scenario == before  # the saved figures stay as saved
+
+
+def test_a_second_run_at_the_same_catalog_finds_nothing_due(user):
+    save(user)
+    assert reprice_due() == 1
+    assert reprice_due() == 0
+
+
+def test_a_run_stopped_midway_is_completed_by_the_next(user):
+    for i in range(3):
+        save(user, name=f"box {i}")
+    assert reprice_due(limit=2) == 2  # as if the worker were killed after two rows
+    assert reprice_due() == 1
+    assert not SavedScenario.objects.filter(today_computed_at__isnull=True).exists()
 
 
 def test_only_the_scenarios_whose_decision_changes_are_marked(user):
@@ -92,32 +117,54 @@ def test_only_the_scenarios_whose_decision_changes_are_marked(user):
         name="typed", scenario=parse_scenario(changed.scenario), user=user
     )
     flip(user, changed)
-    assert set(changed_decisions([changed, other, by_hand])) == {changed.pk}
+    assert reprice_due() == 2  # the one typed in by hand has no catalog prices to follow
+    assert marked() == {changed.pk}
+    by_hand.refresh_from_db()
+    assert by_hand.today_computed_at is None
+    assert other.pk not in marked()
 
 
-def test_the_saved_list_marks_the_changed_decision(client, user):
+def test_a_scenario_the_catalog_can_no_longer_price_stores_why_in_words(user):
+    saved = save(user)
+    CloudOffering.objects.filter(slug=OFFERING).delete()
+    reprice_due()
+    saved.refresh_from_db()
+    assert saved.today_problem.startswith("can no longer be priced: ")
+    assert "cloud_offering" in saved.today_problem
+    assert "Traceback" not in saved.today_problem
+    assert saved.today_code == "" and saved.today_savings is None
+    assert not saved.changed_today
+
+
+def test_the_saved_list_marks_the_changed_decision_with_when_it_was_priced(client, user):
     changed = save(user)
     kept = save(user, name="4090 vs vast.ai", cloud_offering="vastai-rtx-4090")
     flip(user, changed)
+    reprice_due()
     client.force_login(user)
     html = client.get(reverse("planner:saved-list"), HTTP_ACCEPT_LANGUAGE="en").content.decode()
     row = html[html.index(f'data-saved="{changed.pk}"') :]
     row = row[: row.index("</tr>")]
-    assert "at today's prices this decision would differ" in row
+    assert "at today's prices (as of " in row
     other = html[html.index(f'data-saved="{kept.pk}"') :]
     assert "decision-changed" not in other[: other.index("</tr>")]
 
 
-def test_the_admin_reports_the_changed_decisions(client, user):
+def test_the_admin_reports_what_the_repricing_stored(client, user):
     changed = save(user)
     save(user, name="4090 vs vast.ai", cloud_offering="vastai-rtx-4090")
     flip(user, changed)
     client.force_login(user)
-    changelist = client.get(reverse("admin:scenarios_savedscenario_changelist"))
     report_url = reverse("admin:scenarios_savedscenario_decisions_changed")
+    before = client.get(report_url, HTTP_ACCEPT_LANGUAGE="en")
+    assert before.context["due"] == 2  # not re-priced yet: the report says so, runs nothing
+    assert list(before.context["page"].object_list) == []
+    reprice_due()
+    changelist = client.get(reverse("admin:scenarios_savedscenario_changelist"))
     assert report_url in changelist.content.decode()
     report = client.get(report_url, HTTP_ACCEPT_LANGUAGE="en")
-    assert [row["change"].saved.pk for row in report.context["changes"]] == [changed.pk]
+    assert [saved.pk for saved in report.context["page"].object_list] == [changed.pk]
+    assert report.context["due"] == 0
     assert f'data-saved="{changed.pk}"' in report.content.decode()
 
 

@@ -96,13 +96,19 @@ def default_choices(
             row = default(name, selection.currency)
             picked.append(Defaulted(name, row.value, gettext(row.reason)))
     if selection.hosting is None and box_hosting is not None:
-        kind, why = box_hosting
-        region = default(f"hosting {kind}", selection.currency)
-        reason = gettext(region.reason)
-        if why:
-            reason = gettext("%(where)s — %(why)s") % {"where": reason, "why": why}
-        picked.append(Defaulted("hosting", region.value, reason))
+        picked.append(default_hosting(selection.currency, box_hosting))
     return tuple(picked)
+
+
+def default_hosting(currency: str, box_hosting: tuple[str, str]) -> Defaulted:
+    """The hosting picked for a box of this kind (:func:`hosting_kind`) in the currency's
+    region, and why (translated at the call)."""
+    kind, why = box_hosting
+    region = default(f"hosting {kind}", currency)
+    reason = gettext(region.reason)
+    if why:
+        reason = gettext("%(where)s — %(why)s") % {"where": reason, "why": why}
+    return Defaulted("hosting", region.value, reason)
 
 
 def custom_box_defaults(selection: Selection) -> tuple[Defaulted, ...]:

@@ -54,3 +54,16 @@ def break_even(decision: Decision) -> str:
 def headline(decision: Decision, currency: str) -> str:
     """A decision's verdict in one sentence (:func:`webapp.planner.verdict.headline`)."""
     return verdict.headline(decision, currency)
+
+
+@register.filter
+def verdict_label(code: str) -> str:
+    """The short label of a stored verdict code (``build``, ``close_call``…); — when none."""
+    label = verdict.VERDICT_LABELS.get(code)
+    return "—" if label is None else str(label)
+
+
+@register.filter
+def verdict_tone(code: str) -> str:
+    """The badge colour of a stored verdict code (always shown with its words)."""
+    return verdict.VERDICT_TONES.get(code, "neutral")

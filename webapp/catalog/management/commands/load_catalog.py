@@ -22,6 +22,10 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         report = load_catalog()
+        if report.added:  # rows saved raw send no signal: queue the re-pricing here
+            from webapp.tasks import after_catalog_change
+
+            after_catalog_change()
         if not report.files:
             self.stdout.write("no fixtures to load")
             return

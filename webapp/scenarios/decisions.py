@@ -1,0 +1,102 @@
+"""The decision a saved scenario stores: the results page's verdict, kept with the row.
+
+A list of thousands of saved scenarios cannot run the engine once per row, so each
+row keeps the decision its results page states (:func:`decision_of`, the one
+function that page calls) when it is saved, when its analyses have run (which adds
+the share of the uncertainty draws that agree), and, for one resolved from the
+catalog, at today's prices after the catalog changes (``webapp.tasks``).
+
+What is stored is :func:`stored` of a :class:`costmodel.decision.Decision`:
+``code`` (the verdict code), ``present_value_savings``, ``savings`` and
+``probability_agreeing``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, TypedDict
+
+from django.utils import timezone
+
+from costmodel.decision import Decision
+from costmodel.ranges import Range
+from costmodel.scenario import Scenario
+from webapp.decided import SWEEP_STEPS, decided
+
+VERDICT_SWEEP_STEPS = SWEEP_STEPS
+"""Points of the utilization sweep behind the verdict (0, 20, …, 100 %)."""
+
+
+class StoredDecision(TypedDict):
+    """A decision as a saved scenario keeps it."""
+
+    code: str
+    present_value_savings: float | None
+    savings: float
+    probability_agreeing: float | None
+
+
+def summary_and_decision(
+    scenario: Scenario,
+    ranges: Sequence[Range] | None = None,
+    provenance: Sequence[Mapping[str, Any]] = (),
+) -> tuple[dict[str, Any], Decision]:
+    """The headline figures of ``scenario`` and the decision its results page states, the
+    Monte Carlo over ``ranges`` (None: the defaults) included: :func:`webapp.decided.decided`,
+    the one function behind every verdict."""
+    answer = decided(scenario, ranges, provenance)
+    return answer.result, answer.decision
+
+
+def decision_of(
+    scenario: Scenario,
+    ranges: Sequence[Range] | None = None,
+    provenance: Sequence[Mapping[str, Any]] = (),
+) -> Decision:
+    """The decision the results page states for ``scenario`` (:func:`summary_and_decision`)."""
+    return summary_and_decision(scenario, ranges, provenance)[1]
+
+
+def stored(decision: Decision) -> StoredDecision:
+    """What a saved scenario keeps of ``decision``: ``Decision.as_stored()`` where the engine
+    has it, else the same four keys read from the decision's fields (the present value is
+    then unknown)."""
+    as_stored = getattr(decision, "as_stored", None)
+    if callable(as_stored):
+        data: dict[str, Any] = as_stored()
+        return StoredDecision(
+            code=str(data["code"]),
+            present_value_savings=_number(data.get("present_value_savings")),
+            savings=float(data["savings"]),
+            probability_agreeing=_number(data.get("probability_agreeing")),
+        )
+    return StoredDecision(
+        code=decision.verdict,
+        present_value_savings=_number(getattr(decision, "present_value_savings", None)),
+        savings=decision.savings,
+        probability_agreeing=decision.probability_recommendation_holds,
+    )
+
+
+def _number(value: Any) -> float | None:
+    return None if value is None else float(value)
+
+
+def saved_fields(decision: StoredDecision) -> dict[str, Any]:
+    """The saved scenario's decision columns for ``decision``, computed now."""
+    return {
+        "decision_code": decision["code"],
+        "decision_present_value_savings": decision["present_value_savings"],
+        "decision_savings": decision["savings"],
+        "decision_probability_agreeing": decision["probability_agreeing"],
+        "decision_computed_at": timezone.now(),
+    }
+
+
+def side(code: str, savings: float | None, present_value_savings: float | None) -> str:
+    """What a change of decision is judged by: ``close_call``, or the side the savings fall
+    on (``build`` or ``rent``; the present value where the decision has one)."""
+    if code == "close_call":
+        return "close_call"
+    figure = present_value_savings if present_value_savings is not None else savings
+    return "build" if figure is not None and figure > 0 else "rent"
