@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 
 from django.apps import apps
 from django.core.cache import caches
-from django.db.models import Model, Prefetch, Q, QuerySet
+from django.db.models import Max, Model, Prefetch, Q, QuerySet
 
 from webapp.catalog.models import (
     Benchmark,
@@ -293,6 +293,16 @@ def fx_rates_on(day: datetime.date) -> dict[tuple[str, str], FxRate]:
     for row in FxRate.objects.effective_on(day).order_by("-effective_date", "-revision"):
         rates.setdefault((row.base_currency, row.quote_currency), row)
     return rates
+
+
+def newest_price_date() -> datetime.date | None:
+    """The newest effective date of any live price row (the catalog's, and its fixtures', date)."""
+    dates = [
+        model.objects.live().aggregate(newest=Max("effective_date"))["newest"]
+        for model in (PartPrice, CloudRate, FxRate, Tariff, HostingOption)
+    ]
+    present = [d for d in dates if d is not None]
+    return max(present) if present else None
 
 
 def used_prices_on(day: datetime.date) -> dict[int, list[UsedGpuPrice]]:
