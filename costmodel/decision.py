@@ -95,6 +95,12 @@ REFERENCE_UTILIZATION = 0.8
 UNCERTAIN_BELOW = 0.5
 """The recommended side holding in fewer than this share of the draws makes it uncertain."""
 
+MIN_OBSERVED_DAYS = 14
+"""A workload measured over fewer days than this makes the verdict at best uncertain [days].
+
+Two weeks see a working fortnight once: fewer days are a sample of one team's habits, not
+a pattern to extrapolate over years."""
+
 Recommendation = Literal["build", "rent"]
 Verdict = Literal["close_call", "uncertain", "resale_decides", "late_payback", "build", "rent"]
 VERDICT_CODES: tuple[Verdict, ...] = (
@@ -155,6 +161,8 @@ class Decision:
     present_value_savings: float | None = None
     """``rent.present_value − build.present_value`` [currency]: the measure the verdict is
     decided on (equal to :attr:`savings` without a discount rate)."""
+    observed_days: float | None = None
+    """Days of measurement behind a measured workload; None: not measured usage."""
 
     def as_stored(self) -> dict[str, Any]:
         """What a saved scenario keeps of this decision: a plain JSON-able dict.
@@ -173,15 +181,24 @@ class Decision:
         }
 
     @property
+    def too_little_measured(self) -> bool:
+        """The workload rests on fewer than :data:`MIN_OBSERVED_DAYS` days of measurement."""
+        return self.observed_days is not None and self.observed_days < MIN_OBSERVED_DAYS
+
+    @property
     def verdict(self) -> Verdict:
-        """The one code a page states (:func:`verdict_of` of this decision's flags)."""
-        return verdict_of(
+        """The one code a page states (:func:`verdict_of` of this decision's flags); with too
+        little measured (:attr:`too_little_measured`) at best ``uncertain``."""
+        code = verdict_of(
             self.recommendation,
             close_call=self.close_call,
             probability_recommendation_holds=self.probability_recommendation_holds,
             resale_decides=self.resale_decides,
             late_payback=self.late_payback,
         )
+        if self.too_little_measured and code != "close_call":
+            return "uncertain"
+        return code
 
 
 def verdicts(

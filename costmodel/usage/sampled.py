@@ -87,7 +87,9 @@ def sampled(samples: Samples, models: Sequence[str], notices: list[UsageNotice])
     span[:-1] = np.where(same, np.minimum(step, cap[:-1]), np.nan)
     last = np.isnan(span)
     span[last] = median[gpu[last]]
-    gaps = np.flatnonzero(same & (step > cap[:-1]))
+    # A gap is reported when the time it leaves unobserved (beyond the capped span) is at
+    # least twice the median interval: a logger's few-second stall is not worth a line.
+    gaps = np.flatnonzero(same & (step - cap[:-1] >= cap[:-1]))
     notices += [
         Gap.model_validate(
             {

@@ -57,7 +57,7 @@ def inflate(data: bytes, max_bytes: int) -> bytes:
                 parts.append(chunk)
                 if size > max_bytes:
                     raise fail(
-                        f"the gzip archive inflates to more than the limit of {max_bytes} "
+                        f"the gzip archive inflates to more than the limit of {max_bytes:,} "
                         "bytes: send a shorter period",
                         "inflates_too_far",
                         limit=max_bytes,

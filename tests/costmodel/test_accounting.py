@@ -13,7 +13,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from numpy.testing import assert_allclose
 from pydantic import ValidationError
-from strategies import v2_scenarios
+from strategies import nonzero_scenarios, v2_scenarios
 
 from costmodel import compare, parse_scenario
 from costmodel.accounting import AccountingOptions, accounting, fiscal_year_of_months
@@ -171,7 +171,7 @@ def test_the_options_name_the_field_they_refuse() -> None:
 
 
 @settings(max_examples=120, deadline=None)
-@given(v2_scenarios(), st.integers(1, 240))
+@given(st.one_of(v2_scenarios(), nonzero_scenarios()), st.integers(1, 240))
 def test_the_books_tie_out_to_the_engine_on_any_scenario(data: dict[str, Any], period: int) -> None:
     scenario = parse_scenario(data)
     try:

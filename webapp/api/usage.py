@@ -40,6 +40,13 @@ class UsageRequest(BaseModel):
         description="the file's text (UTF-8); with encoding base64, the file's bytes in "
         "base64, plain or gzip (.csv.gz, .json.gz)"
     )
+    columns: str | None = Field(
+        default=None,
+        description="the field order of a file without a header line: for slurm-sacct the "
+        'sacct --format fields ("jobid,start,end,alloctres") or "xdmod" (Open XDMoD\'s '
+        "--parsable2 --noheader export); for nvidia-smi the --query-gpu fields "
+        '("timestamp,index,name,utilization.gpu,memory.used")',
+    )
     encoding: Literal["text", "base64"] = Field(
         default="text",
         description="text: content is the file's text; base64: content is the file's bytes "
@@ -98,7 +105,7 @@ def usage_view(request: HttpRequest) -> HttpResponse:
         content = usage_request.content
         if usage_request.encoding == "base64":
             content = file_text(_base64(content))
-        answer = measured_usage(usage_request.format, content)
+        answer = measured_usage(usage_request.format, content, usage_request.columns)
     except ScenarioError as exc:
         raise ApiError(422, exc.errors) from None
     return json_response(usage_answer(answer).model_dump())

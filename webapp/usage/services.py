@@ -40,13 +40,14 @@ def gpus_per_instance() -> dict[str, tuple[int, str]]:
     return {row.instance_type: (row.gpu_count, str(row.gpu_model)) for row in rows}
 
 
-def measured_usage(format: str, content: str) -> MeasuredUsage:
-    """Read ``content`` in ``format``; a bill's instance types are looked up in the catalog.
+def measured_usage(format: str, content: str, columns: str | None = None) -> MeasuredUsage:
+    """Read ``content`` in ``format``; a bill's instance types are looked up in the catalog;
+    ``columns`` names the fields of a headerless file (:func:`costmodel.usage.read_usage`).
 
-    Raises :class:`costmodel.ScenarioError` naming ``format`` or ``content``.
+    Raises :class:`costmodel.ScenarioError` naming ``format``, ``columns`` or ``content``.
     """
     mapping = gpus_per_instance() if format == "aws-cur" else None
-    return read_usage(format, content, mapping)
+    return read_usage(format, content, mapping, columns or None)
 
 
 def body_limit() -> int:

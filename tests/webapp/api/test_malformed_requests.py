@@ -43,7 +43,8 @@ def test_it_refuses_deeply_nested_json(client, url, depth):
 def test_it_names_json_nested_too_deeply_to_read(client):
     response = post_json(client, "/api/v1/compare", "[" * 100_000 + "]" * 100_000)
 
-    assert "nested too deeply" in assert_error(response, 400, "(input)")
+    message = assert_error(response, 422, "(body)")
+    assert message == "nests lists and objects more than 20 levels deep"
 
 
 @pytest.mark.parametrize("url", POST_URLS)

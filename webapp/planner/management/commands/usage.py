@@ -29,12 +29,19 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("format", choices=FORMATS, help=_("the file's format"))
         parser.add_argument("file", help=_("path of the file, or - for standard input"))
+        parser.add_argument(
+            "--columns",
+            help=_(
+                "the field order of a file without a header: sacct's --format fields, or "
+                "xdmod; nvidia-smi's --query-gpu fields"
+            ),
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         try:
             # A gzip file (.csv.gz) is inflated, to at most 1 GiB.
             text = decode_text(read_source(options["file"], sys.stdin.buffer))
-            usage = measured_usage(options["format"], text)
+            usage = measured_usage(options["format"], text, options["columns"])
         except ScenarioError as exc:
             for error in exc.errors:
                 self.stderr.write(str(error))
