@@ -36,7 +36,12 @@ from typing import Literal, overload
 import numpy as np
 import numpy.typing as npt
 
-from costmodel.sizing import Precision, TrainingMethod, training_memory_gb
+from costmodel.sizing import (
+    Precision,
+    TrainingMethod,
+    memory_capacity_gb,
+    training_memory_gb,
+)
 
 __all__ = [
     "DEFAULT_MFU",
@@ -171,6 +176,7 @@ def memory_fit(
     method: TrainingMethod,
     gpu_count: int,
     vram_gb: float,
+    sharded: bool = True,
 ) -> MemoryFit:
     """The run's training memory against one box's GPU memory.
 
@@ -178,24 +184,28 @@ def memory_fit(
     ----------
     parameters_billion : model size [billion parameters]
     precision : "fp32", "fp16", "bf16" or "int8"
-    method : "full" or "adapter"
+    method : "full", "adapter" (LoRA) or "qlora" (adapters on 4-bit weights)
     gpu_count : GPUs in the box
     vram_gb : memory of one of its GPUs [GB]
+    sharded : the run splits its states across the box's GPUs (ZeRO-3 / FSDP);
+        false: each GPU holds the whole run (plain data parallelism)
 
     Notes
     -----
     ``needed = training_memory_gb(P, precision, method)`` (the advisor's
-    rule); ``capacity = gpu_count × vram_gb``: weights, gradients and
-    optimizer states sharded across the box's GPUs (ZeRO-3 / FSDP), as the
-    advisor assumes. The run fits when ``needed ≤ capacity``.
+    rule); ``capacity = gpu_count × vram_gb`` when sharded, as the advisor
+    assumes, else ``vram_gb`` (:func:`costmodel.sizing.memory_capacity_gb`).
+    The run fits when ``needed ≤ capacity``.
 
     >>> memory_fit(7.0, "bf16", "full", 1, 16.0).fits
     False
+    >>> memory_fit(7.0, "bf16", "qlora", 1, 16.0).fits
+    True
     """
     if gpu_count < 1 or not vram_gb > 0:
         raise ValueError("gpu_count and vram_gb: must be greater than 0")
     needed = training_memory_gb(parameters_billion, precision, method)
-    return MemoryFit(needed_gb=needed, capacity_gb=float(gpu_count * vram_gb))
+    return MemoryFit(needed_gb=needed, capacity_gb=memory_capacity_gb(gpu_count, vram_gb, sharded))
 
 
 def _positive(name: str, value: npt.ArrayLike, at_most: float | None = None) -> Number:

@@ -140,6 +140,27 @@ def test_memory_is_sharded_across_the_gpus_of_one_box():
     assert memory_fit(7.0, "bf16", "full", 8, 24.0).needed_gb == needed
 
 
+def test_qlora_keeps_4_bit_base_weights_whatever_the_precision_of_the_computation():
+    # 4-bit NormalFloat plus double-quantized constants: 4.127 bits a parameter.
+    for precision in ("fp32", "bf16", "int8"):
+        assert training_memory_gb(70.0, precision, "qlora") == pytest.approx(
+            70 * 4.127 / 8 * 1.25 + 2
+        )
+    # The QLoRA paper's claim: a 65 B model fine-tuned on one 48 GB GPU.
+    assert memory_fit(65.0, "bf16", "qlora", 1, 48.0).fits
+    assert not memory_fit(65.0, "bf16", "adapter", 1, 48.0).fits
+    assert training_memory_gb(7.0, "bf16", "qlora") == 12.0  # the guide's floor
+
+
+def test_a_run_not_sharded_must_fit_one_gpu_of_the_box():
+    # 33 B on 4-bit weights needs about 23.3 GB: one 24 GB card holds it, one 16 GB does not,
+    # however many of them the box has, unless the run is sharded across them.
+    assert memory_fit(33.0, "bf16", "qlora", 1, 24.0, sharded=False).fits
+    assert not memory_fit(33.0, "bf16", "qlora", 4, 16.0, sharded=False).fits
+    assert memory_fit(33.0, "bf16", "qlora", 4, 16.0, sharded=True).fits
+    assert memory_fit(7.0, "bf16", "full", 8, 24.0, sharded=False).capacity_gb == 24.0
+
+
 def test_a_run_converted_to_jobs_gives_a_scenario_the_engine_accepts():
     data = json.loads((V3 / "jobs-lora-4090-vs-a100.json").read_text())
     data["workload"]["jobs"] = [
