@@ -31,7 +31,7 @@ Examples
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal, overload
+from typing import overload
 
 import numpy as np
 import numpy.typing as npt
@@ -52,9 +52,11 @@ __all__ = [
     "transformer_reference_gpu_hours",
 ]
 
-FLOPS_PER_PARAMETER_TOKEN: dict[str, float] = {"full": 6.0, "adapter": 4.0}
+FLOPS_PER_PARAMETER_TOKEN: dict[str, float] = {"full": 6.0, "adapter": 4.0, "qlora": 4.0}
 """Floating-point operations per parameter and token [FLOP]: full training
-(pre-training or full fine-tuning) 6, adapters only (LoRA and its kin) 4."""
+(pre-training or full fine-tuning) 6, adapters only (LoRA and its kin, on 4-bit
+base weights too: QLoRA) 4. Dequantizing 4-bit weights costs time, not model
+FLOPs: a QLoRA run shows it as a lower MFU."""
 
 DEFAULT_MFU = 0.4
 """Model-FLOPs utilization a well-tuned run reaches [fraction]. PaLM reported
@@ -71,7 +73,7 @@ Number = float | npt.NDArray[np.float64]
 def transformer_reference_gpu_hours(
     parameters: float,
     tokens: float,
-    method: Literal["full", "adapter"],
+    method: TrainingMethod,
     reference_peak_tflops: float,
     mfu: float = DEFAULT_MFU,
 ) -> float: ...
@@ -79,14 +81,14 @@ def transformer_reference_gpu_hours(
 def transformer_reference_gpu_hours(
     parameters: npt.ArrayLike,
     tokens: npt.ArrayLike,
-    method: Literal["full", "adapter"],
+    method: TrainingMethod,
     reference_peak_tflops: npt.ArrayLike,
     mfu: npt.ArrayLike = DEFAULT_MFU,
 ) -> Number: ...
 def transformer_reference_gpu_hours(
     parameters: npt.ArrayLike,
     tokens: npt.ArrayLike,
-    method: Literal["full", "adapter"],
+    method: TrainingMethod,
     reference_peak_tflops: npt.ArrayLike,
     mfu: npt.ArrayLike = DEFAULT_MFU,
 ) -> Number:
@@ -98,8 +100,8 @@ def transformer_reference_gpu_hours(
         Model size N [parameters], > 0.
     tokens : float or array
         Tokens processed by one run D [tokens] (dataset tokens × epochs), > 0.
-    method : {"full", "adapter"}
-        Full training (factor 6) or adapters only (factor 4).
+    method : {"full", "adapter", "qlora"}
+        Full training (factor 6) or adapters only (factor 4), on 4-bit base weights too.
     reference_peak_tflops : float or array
         Peak dense throughput of the reference GPU at the run's precision
         [TFLOP/s] (A100: 312 at BF16).
@@ -115,10 +117,10 @@ def transformer_reference_gpu_hours(
     ------
     ValueError
         If a value is not finite and above 0, ``mfu`` is above 1, or
-        ``method`` is neither "full" nor "adapter".
+        ``method`` is not "full", "adapter" or "qlora".
     """
     if method not in FLOPS_PER_PARAMETER_TOKEN:
-        raise ValueError(f"method: must be 'full' or 'adapter', not {method!r}")
+        raise ValueError(f"method: must be 'full', 'adapter' or 'qlora', not {method!r}")
     n, d = _positive("parameters", parameters), _positive("tokens", tokens)
     peak = _positive("reference_peak_tflops", reference_peak_tflops)
     utilization = _positive("mfu", mfu, at_most=1.0)

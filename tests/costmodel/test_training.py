@@ -91,7 +91,7 @@ def test_a_dataset_run_is_samples_times_epochs_at_the_reference_rate():
         ((7e9, 2e9, "full", float("inf"), 0.4), "reference_peak_tflops: must be a finite"),
         ((7e9, 2e9, "full", 312, 1.5), "mfu: must be less than or equal to 1"),
         ((7e9, 2e9, "full", 312, 0.0), "mfu: must be a finite number greater than 0"),
-        ((7e9, 2e9, "lora", 312, 0.4), "method: must be 'full' or 'adapter'"),
+        ((7e9, 2e9, "lora", 312, 0.4), "method: must be 'full', 'adapter' or 'qlora'"),
     ],
 )
 def test_it_refuses_inputs_that_are_not_a_run(arguments, message):
