@@ -164,6 +164,11 @@ class Decision:
     observed_days: float | None = None
     """Days of measurement behind a measured workload; None: not measured usage."""
 
+    @property
+    def too_little_measured(self) -> bool:
+        """The workload rests on fewer than :data:`MIN_OBSERVED_DAYS` days of measurement."""
+        return self.observed_days is not None and self.observed_days < MIN_OBSERVED_DAYS
+
     def as_stored(self) -> dict[str, Any]:
         """What a saved scenario keeps of this decision: a plain JSON-able dict.
 
@@ -179,11 +184,6 @@ class Decision:
             "savings": float(self.savings),
             "probability_agreeing": None if probability is None else float(probability),
         }
-
-    @property
-    def too_little_measured(self) -> bool:
-        """The workload rests on fewer than :data:`MIN_OBSERVED_DAYS` days of measurement."""
-        return self.observed_days is not None and self.observed_days < MIN_OBSERVED_DAYS
 
     @property
     def verdict(self) -> Verdict:

@@ -117,7 +117,7 @@ def _cache_key(scenario: Scenario, ranges: Sequence[Range], draws: int) -> str:
         sort_keys=True,
     )
     digest = hashlib.blake2b(identity.encode(), digest_size=16).hexdigest()
-    return f"decided:uncertainty:v2:{digest}"  # v2: of present-value savings
+    return f"decided:uncertainty:v2:{digest}"
 
 
 def monte_carlo(
@@ -140,7 +140,7 @@ def monte_carlo(
                     "distributions": {r.path: r.as_triangular() for r in ranges},
                     "draws": draws,
                     "seed": SEED,
-                    # The verdict's measure (costmodel.decision): present-value savings.
+                    # the verdict's measure (costmodel.decision): present-value savings
                     "measure": "present_value_savings",
                 }
             )

@@ -242,6 +242,9 @@ if AXES_FAILURE_LIMIT < 1:
     raise ImproperlyConfigured("DJANGO_LOGIN_FAILURE_LIMIT must be at least 1")
 if AXES_COOLOFF_TIME < timedelta(minutes=1):
     raise ImproperlyConfigured("DJANGO_LOGIN_COOLOFF_MINUTES must be at least 1")
+# Password reset requests an address, and an account (by the email typed), may make per hour.
+PASSWORD_RESET_PER_ADDRESS = env_int("DJANGO_RESET_PER_ADDRESS", 10)
+PASSWORD_RESET_PER_ACCOUNT = env_int("DJANGO_RESET_PER_ACCOUNT", 3)
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "webapp.accounts.views.locked_out"  # the site's page, 429
