@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import json
 import uuid
+from collections.abc import Sequence
 from typing import Any, cast
 
 from django import forms
+from django.db.models import QuerySet
 from django.http import QueryDict
 from django.utils.translation import gettext_lazy as _
 
@@ -103,14 +105,20 @@ class SavedScenariosField(forms.ModelMultipleChoiceField):
 
     viewer: Any = None
 
-    def _check_values(self, value: Any) -> Any:
+    def clean(self, value: Any) -> Any:
+        if isinstance(value, list | tuple) and self.queryset is not None:
+            self.refuse_unseen(value, self.queryset)
+        return super().clean(value)
+
+    def refuse_unseen(self, value: Sequence[Any], queryset: QuerySet[SavedScenario]) -> None:
+        """Refuse the first id given (in order) that names nothing this viewer may see."""
         valid = []
         for given in value:
             try:
                 valid.append(uuid.UUID(str(given)))
             except ValueError:
                 pass
-        found = {str(item.pk): item for item in self.queryset.filter(pk__in=valid)}
+        found = {str(item.pk): item for item in queryset.filter(pk__in=valid)}
         for given in value:  # the first unseen in the order given, whatever makes it unseen
             try:
                 item = found.get(str(uuid.UUID(str(given))))
@@ -118,7 +126,6 @@ class SavedScenariosField(forms.ModelMultipleChoiceField):
                 item = None
             if item is None or not can_view(item, self.viewer):
                 raise not_visible_error(given)
-        return self.queryset.filter(pk__in=valid)
 
 
 class CompareForm(ErrorTextMixin, forms.Form):
