@@ -62,11 +62,16 @@ messages: $(STAMP)
 	  $(DEV_ENV) $(PY) manage.py compilemessages --ignore=.venv --verbosity 0; \
 	fi
 
+# The background worker (webapp/planner/tasks.py: re-pricing after catalog changes, analyses of new
+# saves, email) runs beside the server on the database queue, no other service; it stops
+# with the server.
 run: install
-	@echo "==> migrations and the catalog, then the development server on http://$(HOST):$(PORT)"
+	@echo "==> migrations and the catalog, then the worker and the development server on http://$(HOST):$(PORT)"
 	$(DEV_ENV) $(PY) manage.py migrate --noinput --verbosity 0
 	$(DEV_ENV) $(PY) manage.py load_catalog
-	$(DEV_ENV) $(PY) manage.py runserver $(HOST):$(PORT)
+	$(DEV_ENV) $(PY) manage.py worker --verbosity 0 & worker=$$!; \
+	  trap 'kill $$worker 2>/dev/null' EXIT INT TERM; \
+	  $(DEV_ENV) $(PY) manage.py runserver $(HOST):$(PORT)
 
 # Production-style serving: gunicorn with uvicorn's stock worker (uvicorn_worker.UvicornWorker)
 # serving Django's own ASGI application, WhiteNoise for static files, DEBUG off (see README
@@ -77,7 +82,9 @@ serve: install
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py collectstatic --noinput --verbosity 0
 	$(PY) manage.py load_catalog
-	$(VENV)/bin/gunicorn --bind $(HOST):$(PORT) --access-logfile -
+	$(PY) manage.py worker & worker=$$!; \
+	  trap 'kill $$worker 2>/dev/null' EXIT INT TERM; \
+	  $(VENV)/bin/gunicorn --bind $(HOST):$(PORT) --access-logfile -
 
 debian-test-deps:
 	@missing=""; \

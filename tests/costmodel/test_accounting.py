@@ -13,10 +13,15 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from numpy.testing import assert_allclose
 from pydantic import ValidationError
-from strategies import v2_scenarios
+from strategies import nonzero_scenarios, v2_scenarios
 
 from costmodel import compare, parse_scenario
-from costmodel.accounting import AccountingOptions, accounting, fiscal_year_of_months
+from costmodel.accounting import (
+    OPEX_LINES,
+    AccountingOptions,
+    accounting,
+    fiscal_year_of_months,
+)
 from costmodel.projection import ProjectionOverflowError
 
 EXAMPLES = Path(__file__).parent / "examples"
@@ -156,9 +161,12 @@ def test_the_operating_costs_per_year_are_the_engines_series() -> None:
     )
 
     build = result["build"]
-    for name in ("energy", "hosting", "maintenance", "ops", "burst"):
+    # The build's cost lines booked as OpEx (costmodel.lines), each a column.
+    assert {"energy", "hosting", "maintenance", "ops", "burst"} <= set(OPEX_LINES)
+    assert not {"replacement", "financing"} & set(OPEX_LINES)
+    for name in OPEX_LINES:
         assert_allclose(column(accounts, name).sum(), sum(build[name]), rtol=1e-12)
-    parts = sum(column(accounts, n) for n in ("energy", "hosting", "maintenance", "ops", "burst"))
+    parts = sum(column(accounts, n) for n in OPEX_LINES)
     assert_allclose(column(accounts, "opex"), parts, rtol=1e-12)
     assert_allclose(column(accounts, "rent").sum(), result["rent"]["total"], rtol=1e-12)
 
@@ -171,7 +179,7 @@ def test_the_options_name_the_field_they_refuse() -> None:
 
 
 @settings(max_examples=120, deadline=None)
-@given(v2_scenarios(), st.integers(1, 240))
+@given(st.one_of(v2_scenarios(), nonzero_scenarios()), st.integers(1, 240))
 def test_the_books_tie_out_to_the_engine_on_any_scenario(data: dict[str, Any], period: int) -> None:
     scenario = parse_scenario(data)
     try:

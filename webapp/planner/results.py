@@ -22,6 +22,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from costmodel import ScenarioError
+from costmodel.decision import MIN_OBSERVED_DAYS
 from costmodel.operations import MAX_COMMITTED_INSTANCES, commitment_table, peak_committed_need
 from costmodel.paths import get_path
 from costmodel.projection import job_times
@@ -29,6 +30,7 @@ from costmodel.ranges import fleet_size
 from costmodel.scenario import JobsWorkload, Scenario
 from webapp import formatting
 from webapp.catalog.models import STALE_AFTER_DAYS
+from webapp.decided import filled_share, observed_days
 from webapp.planner.analysis import field_label, fixed_inputs, range_value, ranges_of, ranges_table
 from webapp.planner.chosen import chosen_for_you
 from webapp.planner.compared import compared
@@ -186,7 +188,11 @@ def jobs_part(scenario: Scenario, provenance: list[dict[str, Any]]) -> list[dict
         {
             "name": row["name"],
             "runs": runs_text(job.runs_per_month),
-            "build_hours": formatting.number(row["build_hours_per_run"], 1),
+            "build_hours": (
+                "—"  # rented by the build plan: the box cannot hold it (methodology version 4)
+                if row["build_hours_per_run"] is None
+                else formatting.number(row["build_hours_per_run"], 1)
+            ),
             "rent_hours": formatting.number(row["rent_instance_hours_per_run"], 1),
             "memory": _memory_text(memory.get(i)),
         }
@@ -203,6 +209,36 @@ def _memory_text(memory: tuple[float, float] | None) -> str:
         "needed": formatting.number(memory[0], 0 if memory[0].is_integer() else 1),
         "capacity": formatting.number(memory[1]),
     }
+
+
+def measured_part(link: Permalink) -> dict[str, Any] | None:
+    """How little a measured-usage plan knows, in one sentence: the days measured and the
+    months of the profile filled by repeating their average (None for another plan)."""
+    days = observed_days(link.provenance)
+    share = filled_share(link.provenance)
+    if days is None or share is None:
+        return None
+    item = next(i for i in link.provenance if i.get("role") == "measured usage")
+    months, filled = int(item["profile_months"]), int(item.get("filled_months") or 0)
+    values = {
+        "days": formatting.number(days, 1),
+        "filled": formatting.number(filled),
+        "months": formatting.number(months),
+    }
+    sentence = (
+        _(
+            "Measured usage: %(days)s days observed; %(filled)s of the profile's %(months)s months "
+            "are filled by repeating the measured average, and their uncertainty ranges are "
+            "widened accordingly."
+        )
+        % values
+    )
+    if days < MIN_OBSERVED_DAYS:
+        sentence += " " + _(
+            "With fewer than %(minimum)s days measured, the verdict is at best “too uncertain "
+            "to call”."
+        ) % {"minimum": MIN_OBSERVED_DAYS}
+    return {"sentence": sentence, "days": days, "filled": filled, "months": months}
 
 
 def fixed_part(link: Permalink) -> dict[str, Any] | None:
@@ -232,8 +268,9 @@ def results_context(link: Permalink, code: str | None = None) -> dict[str, Any]:
     """Template context of the results page for a decoded permalink (and its code, if known)."""
     scenario = link.scenario
     sources = catalog_sources(link.provenance)
-    # the one function behind every stored verdict too (saved lists, the admin's report)
-    result, decision = decisions.summary_and_decision(scenario)
+    # the one function behind every verdict (webapp.decided): the saved lists, the compare
+    # page, the files and the API show what it decided
+    result, decision = decisions.summary_and_decision(scenario, link.ranges, link.provenance)
     said = verdict(decision, scenario)
     commitment = commitment_part(link)
     return {
@@ -247,7 +284,9 @@ def results_context(link: Permalink, code: str | None = None) -> dict[str, Any]:
             "Savings of building over %(months)s months",
             scenario.horizon_months,
         )
-        % {"months": scenario.horizon_months},
+        % {"months": scenario.horizon_months}
+        + " "
+        + _("(cash, resale credited)"),
         "compared": what_is_compared(scenario, decision, compared(link.provenance)),
         "fleet_chart": fleet_size(scenario) is not None,
         "commitment": commitment,
@@ -257,6 +296,7 @@ def results_context(link: Permalink, code: str | None = None) -> dict[str, Any]:
         "ranges": ranges_table(ranges_of(link), scenario.currency),
         "ranges_chosen": bool(link.ranges),
         "fixed": fixed_part(link),
+        "measured": measured_part(link),
         "inputs": input_rows(scenario, sources, link.overrides),
         "from_catalog": bool(link.provenance),
         "provenance": link.provenance,

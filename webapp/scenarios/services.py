@@ -110,7 +110,9 @@ def create_saved_scenario(
     ensure_computable(scenario)
     custom = customized(scenario, ranges or [])
     check_ranges(scenario, custom)
-    decision = decisions.stored(decisions.decision_of(scenario))
+    decision = decisions.stored(
+        decisions.decision_of(scenario, with_defaults(scenario, custom), provenance or ())
+    )
     return SavedScenario.objects.create(
         **decisions.saved_fields(decision),
         name=name,

@@ -12,6 +12,7 @@ from costmodel import FieldError, Scenario, ScenarioError
 from costmodel.operations import commitment_table
 from webapp.catalog.models import (
     Benchmark,
+    BuildPreset,
     CloudOffering,
     GpuModel,
     PartKind,
@@ -19,6 +20,7 @@ from webapp.catalog.models import (
     Tariff,
     TariffKind,
 )
+from webapp.catalog.resale import RetentionFit, retention_fit
 from webapp.catalog.resolver.box import box_power
 from webapp.catalog.resolver.choose import Choice, custom_box_defaults
 from webapp.catalog.resolver.currency import convert
@@ -210,6 +212,10 @@ def running_costs_rule(choice: Choice, catalog: CatalogSnapshot) -> Ruling:
         }
         return Ruling(values, (), defaulted)
     ops, rate = convert(catalog, preset.ops_monthly, preset.ops_currency, choice.currency)
+    fit = retention_fit(
+        preset.gpu_model, catalog.day, catalog.used_prices.get(preset.gpu_model_id, [])
+    )
+    retention = fit.retention_decimal if fit.usable else preset.residual_value_retention_per_year
     items = [
         Provenance(
             role=gettext_noop("preset"),
@@ -228,16 +234,7 @@ def running_costs_rule(choice: Choice, catalog: CatalogSnapshot) -> Ruling:
             converted_amount=ops if rate is not None else None,
             note=preset.defaults_rationale,
         ),
-        Provenance(
-            role=gettext_noop("resale retention"),
-            label=preset.name,
-            model="catalog.buildpreset",
-            natural_key=[preset.slug],
-            fields=["build.residual_value_retention_per_year"],
-            amount=preset.residual_value_retention_per_year,
-            source=preset.retention_source,
-            estimate=preset.retention_estimate,
-        ),
+        retention_provenance(preset, fit),
     ]
     if preset.useful_life_months is not None:
         items.append(
@@ -255,11 +252,43 @@ def running_costs_rule(choice: Choice, catalog: CatalogSnapshot) -> Ruling:
         )
     values = {
         "build.maintenance_rate_per_year": float(preset.maintenance_rate_per_year),
-        "build.residual_value_retention_per_year": float(preset.residual_value_retention_per_year),
+        "build.residual_value_retention_per_year": float(retention or 0),
         "build.ops_monthly": float(ops),
         "build.useful_life_months": preset.useful_life_months,
     }
     return Ruling(values, tuple(items))
+
+
+def retention_provenance(preset: BuildPreset, fit: RetentionFit) -> Provenance:
+    """Where the resale retention comes from: the fit over the preset GPU's observed used
+    prices when it stands (:mod:`webapp.catalog.resale`), else the preset's stated figure,
+    marked as an estimate, with the reason there is no fit."""
+    role = gettext_noop("resale retention")
+    fields = ["build.residual_value_retention_per_year"]
+    if fit.usable:
+        return Provenance(
+            role=role,
+            fields=fields,
+            label=preset.gpu_model.name,
+            model="catalog.gpumodel",
+            natural_key=[preset.gpu_model.slug],
+            amount=fit.retention_decimal,
+            effective_date=fit.as_of,
+            estimate=fit.estimate,
+            source="; ".join(dict.fromkeys(o.source for o in fit.fitted if o.source)),
+            note=fit.summary(),
+        )
+    return Provenance(
+        role=role,
+        fields=fields,
+        label=preset.name,
+        model="catalog.buildpreset",
+        natural_key=[preset.slug],
+        amount=preset.residual_value_retention_per_year,
+        source=preset.retention_source,
+        estimate=True,
+        note=f"the preset's stated figure ({fit.summary()})",
+    )
 
 
 def per_gpu_throughput(

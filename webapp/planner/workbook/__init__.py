@@ -83,11 +83,13 @@ def add_scenario(
 def engine_values(analyses: Any) -> list[tuple[str, str, Any]]:
     """The figures a workbook shows as values: the break-even utilization and the Monte Carlo."""
     out: list[tuple[str, str, Any]] = [
+        # the one decision's code (webapp.decided), as every page and file states it
+        ("verdict", _("Verdict code"), analyses.decision.verdict),
         (
             "break_even_utilization",
             _("Break-even utilization (engine)"),
             analyses.result["break_even_utilization"],
-        )
+        ),
     ]
     uncertainty = analyses.uncertainty
     if uncertainty:

@@ -1,0 +1,37 @@
+"""Run the background worker of webapp.planner.tasks: queue what a stopped worker left undone,
+then work.
+
+With the database backend (the default) this is django-tasks' ``db_worker``; with
+``DJANGO_TASKS_BACKEND=rq`` it is django-rq's ``rqworker`` on the default queue, its
+scheduler included (a failed task's retry waits there). ``make run`` and ``make serve``
+start one beside the server.
+"""
+
+from typing import Any
+
+from django.conf import settings
+from django.core.management import call_command
+from django.core.management.base import BaseCommand, CommandParser
+
+
+class Command(BaseCommand):
+    help = "Run the background worker (re-pricing, analyses, email); queue leftovers first."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument(
+            "--batch",
+            action="store_true",
+            help="run what is queued, then stop (database backend only)",
+        )
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        from webapp.planner.tasks import catch_up
+
+        catch_up.enqueue()
+        if settings.TASKS_BACKEND == "rq":
+            call_command("rqworker", "default", with_scheduler=True)
+            return
+        worker_options: dict[str, Any] = {"reload": False, "startup_delay": False}
+        if options["batch"]:
+            worker_options["batch"] = True
+        call_command("db_worker", verbosity=options["verbosity"], **worker_options)
