@@ -153,6 +153,15 @@ LINES: tuple[Line, ...] = (
         always_charted=True,
     ),
     Line(
+        "egress",
+        "build",
+        gettext_noop("Network egress"),
+        Booking.OPEX,
+        "#3d6fb6",
+        "Network egress: data sent out of the box's network, a fixed fee per month.",
+        fee=Fee("egress_monthly", escalates=False),
+    ),
+    Line(
         "burst",
         "build",
         gettext_noop("Cloud burst"),

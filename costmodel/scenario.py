@@ -268,6 +268,7 @@ class Build(_Strict):
     hosting_monthly: NonNegative
     maintenance_rate_per_year: Fraction = 0.0
     ops_monthly: NonNegative = 0.0
+    egress_monthly: NonNegative = 0.0
     residual_value_retention_per_year: Fraction = 0.7
     useful_life_months: Annotated[int, Field(ge=1, le=MAX_HORIZON_MONTHS)] | None = None
     gpu_memory_gb: Annotated[float, Field(gt=0)] | None = None

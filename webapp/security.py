@@ -1,5 +1,6 @@
-"""Content-Security-Policy header: no inline scripts, nothing from other origins; and the
-client's address as the sign-in lockout counts it."""
+"""Content-Security-Policy header: no inline scripts, nothing from other origins; the
+client's address as the sign-in lockout counts it; and the one answer for a saved scenario a
+visitor may not see."""
 
 from __future__ import annotations
 
@@ -7,7 +8,9 @@ import ipaddress
 from collections.abc import Callable
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
+from django.utils.translation import gettext
 from ipware import get_client_ip
 
 POLICY = "; ".join(
@@ -67,3 +70,23 @@ def client_ip(request: HttpRequest) -> str | None:
         request_header_order=settings.AXES_IPWARE_META_PRECEDENCE_ORDER,
     )
     return address or remote
+
+
+# --- what an outsider learns ----------------------------------------------------------------
+
+NOT_VISIBLE_STATUS = 404
+"""The status of every answer about a saved scenario the visitor may not see."""
+NOT_VISIBLE_CODE = "not_visible"
+
+
+def not_visible_message(scenario_id: object) -> str:
+    """The one wording, on every route (pages, downloads, the API), for the id of a saved
+    scenario this visitor may not see: whether it is someone else's private one, was
+    deleted, never existed or is no id at all, the answer is the same, so it tells an
+    outsider nothing."""
+    return gettext("“%(id)s” is not a saved scenario you can open.") % {"id": scenario_id}
+
+
+def not_visible_error(scenario_id: object) -> ValidationError:
+    """:func:`not_visible_message` as a form's error (code :data:`NOT_VISIBLE_CODE`)."""
+    return ValidationError(not_visible_message(scenario_id), code=NOT_VISIBLE_CODE)

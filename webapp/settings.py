@@ -242,6 +242,9 @@ if AXES_FAILURE_LIMIT < 1:
     raise ImproperlyConfigured("DJANGO_LOGIN_FAILURE_LIMIT must be at least 1")
 if AXES_COOLOFF_TIME < timedelta(minutes=1):
     raise ImproperlyConfigured("DJANGO_LOGIN_COOLOFF_MINUTES must be at least 1")
+# Password reset requests an address, and an account (by the email typed), may make per hour.
+PASSWORD_RESET_PER_ADDRESS = env_int("DJANGO_RESET_PER_ADDRESS", 10)
+PASSWORD_RESET_PER_ACCOUNT = env_int("DJANGO_RESET_PER_ACCOUNT", 3)
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "webapp.accounts.views.locked_out"  # the site's page, 429
@@ -258,7 +261,7 @@ AXES_IPWARE_PROXY_COUNT = 0
 IPWARE_STRICT = False
 
 # Email (password reset): printed to the console unless an SMTP host is set. Pages hand
-# each message to the task queue (webapp.tasks.QueuedEmailBackend); the worker sends it
+# each message to the task queue (webapp.planner.tasks.QueuedEmailBackend); the worker sends it
 # through SENT_EMAIL_BACKEND, so a reset answers as fast for a known address as an unknown.
 EMAIL_HOST = os.environ.get("DJANGO_EMAIL_HOST", "")
 SENT_EMAIL_BACKEND = (
@@ -266,7 +269,7 @@ SENT_EMAIL_BACKEND = (
     if EMAIL_HOST
     else "django.core.mail.backends.console.EmailBackend"
 )
-EMAIL_BACKEND = "webapp.tasks.QueuedEmailBackend"
+EMAIL_BACKEND = "webapp.planner.tasks.QueuedEmailBackend"
 EMAIL_PORT = env_int("DJANGO_EMAIL_PORT", 587)
 EMAIL_HOST_USER = os.environ.get("DJANGO_EMAIL_HOST_USER", "")
 EMAIL_HOST_PASSWORD = os.environ.get("DJANGO_EMAIL_HOST_PASSWORD", "")
@@ -305,7 +308,7 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("DJANGO_MAX_BODY_BYTES", 16 * 1024 * 1024)
 # more are answered 503 with Retry-After (webapp.busy.heavy_request).
 HEAVY_REQUESTS_PER_WORKER = env_int("DJANGO_HEAVY_REQUESTS_PER_WORKER", 2)
 
-# Background work (webapp.tasks) on Django's tasks framework. The default keeps the queue in
+# Background work (webapp.planner.tasks) on Django's tasks framework. The default keeps the queue in
 # the app's own database, run by `manage.py db_worker` (make run / make serve start one);
 # DJANGO_TASKS_BACKEND=rq moves it to Redis (REDIS_URL), run by `manage.py rqworker`, for
 # several app hosts (docs/production.md).

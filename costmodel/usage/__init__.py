@@ -21,7 +21,9 @@ Formats (:data:`FORMATS`):
 - ``slurm-sacct``: ``sacct -a -X -P`` with JobID (or JobIDRaw), Start, End and
   AllocTRES, in any order among other fields; headerless with the field order
   given (``columns``; ``xdmod`` for Open XDMoD's documented export).
-- ``aws-cur``: an AWS Cost and Usage Report CSV.
+- ``aws-cur``: an AWS Cost and Usage Report CSV (legacy or CUR 2.0 names).
+- ``focus``: a FOCUS 1.x cost and usage CSV of any provider (AWS, Azure,
+  Google Cloud, OCI), the instance type read where each provider puts it.
 
 Timestamps without a zone (nvidia-smi, sacct) are read as UTC.
 
@@ -48,7 +50,8 @@ hours in it covered by at least one GPU's spans.
 Slurm: ``busy = GPUs × (End − Start)`` [GPU-h], split at month boundaries;
 observed from the earliest start to the latest end. Cloud bill: ``busy =
 UsageAmount [instance-h] × GPUs per instance``, spread over the line item's
-``[UsageStartDate, UsageEndDate)``; observed where any line item runs.
+``[UsageStartDate, UsageEndDate)`` (FOCUS: ``ConsumedQuantity`` over
+``[ChargePeriodStart, ChargePeriodEnd)``); observed where any line item runs.
 """
 
 from __future__ import annotations
@@ -65,6 +68,7 @@ from costmodel.usage.dcgm import (
     read_dcgm_prometheus,
 )
 from costmodel.usage.errors import READER_CODES, UsageError
+from costmodel.usage.focus import read_focus
 from costmodel.usage.months import MAX_MONTHS, PARTLY_OBSERVED_SHARE, MeasuredUsage
 from costmodel.usage.notices import (
     MAX_NOTICES_LISTED,
@@ -98,8 +102,8 @@ from costmodel.usage.profile import (
 from costmodel.usage.slurm import SACCT_PRESETS, read_slurm_sacct, sacct_columns
 from costmodel.usage.text import decode_text
 
-Format = Literal["nvidia-smi", "dcgm-prometheus", "slurm-sacct", "aws-cur"]
-FORMATS: tuple[str, ...] = ("nvidia-smi", "dcgm-prometheus", "slurm-sacct", "aws-cur")
+Format = Literal["nvidia-smi", "dcgm-prometheus", "slurm-sacct", "aws-cur", "focus"]
+FORMATS: tuple[str, ...] = ("nvidia-smi", "dcgm-prometheus", "slurm-sacct", "aws-cur", "focus")
 
 
 def read_usage(
@@ -108,7 +112,8 @@ def read_usage(
     gpus_per_instance: Mapping[str, tuple[int, str]] | None = None,
     columns: str | None = None,
 ) -> MeasuredUsage:
-    """Read ``text`` in ``format`` (one of :data:`FORMATS`); ``aws-cur`` needs the mapping;
+    """Read ``text`` in ``format`` (one of :data:`FORMATS`); the bills (``aws-cur``,
+    ``focus``) need the mapping;
     ``columns`` names the fields of a headerless ``slurm-sacct`` file (``"xdmod"``, or
     ``"jobid,start,end,alloctres"``) or ``nvidia-smi`` log (its ``--query-gpu`` list), and
     is ignored by the other formats.
@@ -126,6 +131,8 @@ def read_usage(
         return read_slurm_sacct(text, columns)
     if format == "aws-cur":
         return read_aws_cur(text, gpus_per_instance or {})
+    if format == "focus":
+        return read_focus(text, gpus_per_instance or {})
     raise UsageError([FieldError("format", f"must be one of {', '.join(FORMATS)}")])
 
 
@@ -169,6 +176,7 @@ __all__ = [
     "profile_from_usage",
     "read_aws_cur",
     "read_dcgm_prometheus",
+    "read_focus",
     "read_nvidia_smi",
     "read_slurm_sacct",
     "read_usage",

@@ -112,9 +112,10 @@ def read_nvidia_smi(text: str, columns: str | Sequence[str] | None = None) -> Me
     headers = [
         n for n, line in enumerate(lines) if "timestamp" in line and _nvidia_header(line.split(","))
     ]
-    listed = set(headers)
+    header_lines = set(headers)
     data = np.array(
-        [n for n, line in enumerate(lines) if n not in listed and line.strip()], dtype=np.int64
+        [n for n, line in enumerate(lines) if n not in header_lines and line.strip()],
+        dtype=np.int64,
     )
     commas = np.array([lines[n].count(",") for n in data], dtype=np.int64)
     given = columns

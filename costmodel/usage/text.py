@@ -129,8 +129,34 @@ def parse_each(
     return out, bad
 
 
+_OFFSET = re.compile(r"([+-])(\d\d):?(\d\d)$")
+
+
+def _offsets(items: Sequence[str]) -> tuple[list[str], FloatArray] | None:
+    """The timestamps without a trailing UTC offset (``+00:00``, ``-0500``) and the offsets
+    [s]; ``None`` when none has one."""
+    if not any(_OFFSET.search(v.strip()[-6:]) for v in (items[0], items[-1])):
+        return None
+    bare, shift = [], np.zeros(len(items))
+    for i, value in enumerate(items):
+        value = value.strip()
+        match = _OFFSET.search(value) if len(value) > 10 else None
+        if match:
+            sign = 1 if match.group(1) == "+" else -1
+            shift[i] = sign * (int(match.group(2)) * 3600 + int(match.group(3)) * 60)
+            value = value[: match.start()]
+        bare.append(value)
+    return bare, shift
+
+
 def timestamps(values: Sequence[str]) -> tuple[FloatArray, npt.NDArray[np.bool_]]:
-    """Unix times [s] of ISO-like timestamps (``2026/11/01 08:00:00.123``, ``…T…``, ``…Z``)."""
+    """Unix times [s] of ISO-like timestamps (``2026/11/01 08:00:00.123``, ``…T…``, ``…Z``,
+    ``…+00:00``: a UTC offset is taken off, so every time is UTC)."""
+    shifted = _offsets(values) if values else None
+    if shifted is not None:
+        bare, shift = shifted
+        times, bad = timestamps(bare)
+        return times - shift, bad
 
     def vector(items: Sequence[str]) -> FloatArray:
         if not items:

@@ -145,11 +145,12 @@ def other_fees(
 ) -> dict[str, Any]:
     """Each fixed monthly fee of ``side`` (:func:`costmodel.lines.fees_of`) not already
     ``drawn``, by ``fee`` (``None``: left out)."""
-    return {
+    fees = {
         line.fee.field: draw(fee)
         for line in fees_of(side)
         if line.fee is not None and line.fee.field not in drawn
     }
+    return {field: value for field, value in fees.items() if value is not None}
 
 
 @st.composite

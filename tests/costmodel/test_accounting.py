@@ -16,7 +16,12 @@ from pydantic import ValidationError
 from strategies import nonzero_scenarios, v2_scenarios
 
 from costmodel import compare, parse_scenario
-from costmodel.accounting import AccountingOptions, accounting, fiscal_year_of_months
+from costmodel.accounting import (
+    OPEX_LINES,
+    AccountingOptions,
+    accounting,
+    fiscal_year_of_months,
+)
 from costmodel.projection import ProjectionOverflowError
 
 EXAMPLES = Path(__file__).parent / "examples"
@@ -156,9 +161,12 @@ def test_the_operating_costs_per_year_are_the_engines_series() -> None:
     )
 
     build = result["build"]
-    for name in ("energy", "hosting", "maintenance", "ops", "burst"):
+    # The build's cost lines booked as OpEx (costmodel.lines), each a column.
+    assert {"energy", "hosting", "maintenance", "ops", "burst"} <= set(OPEX_LINES)
+    assert not {"replacement", "financing"} & set(OPEX_LINES)
+    for name in OPEX_LINES:
         assert_allclose(column(accounts, name).sum(), sum(build[name]), rtol=1e-12)
-    parts = sum(column(accounts, n) for n in ("energy", "hosting", "maintenance", "ops", "burst"))
+    parts = sum(column(accounts, n) for n in OPEX_LINES)
     assert_allclose(column(accounts, "opex"), parts, rtol=1e-12)
     assert_allclose(column(accounts, "rent").sum(), result["rent"]["total"], rtol=1e-12)
 

@@ -11,6 +11,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import Group
+from django.core.cache import caches
 from django.db import transaction
 from django.utils import timezone
 
@@ -190,3 +191,36 @@ def revoke_token(user: Any, token_id: int) -> bool:
 def touch_token(token: ApiToken) -> None:
     """Record that ``token`` was just used (shown on the account page)."""
     ApiToken.objects.filter(pk=token.pk).update(last_used_at=timezone.now())
+
+
+# --- password reset requests ----------------------------------------------------------------
+
+RESET_WINDOW_SECONDS = 3600
+"""The period over which password reset requests are counted [s]."""
+
+
+def _count(key: str) -> int:
+    """One more request under ``key`` in this window; how many so far. The shared cache (the
+    database's) is the counter, so every worker process counts the same requests."""
+    cache = caches["shared"]
+    cache.add(key, 0, timeout=RESET_WINDOW_SECONDS)
+    try:
+        return int(cache.incr(key))
+    except ValueError:  # expired between add and incr
+        cache.set(key, 1, timeout=RESET_WINDOW_SECONDS)
+        return 1
+
+
+def reset_allowed(address: str | None, email: str) -> bool:
+    """Count a password reset request from ``address`` for ``email``; False once either has
+    asked more than allowed this hour (``DJANGO_RESET_PER_ADDRESS``, ``DJANGO_RESET_PER_ACCOUNT``).
+
+    The account is counted by the address typed, whether an account has it or not, so the
+    limit answers alike for both and says nothing about who has an account.
+    """
+    per_address = _count(f"reset:address:{address or '-'}")
+    per_account = _count(f"reset:email:{digest(email.strip().lower())}")
+    return (
+        per_address <= settings.PASSWORD_RESET_PER_ADDRESS
+        and per_account <= settings.PASSWORD_RESET_PER_ACCOUNT
+    )

@@ -32,9 +32,10 @@ class UsageRequest(BaseModel):
 
     model_config = ConfigDict(extra="forbid", strict=True)
 
-    format: Literal["nvidia-smi", "dcgm-prometheus", "slurm-sacct", "aws-cur"] = Field(
-        description="nvidia-smi CSV, DCGM_FI_DEV_GPU_UTIL from Prometheus query_range, "
-        "sacct -a -X -P --format=JobID,Start,End,AllocTRES, or an AWS Cost and Usage Report CSV"
+    format: Literal["nvidia-smi", "dcgm-prometheus", "slurm-sacct", "aws-cur", "focus"] = Field(
+        description="nvidia-smi CSV, DCGM utilization from Prometheus query_range, "
+        "sacct -a -X -P output (JobID, Start, End, AllocTRES), an AWS Cost and Usage Report "
+        "CSV, or a FOCUS 1.x cost and usage CSV of any cloud (AWS, Azure, Google Cloud, OCI)"
     )
     content: str = Field(
         description="the file's text (UTF-8); with encoding base64, the file's bytes in "

@@ -49,6 +49,7 @@ FORMAT_CHOICES = [
     ("dcgm-prometheus", _("DCGM GPU utilization from Prometheus (query_range JSON)")),
     ("slurm-sacct", _("Slurm accounting (sacct -a -X -P --format=JobID,Start,End,AllocTRES)")),
     ("aws-cur", _("AWS Cost and Usage Report (CSV)")),
+    ("focus", _("FOCUS cost and usage export of any cloud: AWS, Azure, Google Cloud (CSV)")),
 ]
 FORMAT_LABELS = dict(FORMAT_CHOICES)
 

@@ -4,7 +4,7 @@ A list of thousands of saved scenarios cannot run the engine once per row, so ea
 row keeps the decision its results page states (:func:`decision_of`, the one
 function that page calls) when it is saved, when its analyses have run (which adds
 the share of the uncertainty draws that agree), and, for one resolved from the
-catalog, at today's prices after the catalog changes (``webapp.tasks``).
+catalog, at today's prices after the catalog changes (``webapp.planner.tasks``).
 
 What is stored is :func:`stored` of a :class:`costmodel.decision.Decision`:
 ``code`` (the verdict code), ``present_value_savings``, ``savings`` and

@@ -34,9 +34,12 @@ def usage_answer(usage: MeasuredUsage) -> UsageAnswer:
     return UsageAnswer(**dict(usage), warnings=english_warnings(usage.notices))
 
 
-def gpus_per_instance() -> dict[str, tuple[int, str]]:
-    """Instance type → (GPUs per instance, GPU model name) of the catalog's AWS offerings."""
-    rows = CloudOffering.objects.filter(provider="AWS").select_related("gpu_model")
+def gpus_per_instance(provider: str | None = "AWS") -> dict[str, tuple[int, str]]:
+    """Instance type → (GPUs per instance, GPU model name) of the catalog's offerings of
+    ``provider`` (``None``: every provider's, for a FOCUS bill)."""
+    rows = CloudOffering.objects.select_related("gpu_model")
+    if provider is not None:
+        rows = rows.filter(provider=provider)
     return {row.instance_type: (row.gpu_count, str(row.gpu_model)) for row in rows}
 
 
@@ -47,6 +50,8 @@ def measured_usage(format: str, content: str, columns: str | None = None) -> Mea
     Raises :class:`costmodel.ScenarioError` naming ``format``, ``columns`` or ``content``.
     """
     mapping = gpus_per_instance() if format == "aws-cur" else None
+    if format == "focus":
+        mapping = gpus_per_instance(None)
     return read_usage(format, content, mapping, columns or None)
 
 
