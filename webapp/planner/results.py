@@ -36,7 +36,7 @@ from webapp.planner.chosen import chosen_for_you
 from webapp.planner.compared import compared
 from webapp.planner.fields import ALL_FIELDS, field_value, labels
 from webapp.planner.finance import finance_context
-from webapp.planner.jobs import job_memory_of, runs_text
+from webapp.planner.jobs import job_memory_of, placed_jobs, runs_text
 from webapp.planner.permalink import Permalink, encode, fits_in_link
 from webapp.planner.sources import Sources, catalog_sources, old_prices
 from webapp.planner.verdict import verdict, what_is_compared
@@ -195,10 +195,29 @@ def jobs_part(scenario: Scenario, provenance: list[dict[str, Any]]) -> list[dict
             ),
             "rent_hours": formatting.number(row["rent_instance_hours_per_run"], 1),
             "memory": _memory_text(memory.get(i)),
+            "placement": row.get("placement", "box"),
+            "placement_label": _("rented") if row.get("placement") == "rent" else _("the box"),
         }
         for i, (job, row) in enumerate(
             zip(scenario.workload.jobs, job_times(scenario), strict=True)
         )
+    ]
+
+
+def rented_jobs_part(scenario: Scenario, provenance: list[dict[str, Any]]) -> list[str]:
+    """Each job the build plan rents because the box cannot hold it, in words: "the 7B full
+    fine-tune is rented: it needs 159.5 GB; this box has 96 GB" (the engine's placement,
+    the advisor's memory figures)."""
+    if not isinstance(scenario.workload, JobsWorkload):
+        return []
+    return [
+        _("“%(job)s” is rented: it needs %(needed)s GB of GPU memory; this box has %(box)s GB.")
+        % {
+            "job": row["name"],
+            "needed": formatting.number(row["needed"], 0 if row["needed"].is_integer() else 1),
+            "box": formatting.number(row["box"]),
+        }
+        for row in placed_jobs(scenario, provenance)
     ]
 
 
@@ -293,6 +312,7 @@ def results_context(link: Permalink, code: str | None = None) -> dict[str, Any]:
         "chosen": chosen_for_you(link, None if commitment is None else commitment["table"]),
         "price_age": price_age_part(link),
         "jobs": jobs_part(scenario, link.provenance),
+        "rented_jobs": rented_jobs_part(scenario, link.provenance),
         "ranges": ranges_table(ranges_of(link), scenario.currency),
         "ranges_chosen": bool(link.ranges),
         "fixed": fixed_part(link),

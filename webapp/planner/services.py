@@ -34,8 +34,11 @@ from costmodel.paths import get_path
 from costmodel.ranges import Range, check_ranges, customized, default_ranges, with_defaults
 from webapp.catalog import selectors as catalog_selectors
 from webapp.catalog.resolver import Resolution, Selection, parse_selection, resolve
+from webapp.catalog.resolver import default as catalog_default
 from webapp.catalog.resolver.box import hosting_kind
 from webapp.catalog.resolver.choose import default_hosting
+from webapp.catalog.selectors import CatalogSnapshot
+from webapp.planner import market
 from webapp.planner.choices import CatalogChoices
 from webapp.planner.fields import (
     CATALOG_FIELDS,
@@ -52,6 +55,7 @@ from webapp.planner.form_fields import RANGE_BY_PATH, range_name
 from webapp.planner.form_initial import draft_initial, initial_from_link, range_basis
 from webapp.planner.forms import PlannerForm
 from webapp.planner.jobs import (
+    Holder,
     MemoryRefusal,
     box_memory,
     engine_workload,
@@ -234,10 +238,10 @@ def make_plan(
         selection = selection_from(data, today or datetime.date.today())
         jobs = list(data.get("jobs") or [])
         box = box_memory(selection.model_dump(mode="json")) if jobs else None
-        refusal = memory_refusal(jobs, box)
-        if refusal is not None:
-            raise MemoryRefused(refusal)
         if jobs:
+            refusal = _memory_refusal(jobs, box, selection)
+            if refusal is not None:
+                raise MemoryRefused(refusal)
             with_memory(job_items, job_memory(jobs, box))
         resolution = resolve(selection)
         changes = _overrides(typed, resolution.scenario, basis or {})
@@ -253,6 +257,25 @@ def make_plan(
         )
     ensure_computable(plan.scenario)
     return plan
+
+
+def _memory_refusal(jobs: list[Any], box: Any, selection: Selection) -> MemoryRefusal | None:
+    """A described job that fits neither the box nor the plan's cloud instance (the chosen
+    offering, or the catalog's default), with the smallest preset and the smallest offering
+    of the plan's market that would hold it; a job that fits the instance is rented."""
+    catalog = CatalogSnapshot(selection.day)
+    slug = selection.cloud_offering or catalog_default("cloud_offering", selection.currency).value
+    offering = catalog.offerings.get(slug)
+    capacity = None if offering is None else market.instance_memory_gb(offering)
+    offered = market.market_offerings(selection.currency, catalog)
+
+    def holder(needed: float) -> Holder | None:
+        found = market.smallest_holding(offered, needed)
+        if found is None:
+            return None
+        return Holder(found.slug, found.localized_name(), market.instance_memory_gb(found))
+
+    return memory_refusal(jobs, box, capacity, holder)
 
 
 def plan_from_form(form: PlannerForm) -> Plan | None:
