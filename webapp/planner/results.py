@@ -14,9 +14,11 @@ from __future__ import annotations
 
 import datetime
 from typing import Any
+from urllib.parse import urlencode
 
 from django.http import HttpRequest
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -38,6 +40,7 @@ from webapp.planner.fields import ALL_FIELDS, field_value, labels
 from webapp.planner.finance import finance_context
 from webapp.planner.jobs import job_memory_of, placed_jobs, runs_text
 from webapp.planner.permalink import Permalink, encode, fits_in_link
+from webapp.planner.ranking import ranking_part
 from webapp.planner.sources import Sources, catalog_sources, old_prices
 from webapp.planner.verdict import verdict, what_is_compared
 from webapp.scenarios import decisions
@@ -326,6 +329,18 @@ def results_context(link: Permalink, code: str | None = None) -> dict[str, Any]:
     }
 
 
+def ranking_section(link: Permalink, code: str) -> dict[str, Any] | None:
+    """ "Every way to do this work" (:func:`webapp.planner.ranking.ranking_part`): each row
+    opens its own results page through ``planner:results-option``."""
+    base = reverse("planner:results-option")
+
+    def link_for(preset: str | None, offering: str | None) -> str:
+        query = {"from": code, "preset": preset or "", "offering": offering or ""}
+        return f"{base}?{urlencode(query)}"
+
+    return ranking_part(link.scenario, link.selection, link_for)
+
+
 def results_fragments(link: Permalink, code: str | None = None) -> dict[str, str]:
     """The rendered headline and details fragments of a results page, and its title.
 
@@ -335,6 +350,7 @@ def results_fragments(link: Permalink, code: str | None = None) -> dict[str, str
     form, a token or anything else of the visitor's.
     """
     context = results_context(link, code)
+    context["ranking"] = ranking_section(link, context["permalink"])
 
     def fragment(name: str) -> SafeString:
         return SafeString(render_to_string(f"planner/{name}.html", context))

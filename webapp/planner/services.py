@@ -38,7 +38,7 @@ from webapp.catalog.resolver import default as catalog_default
 from webapp.catalog.resolver.box import hosting_kind
 from webapp.catalog.resolver.choose import default_hosting
 from webapp.catalog.selectors import CatalogSnapshot
-from webapp.planner import market
+from webapp.planner import chosen, market, ranking
 from webapp.planner.choices import CatalogChoices
 from webapp.planner.fields import (
     CATALOG_FIELDS,
@@ -244,19 +244,53 @@ def make_plan(
                 raise MemoryRefused(refusal)
             with_memory(job_items, job_memory(jobs, box))
         resolution = resolve(selection)
+        ranked_items: list[dict[str, Any]] = []
+        if selection.cloud_offering is None:  # left to the catalog: the best way to rent it
+            resolution, ranked_items = _best_rent(selection, resolution)
         changes = _overrides(typed, resolution.scenario, basis or {})
         if data.get("name"):
             changes["name"] = data["name"]
         scenario = with_fields(resolution.scenario, changes) if changes else resolution.scenario
         plan = Plan(
             scenario=scenario,
-            provenance=resolution.provenance + job_items,
+            provenance=resolution.provenance + ranked_items + job_items,
             overrides=[path for path in changes if path != "name"],
             selection=selection.model_dump(mode="json"),
             ranges=ranges_from(data, scenario, basis or {}),
         )
     ensure_computable(plan.scenario)
     return plan
+
+
+def _best_rent(
+    selection: Selection, resolution: Resolution
+) -> tuple[Resolution, list[dict[str, Any]]]:
+    """The plan compared with the best way to rent its work: the offering of the best rent
+    plan among every offering of the plan's market that can do it (the options operation,
+    :func:`webapp.planner.ranking.best_rent`), and the record of that choice; the resolver's
+    default when none can be ranked."""
+    data = selection.model_dump(mode="json")
+    best = ranking.best_rent(resolution.scenario, data)
+    if best is None:
+        return resolution, []
+    slug, weighed = best
+    default = next((d.value for d in resolution.defaulted if d.field == "cloud_offering"), None)
+    if slug != default:
+        try:
+            resolution = resolve(selection.model_copy(update={"cloud_offering": slug}))
+        except ScenarioError:
+            return resolution, []
+    item = {
+        "role": chosen.RANKING_ROLE,
+        "label": slug,
+        "model": "options",
+        "natural_key": [],
+        "fields": ["rent.hourly_rate"],
+        "source": "",
+        "offering": slug,
+        "weighed": weighed,
+    }
+    return resolution, [item]
 
 
 def _memory_refusal(jobs: list[Any], box: Any, selection: Selection) -> MemoryRefusal | None:
@@ -313,6 +347,11 @@ def saved_link(item: SavedScenario) -> Permalink:
         selection=item.selection,
         ranges=saved_services.stored_ranges(item, scenario),
     )
+
+
+def link_from(params: Mapping[str, Any]) -> Permalink | None:
+    """The plan a query names: ``?from=<permalink code>`` or ``?saved=<saved scenario id>``."""
+    return _link(params)
 
 
 def _link(params: Mapping[str, Any]) -> Permalink | None:
