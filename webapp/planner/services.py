@@ -34,7 +34,6 @@ from costmodel.paths import get_path
 from costmodel.ranges import Range, check_ranges, customized, default_ranges, with_defaults
 from webapp.catalog import selectors as catalog_selectors
 from webapp.catalog.resolver import Resolution, Selection, parse_selection, resolve
-from webapp.catalog.resolver import default as catalog_default
 from webapp.catalog.resolver.box import hosting_kind
 from webapp.catalog.resolver.choose import default_hosting
 from webapp.catalog.selectors import CatalogSnapshot
@@ -60,6 +59,7 @@ from webapp.planner.jobs import (
     box_memory,
     engine_workload,
     job_memory,
+    memory_needed,
     memory_refusal,
     reference_for,
     with_memory,
@@ -243,7 +243,7 @@ def make_plan(
             if refusal is not None:
                 raise MemoryRefused(refusal)
             with_memory(job_items, job_memory(jobs, box))
-        resolution = resolve(selection)
+        resolution = _resolve_holding(selection, jobs)
         ranked_items: list[dict[str, Any]] = []
         if selection.cloud_offering is None:  # left to the catalog: the best way to rent it
             resolution, ranked_items = _best_rent(selection, resolution)
@@ -293,15 +293,36 @@ def _best_rent(
     return resolution, [item]
 
 
+def _resolve_holding(selection: Selection, jobs: list[Any]) -> Resolution:
+    """The selection resolved; when its offering is left to the catalog and the default
+    instance cannot hold a described job, resolved first with the market's smallest
+    offering that holds them all (the ranking then picks the best one)."""
+    try:
+        return resolve(selection)
+    except ScenarioError:
+        needed = [memory_needed(job) or 0.0 for job in jobs]
+        if selection.cloud_offering is not None or not any(needed):
+            raise
+        catalog = CatalogSnapshot(selection.day)
+        offered = market.market_offerings(selection.currency, catalog)
+        holder = market.smallest_holding(offered, max(needed))
+        if holder is None:
+            raise
+        return resolve(selection.model_copy(update={"cloud_offering": holder.slug}), catalog)
+
+
 def _memory_refusal(jobs: list[Any], box: Any, selection: Selection) -> MemoryRefusal | None:
     """A described job that fits neither the box nor the plan's cloud instance (the chosen
-    offering, or the catalog's default), with the smallest preset and the smallest offering
-    of the plan's market that would hold it; a job that fits the instance is rented."""
+    offering; left to the catalog, any offering of the plan's market), with the smallest
+    preset and the smallest offering of the market that would hold it; a job that fits the
+    instance is rented."""
     catalog = CatalogSnapshot(selection.day)
-    slug = selection.cloud_offering or catalog_default("cloud_offering", selection.currency).value
-    offering = catalog.offerings.get(slug)
-    capacity = None if offering is None else market.instance_memory_gb(offering)
     offered = market.market_offerings(selection.currency, catalog)
+    if selection.cloud_offering is None:  # left to the catalog: any offering of the market
+        capacity = max((market.instance_memory_gb(o) for o in offered), default=None)
+    else:
+        offering = catalog.offerings.get(selection.cloud_offering)
+        capacity = None if offering is None else market.instance_memory_gb(offering)
 
     def holder(needed: float) -> Holder | None:
         found = market.smallest_holding(offered, needed)
