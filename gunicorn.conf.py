@@ -2,13 +2,14 @@
 (`make serve`, benchmarks/, tests/webapp/test_serving.py and test_slow_clients.py).
 
 Worker model: gunicorn manages the processes; each worker is uvicorn's, from the
-maintained `uvicorn-worker` package, serving Django's own ASGI application
-(webapp/asgi.py), the deployment Django's documentation describes ("How to use
-Django with Uvicorn"). uvicorn reads each request, its body included, on an
-event loop; Django then runs the synchronous middleware and view in a thread.
-A client that sends its body slowly holds a socket, not a worker. In
-production, nginx in front (docs/nginx.conf) buffers bodies and answers,
-balances connections and ends requests that stall; see docs/production.md.
+maintained `uvicorn-worker` package (with a deadline for reading a request,
+webapp/serving.py), serving Django's own ASGI application (webapp/asgi.py), the
+deployment Django's documentation describes ("How to use Django with Uvicorn").
+uvicorn reads each request, its body included, on an event loop; Django then runs
+the synchronous middleware and view in a thread. A client that sends its body
+slowly holds a socket, not a worker. In production, nginx in front
+(docs/nginx.conf) buffers bodies and answers, balances connections and ends
+requests that stall; see docs/production.md.
 """
 
 import gc
@@ -17,7 +18,8 @@ import os
 import warnings
 
 wsgi_app = "webapp.asgi:application"
-worker_class = "uvicorn_worker.UvicornWorker"
+# uvicorn's worker, closing a connection too slow to send its request (webapp/serving.py).
+worker_class = "webapp.serving.Worker"
 workers = int(os.environ.get("WEB_CONCURRENCY") or 2 * multiprocessing.cpu_count())
 # A worker whose event loop does not report back for this long is restarted [s].
 timeout = 60

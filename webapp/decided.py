@@ -117,7 +117,7 @@ def _cache_key(scenario: Scenario, ranges: Sequence[Range], draws: int) -> str:
         sort_keys=True,
     )
     digest = hashlib.blake2b(identity.encode(), digest_size=16).hexdigest()
-    return f"decided:uncertainty:v1:{digest}"
+    return f"decided:uncertainty:v2:{digest}"
 
 
 def monte_carlo(
@@ -140,6 +140,8 @@ def monte_carlo(
                     "distributions": {r.path: r.as_triangular() for r in ranges},
                     "draws": draws,
                     "seed": SEED,
+                    # the verdict's measure (costmodel.decision): present-value savings
+                    "measure": "present_value_savings",
                 }
             )
         )

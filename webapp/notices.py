@@ -348,7 +348,20 @@ READER_MESSAGES: dict[str, Promise] = {
     "no_instance_usage": gettext_lazy("line %(line)s: the report has no instance usage rows"),
     "negative_amount": gettext_lazy("line %(line)s: UsageAmount must not be negative"),
     "no_known_gpu_instance": gettext_lazy(
-        "the report has no usage of a GPU instance type the catalog knows"
+        "the bill has no usage of a GPU instance type the catalog knows; it holds %(count)s "
+        "instance types: %(listed)s"
+    ),
+    "not_focus": gettext_lazy(
+        "line %(line)s: is not a FOCUS header: it has no %(columns)s column (export the "
+        "provider's FOCUS 1.x cost and usage data)"
+    ),
+    "no_focus_usage": gettext_lazy(
+        "line %(line)s: the bill has no usage in hours of an instance type (ChargeCategory "
+        "Usage, ConsumedUnit Hours)"
+    ),
+    "unreadable_bill_dates": gettext_lazy(
+        "line %(line)s: the start %(date)s is not a date and time (ISO 8601, "
+        "2026-10-01T00:00:00Z or +00:00)"
     ),
 }
 """Each code of :data:`costmodel.usage.READER_CODES` in the active language."""

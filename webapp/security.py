@@ -1,13 +1,17 @@
-"""Content-Security-Policy header: no inline scripts, nothing from other origins; and the
-client's address as the sign-in lockout counts it."""
+"""Content-Security-Policy header: no inline scripts, nothing from other origins; the
+client's address as the sign-in lockout counts it; and the one answer for a saved scenario a
+visitor may not see."""
 
 from __future__ import annotations
 
 import ipaddress
+import logging
 from collections.abc import Callable
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
+from django.utils.translation import gettext
 from ipware import get_client_ip
 
 POLICY = "; ".join(
@@ -67,3 +71,35 @@ def client_ip(request: HttpRequest) -> str | None:
         request_header_order=settings.AXES_IPWARE_META_PRECEDENCE_ORDER,
     )
     return address or remote
+
+
+# --- what an outsider learns ----------------------------------------------------------------
+
+NOT_VISIBLE_STATUS = 404
+"""The status of every answer about a saved scenario the visitor may not see."""
+NOT_VISIBLE_CODE = "not_visible"
+
+
+def not_visible_message(scenario_id: object) -> str:
+    """The one wording, on every route (pages, downloads, the API), for the id of a saved
+    scenario this visitor may not see: whether it is someone else's private one, was
+    deleted, never existed or is no id at all, the answer is the same, so it tells an
+    outsider nothing."""
+    return gettext("“%(id)s” is not a saved scenario you can open.") % {"id": scenario_id}
+
+
+def not_visible_error(scenario_id: object) -> ValidationError:
+    """:func:`not_visible_message` as a form's error (code :data:`NOT_VISIBLE_CODE`)."""
+    return ValidationError(not_visible_message(scenario_id), code=NOT_VISIBLE_CODE)
+
+
+class WithoutTraceback(logging.Formatter):
+    """A log formatter that writes the message only, never the traceback of the exception
+    logged with it: a request with a host not in ``ALLOWED_HOSTS`` is one line in the log
+    (settings ``LOGGING``), however often scanners send one."""
+
+    def formatException(self, ei: object) -> str:
+        return ""
+
+    def formatStack(self, stack_info: str) -> str:
+        return ""

@@ -188,6 +188,8 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+    # Not a rule: a changed password revokes the user's API tokens (webapp.accounts.services).
+    {"NAME": "webapp.accounts.services.RevokeTokensOnPasswordChange"},
 ]
 
 # Internationalisation: Simplified Chinese and English; the browser's
@@ -242,6 +244,9 @@ if AXES_FAILURE_LIMIT < 1:
     raise ImproperlyConfigured("DJANGO_LOGIN_FAILURE_LIMIT must be at least 1")
 if AXES_COOLOFF_TIME < timedelta(minutes=1):
     raise ImproperlyConfigured("DJANGO_LOGIN_COOLOFF_MINUTES must be at least 1")
+# Password reset requests an address, and an account (by the email typed), may make per hour.
+PASSWORD_RESET_PER_ADDRESS = env_int("DJANGO_RESET_PER_ADDRESS", 10)
+PASSWORD_RESET_PER_ACCOUNT = env_int("DJANGO_RESET_PER_ACCOUNT", 3)
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "webapp.accounts.views.locked_out"  # the site's page, 429
@@ -327,7 +332,25 @@ else:
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "formatters": {
+        "one_line": {
+            "()": "webapp.security.WithoutTraceback",
+            "format": "%(levelname)s %(name)s: %(message)s",
+        }
+    },
+    "handlers": {
+        "console": {"class": "logging.StreamHandler"},
+        # A request for a host not in ALLOWED_HOSTS (scanners send them all day): one line,
+        # the message only, without the traceback Django's security logger would add.
+        "one_line": {"class": "logging.StreamHandler", "formatter": "one_line"},
+    },
+    "loggers": {
+        "django.security.DisallowedHost": {
+            "handlers": ["one_line"],
+            "level": "ERROR",
+            "propagate": False,
+        },
+    },
     "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "WARNING")},
 }
 

@@ -21,7 +21,9 @@ Formats (:data:`FORMATS`):
 - ``slurm-sacct``: ``sacct -a -X -P`` with JobID (or JobIDRaw), Start, End and
   AllocTRES, in any order among other fields; headerless with the field order
   given (``columns``; ``xdmod`` for Open XDMoD's documented export).
-- ``aws-cur``: an AWS Cost and Usage Report CSV.
+- ``aws-cur``: an AWS Cost and Usage Report CSV (legacy or CUR 2.0 names).
+- ``focus``: a FOCUS 1.x cost and usage CSV of any provider (AWS, Azure,
+  Google Cloud, OCI), the instance type read where each provider puts it.
 
 Timestamps without a zone (nvidia-smi, sacct) are read as UTC.
 
@@ -48,7 +50,8 @@ hours in it covered by at least one GPU's spans.
 Slurm: ``busy = GPUs × (End − Start)`` [GPU-h], split at month boundaries;
 observed from the earliest start to the latest end. Cloud bill: ``busy =
 UsageAmount [instance-h] × GPUs per instance``, spread over the line item's
-``[UsageStartDate, UsageEndDate)``; observed where any line item runs.
+``[UsageStartDate, UsageEndDate)`` (FOCUS: ``ConsumedQuantity`` over
+``[ChargePeriodStart, ChargePeriodEnd)``); observed where any line item runs.
 """
 
 from __future__ import annotations
@@ -65,6 +68,7 @@ from costmodel.usage.dcgm import (
     read_dcgm_prometheus,
 )
 from costmodel.usage.errors import READER_CODES, UsageError
+from costmodel.usage.focus import read_focus
 from costmodel.usage.months import MAX_MONTHS, PARTLY_OBSERVED_SHARE, MeasuredUsage
 from costmodel.usage.notices import (
     MAX_NOTICES_LISTED,
@@ -96,22 +100,24 @@ from costmodel.usage.profile import (
     profile_from_usage,
 )
 from costmodel.usage.slurm import SACCT_PRESETS, read_slurm_sacct, sacct_columns
-from costmodel.usage.text import decode_text
+from costmodel.usage.text import decode_text, file_bytes
 
-Format = Literal["nvidia-smi", "dcgm-prometheus", "slurm-sacct", "aws-cur"]
-FORMATS: tuple[str, ...] = ("nvidia-smi", "dcgm-prometheus", "slurm-sacct", "aws-cur")
+Format = Literal["nvidia-smi", "dcgm-prometheus", "slurm-sacct", "aws-cur", "focus"]
+FORMATS: tuple[str, ...] = ("nvidia-smi", "dcgm-prometheus", "slurm-sacct", "aws-cur", "focus")
 
 
 def read_usage(
     format: str,
-    text: str,
+    text: str | bytes,
     gpus_per_instance: Mapping[str, tuple[int, str]] | None = None,
     columns: str | None = None,
 ) -> MeasuredUsage:
-    """Read ``text`` in ``format`` (one of :data:`FORMATS`); ``aws-cur`` needs the mapping;
-    ``columns`` names the fields of a headerless ``slurm-sacct`` file (``"xdmod"``, or
-    ``"jobid,start,end,alloctres"``) or ``nvidia-smi`` log (its ``--query-gpu`` list), and
-    is ignored by the other formats.
+    """Read ``text`` in ``format`` (one of :data:`FORMATS`); the bills (``aws-cur``,
+    ``focus``) need the mapping;
+    ``text`` may be the file's bytes as :func:`file_bytes` checks them (a large log is
+    then read without a second, text-sized copy); ``columns`` names the fields of a
+    headerless ``slurm-sacct`` file (``"xdmod"``, or ``"jobid,start,end,alloctres"``) or
+    ``nvidia-smi`` log (its ``--query-gpu`` list), and is ignored by the other formats.
 
     Raises
     ------
@@ -119,13 +125,17 @@ def read_usage(
         ``format`` unknown, or the content unreadable (its message names the line).
     """
     if format == "nvidia-smi":
-        return read_nvidia_smi(text, columns)
+        return read_nvidia_smi(text, columns)  # bytes read as they are: no text-sized copy
+    if isinstance(text, bytes):
+        text = text.decode("utf-8")
     if format == "dcgm-prometheus":
         return read_dcgm_prometheus(text)
     if format == "slurm-sacct":
         return read_slurm_sacct(text, columns)
     if format == "aws-cur":
         return read_aws_cur(text, gpus_per_instance or {})
+    if format == "focus":
+        return read_focus(text, gpus_per_instance or {})
     raise UsageError([FieldError("format", f"must be one of {', '.join(FORMATS)}")])
 
 
@@ -165,10 +175,12 @@ __all__ = [
     "UsageNotice",
     "UsageProfile",
     "decode_text",
+    "file_bytes",
     "nvidia_columns",
     "profile_from_usage",
     "read_aws_cur",
     "read_dcgm_prometheus",
+    "read_focus",
     "read_nvidia_smi",
     "read_slurm_sacct",
     "read_usage",

@@ -53,9 +53,14 @@ READER_CODES: dict[str, str] = {
     "unreadable_job_time": "a job's Start or End is not a time; params: line",
     "end_before_start": "a job ends before it starts; params: line",
     "not_cur": "the header lacks the Cost and Usage Report's columns; params: line",
-    "no_instance_usage": "the report holds no instance usage; params: line",
+    "no_instance_usage": "the bill holds no instance usage; params: line",
     "negative_amount": "a negative UsageAmount; params: line",
-    "no_known_gpu_instance": "no usage of an instance type the catalog gives GPUs for",
+    "no_known_gpu_instance": "no usage of an instance type the catalog gives GPUs for; "
+    "params: count, listed (the first ten with their hours), types (instance_type, hours "
+    "of each seen)",
+    "no_focus_usage": "no Usage row in hours of an instance type; params: line",
+    "not_focus": "the header lacks FOCUS columns; params: line, columns",
+    "unreadable_bill_dates": "no line item's dates can be read; params: line, date",
 }
 """Codes of the errors a reader raises on ``content`` (each :class:`FieldError`'s ``code``;
 its ``params`` hold the figures the message quotes)."""

@@ -313,6 +313,10 @@ def _set_sample(result, series, sample, value):
 
 SACCT = "JobID|Start|End|AllocTRES\n"
 CUR = "lineItem/UsageStartDate,lineItem/UsageType,lineItem/UsageAmount\n"
+FOCUS = (
+    "ChargePeriodStart,ChargePeriodEnd,ChargeCategory,ConsumedQuantity,ConsumedUnit,"
+    "ChargeDescription\n"
+)
 BAD_FILES = {
     "empty": ("nvidia-smi", " \n"),
     "holds_nul": ("nvidia-smi", "2026/11/02 10:00:00, 0, 5\n\x00\n"),
@@ -379,6 +383,12 @@ BAD_FILES = {
     "no_instance_usage": ("aws-cur", CUR + "2026-10-01T00:00:00Z,USE1-DataTransfer-Out-Bytes,3\n"),
     "negative_amount": ("aws-cur", CUR + "2026-10-01T00:00:00Z,USE1-BoxUsage:p4d.24xlarge,-3\n"),
     "no_known_gpu_instance": ("aws-cur", CUR + "2026-10-01T00:00:00Z,USE1-BoxUsage:m5.xlarge,3\n"),
+    "unreadable_bill_dates": ("aws-cur", CUR + "soon,USE1-BoxUsage:p4d.24xlarge,3\n"),
+    "not_focus": ("focus", "a,b\n1,2\n"),
+    "no_focus_usage": (
+        "focus",
+        FOCUS + "2026-10-01T00:00:00Z,2026-10-01T01:00:00Z,Usage,3,GB-Months,S3 storage\n",
+    ),
 }
 
 

@@ -30,6 +30,7 @@ from webapp.api.schemas import ErrorsOut
 from webapp.errors import ApiError, error, json_response, read_json
 from webapp.scenarios import selectors, services
 from webapp.scenarios.models import SavedScenario
+from webapp.security import NOT_VISIBLE_STATUS, not_visible_message
 
 router = Router(tags=["saved scenarios"])
 
@@ -94,7 +95,7 @@ def _out(saved: SavedScenario) -> dict[str, Any]:
 def _get(request: HttpRequest, scenario_id: uuid.UUID) -> SavedScenario:
     saved = selectors.viewable(scenario_id, request.user)
     if saved is None:
-        raise error(404, "id", _("no saved scenario with this id"))
+        raise error(NOT_VISIBLE_STATUS, "id", not_visible_message(scenario_id))
     return saved
 
 

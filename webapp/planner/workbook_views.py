@@ -22,7 +22,7 @@ from webapp.planner.analysis import run_analyses
 from webapp.planner.chosen import chosen_for_you
 from webapp.planner.finance import accounting_form, options_of
 from webapp.planner.permalink import Permalink, PermalinkError, decode
-from webapp.planner.views import bad_request, compare_form, too_large
+from webapp.planner.views import bad_request, compare_form, compare_status, too_large
 from webapp.scenarios import selectors as saved_selectors
 from webapp.scenarios import services as saved_services
 
@@ -97,7 +97,7 @@ def compare_workbook(request: HttpRequest) -> HttpResponse:
     """One workbook of the saved scenarios on the compare page (``?ids=…&ids=…``)."""
     form = compare_form(request)
     if not form.is_valid():
-        return bad_request(request, "; ".join(form.errors_as_text()))
+        return bad_request(request, "; ".join(form.errors_as_text()), compare_status(form, 400))
     options = _options(request)
     if isinstance(options, str):
         return bad_request(request, options)

@@ -137,4 +137,6 @@ def test_an_unknown_api_path_is_a_404_in_the_api_error_shape(client, url, method
 def test_a_missing_saved_scenario_keeps_its_own_404_message(client, db):
     response = client.get("/api/v1/scenarios/00000000-0000-4000-8000-000000000000")
 
-    assert assert_error(response, 404, "id") == "no saved scenario with this id"
+    assert assert_error(response, 404, "id") == (
+        "“00000000-0000-4000-8000-000000000000” is not a saved scenario you can open."
+    )

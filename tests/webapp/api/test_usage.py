@@ -181,6 +181,7 @@ def test_the_endpoint_and_its_request_are_in_the_openapi_document(client):
         "dcgm-prometheus",
         "slurm-sacct",
         "aws-cur",
+        "focus",
     ]
     assert set(operation["responses"]) >= {"200", "413", "422"}
     assert operation["responses"]["200"]["content"]["application/json"]["schema"] == {
@@ -323,3 +324,20 @@ def test_a_headerless_nvidia_smi_log_reads_with_its_field_list(client):
     # hand computation in tests/costmodel/test_usage_nvidia_smi.py: 1.31067 GPU-seconds
     assert_allclose(response.json()["gpu_hours"], [1.31067 / 3600], rtol=1e-6)
     assert response.json()["gpus"] == 3
+
+
+def test_a_focus_bill_takes_every_providers_gpus_per_instance_from_the_catalog(client, catalog):
+    # an Azure row in FOCUS: 24 h of Standard_NC24ads_A100_v4 (1 A100 in the shipped
+    # catalog) and an AWS row: 2 h of p4d.24xlarge (8 A100 40GB) → 24 + 16 GPU-h
+    content = (
+        "ChargePeriodStart,ChargePeriodEnd,ChargeCategory,ConsumedQuantity,ConsumedUnit,"
+        "ChargeDescription\n"
+        "2026-10-01T00:00:00+00:00,2026-10-02T00:00:00+00:00,Usage,24,Hours,"
+        "Virtual Machines NCads A100 v4 Series - NC24ads A100 v4 - US East\n"
+        "2026-10-03T00:00:00Z,2026-10-03T02:00:00Z,Usage,2,Hours,"
+        "$32.77 per On Demand Linux p4d.24xlarge Instance Hour\n"
+    )
+    response = post_json(client, URL, {"format": "focus", "content": content})
+
+    assert response.status_code == 200, response.content
+    assert_allclose(response.json()["gpu_hours"], [24.0 + 16.0], rtol=1e-12)

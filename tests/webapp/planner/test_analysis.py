@@ -43,6 +43,7 @@ def uncertainty_of(scenario, ranges, draws):
                 "distributions": {r.path: r.as_triangular() for r in ranges},
                 "draws": draws,
                 "seed": 0,
+                "measure": "present_value_savings",  # the verdict's measure
             }
         )
     )

@@ -310,6 +310,8 @@ def test_nothing_to_compare_is_said_on_the_list_in_chinese_too(client, permalink
 
 
 def test_a_close_call_is_flagged_beside_its_verdict(client, db, scenario_data):
+    # No discount rate: the verdict's measure, present-value savings, is the cash savings.
+    scenario_data["discount_rate_per_year"] = 0.0
     threshold = compare(parse_scenario(scenario_data))["break_even_utilization"]
     close = saved(scenario_data, "close", workload={"kind": "steady", "utilization": threshold})
     clear = saved(scenario_data, "clear")
