@@ -17,7 +17,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from costmodel import Scenario, ScenarioError
 from costmodel.accounting import accounting
 from costmodel.projection import ProjectionOverflowError
-from webapp.planner import export, services
+from webapp.planner import export, ranking, services
 from webapp.planner.analysis import analysis_document, run_analyses
 from webapp.planner.choices import catalog_choices
 from webapp.planner.chosen import chosen_for_you
@@ -166,6 +166,27 @@ def results(request: HttpRequest, code: str) -> HttpResponse:
     except ProjectionOverflowError:
         return too_large(request)
     return render(request, "planner/results.html", context)
+
+
+@require_GET
+def results_option(request: HttpRequest) -> HttpResponse:
+    """A row of "Every way to do this work" opened as its own results page: the plan
+    (``?from=<code>`` or ``?saved=<id>``) with the row's box (``preset``) and offering."""
+    link = services.link_from(request.GET)
+    if link is None or not link.selection:
+        return bad_request(request, _("This link does not name a plan made from the catalog."))
+    found = ranking.variant(
+        link.scenario,
+        link.selection,
+        link.provenance,
+        preset=request.GET.get("preset") or None,
+        offering=request.GET.get("offering") or None,
+    )
+    if found is None:
+        return bad_request(request, _("The catalog can no longer price this option."))
+    scenario, provenance, selection = found
+    code = encode(scenario, provenance, [], selection)
+    return redirect("planner:results", code=code)
 
 
 @require_GET
