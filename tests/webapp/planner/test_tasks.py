@@ -27,8 +27,7 @@ ANALYSES = "webapp.planner.tasks.run_saved_analyses"
 
 
 @pytest.fixture
-def lead(django_user_model):
-    load_catalog()
+def lead(shipped_catalog, django_user_model):
     return django_user_model.objects.create_superuser("lead", "lead@example.com", "pw")
 
 
