@@ -62,9 +62,7 @@ def request(workload: dict[str, Any]) -> dict[str, Any]:
             gpu_throughput=0.3 + 0.02 * (j % 10),
         )
         if j % 6 == 5:  # a 1-year commitment: its count is the commitment table's best
-            rent.update(
-                committed_hourly_rate=rent["hourly_rate"] * 0.6, commitment_term_months=12
-            )
+            rent.update(committed_hourly_rate=rent["hourly_rate"] * 0.6, commitment_term_months=12)
         rents.append({"name": f"offering-{j:02d}", "rent": rent})
     return {"scenario": scenario, "builds": builds, "rents": rents}
 

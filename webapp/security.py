@@ -5,6 +5,7 @@ visitor may not see."""
 from __future__ import annotations
 
 import ipaddress
+import logging
 from collections.abc import Callable
 
 from django.conf import settings
@@ -90,3 +91,15 @@ def not_visible_message(scenario_id: object) -> str:
 def not_visible_error(scenario_id: object) -> ValidationError:
     """:func:`not_visible_message` as a form's error (code :data:`NOT_VISIBLE_CODE`)."""
     return ValidationError(not_visible_message(scenario_id), code=NOT_VISIBLE_CODE)
+
+
+class WithoutTraceback(logging.Formatter):
+    """A log formatter that writes the message only, never the traceback of the exception
+    logged with it: a request with a host not in ``ALLOWED_HOSTS`` is one line in the log
+    (settings ``LOGGING``), however often scanners send one."""
+
+    def formatException(self, ei: object) -> str:
+        return ""
+
+    def formatStack(self, stack_info: str) -> str:
+        return ""

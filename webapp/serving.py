@@ -67,7 +67,7 @@ class ReadDeadlineProtocol(H11Protocol):
         self.transport.close()
 
 
-class Worker(UvicornWorker):
+class Worker(UvicornWorker):  # type: ignore[misc]  # uvicorn-worker ships no types
     """uvicorn's gunicorn worker with :class:`ReadDeadlineProtocol`."""
 
     CONFIG_KWARGS: dict[str, Any] = {**UvicornWorker.CONFIG_KWARGS, "http": ReadDeadlineProtocol}

@@ -188,6 +188,8 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+    # Not a rule: a changed password revokes the user's API tokens (webapp.accounts.services).
+    {"NAME": "webapp.accounts.services.RevokeTokensOnPasswordChange"},
 ]
 
 # Internationalisation: Simplified Chinese and English; the browser's
@@ -330,7 +332,25 @@ else:
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "formatters": {
+        "one_line": {
+            "()": "webapp.security.WithoutTraceback",
+            "format": "%(levelname)s %(name)s: %(message)s",
+        }
+    },
+    "handlers": {
+        "console": {"class": "logging.StreamHandler"},
+        # A request for a host not in ALLOWED_HOSTS (scanners send them all day): one line,
+        # the message only, without the traceback Django's security logger would add.
+        "one_line": {"class": "logging.StreamHandler", "formatter": "one_line"},
+    },
+    "loggers": {
+        "django.security.DisallowedHost": {
+            "handlers": ["one_line"],
+            "level": "ERROR",
+            "propagate": False,
+        },
+    },
     "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "WARNING")},
 }
 

@@ -14,6 +14,7 @@ from django.contrib.auth.models import Group
 from django.core.cache import caches
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from webapp.accounts.models import ApiToken, Invitation, Team
 from webapp.accounts.secrets import TOKEN_PREFIX, digest, new_secret
@@ -186,6 +187,29 @@ def revoke_token(user: Any, token_id: int) -> bool:
     """Delete ``user``'s token ``token_id``; False if they have no such token."""
     deleted, _ = ApiToken.objects.filter(user=user, pk=token_id).delete()
     return deleted > 0
+
+
+def revoke_all_tokens(user: Any) -> int:
+    """Delete every API token of ``user``; how many there were."""
+    deleted, _ = ApiToken.objects.filter(user=user).delete()
+    return deleted
+
+
+class RevokeTokensOnPasswordChange:
+    """A password validator that accepts every password and, once a user's password has
+    been changed (Django calls :meth:`password_changed` after saving a new one: the
+    password change and reset pages, the admin, ``manage.py changepassword``), revokes that
+    user's API tokens: whoever had taken a token with the old password loses it too."""
+
+    def validate(self, password: str, user: Any = None) -> None:
+        return None
+
+    def password_changed(self, password: str, user: Any = None) -> None:
+        if user is not None and user.pk is not None:
+            revoke_all_tokens(user)
+
+    def get_help_text(self) -> str:
+        return gettext("A new password revokes all your API tokens.")
 
 
 def touch_token(token: ApiToken) -> None:

@@ -50,14 +50,15 @@ def test_a_cny_4090_plan_ranks_every_china_offering_by_present_value(client, shi
     )
     assert listed == china  # every offering of the China market, no other
     assert any(r["preset"] == "multi-4x-rtx4090" for r in rows)  # the plan's own box
-    assert 'data-this-box' in html
+    assert "data-this-box" in html
     # each row opens its own results page
     first = re.search(r'data-rank="1".*?<a href="([^"]+)"', html, re.S).group(1)
     opened = client.get(first.replace("&amp;", "&"))
     assert opened.status_code == 302
-    assert decode(opened["Location"].removeprefix("/r/")).selection["cloud_offering"] == rows[0][
-        "offering"
-    ]
+    assert (
+        decode(opened["Location"].removeprefix("/r/")).selection["cloud_offering"]
+        == rows[0]["offering"]
+    )
 
 
 def test_a_plan_typed_without_the_catalog_has_no_ranking(client, scenario):
