@@ -38,7 +38,7 @@ from pydantic_core import PydanticCustomError
 from costmodel.columns import Array, Columns, ProjectionOverflowError, columns_from
 from costmodel.errors import FieldError, ScenarioError, field_errors
 from costmodel.operations import commitment_table
-from costmodel.projection import Projection, project_columns
+from costmodel.projection import chunks, project_columns
 from costmodel.scenario import (
     HOURS_PER_MONTH,
     MAX_DEMAND_MULTIPLE,
@@ -220,19 +220,41 @@ def _above_eight_boxes(scenario: Scenario, build: Build, work: Array | None) -> 
         return bool((work[1:months] / box > MAX_DEMAND_MULTIPLE).any())
 
 
-def _project(columns: Columns, fields: list[str]) -> Projection:
-    try:
-        return project_columns(columns, with_break_even_utilization=False)
-    except ProjectionOverflowError as exc:
-        named = sorted({fields[i] for i in exc.indices})
+def _figures(columns: Columns, fields: list[tuple[str, ...]]) -> dict[str, Array]:
+    """The present value and total of each row's build and rent side [currency].
+
+    Projected in the engine's cache-sized chunks, each kept only for these
+    figures: the monthly series of a thousand plans are never joined.
+
+    Raises
+    ------
+    ScenarioError
+        Naming the ``fields[i]`` (the options a row is made of) of every row whose figures
+        overflow.
+    """
+    names = ("present_value", "total", "total_net")
+    out = {f"{side}.{name}": np.empty(len(columns)) for side in ("build", "rent") for name in names}
+    del out["rent.total_net"]
+    bad: list[int] = []
+    for rows in chunks(len(columns), columns.months):
+        try:
+            p = project_columns(columns.rows(rows), with_break_even_utilization=False)
+        except ProjectionOverflowError as exc:
+            bad += [rows.start + i for i in exc.indices]
+            continue
+        for key, values in out.items():
+            side, name = key.split(".")
+            values[rows] = getattr(p, side)[name]
+    if bad:
         raise ScenarioError(
             [
                 FieldError(
                     f, "gives results that are not finite numbers (inputs too large)", "overflow"
                 )
-                for f in named
+                for f in sorted({f for i in bad for f in fields[i]})
             ]
-        ) from None
+        )
+    return out
 
 
 def _paired(boxes: Columns, offerings: Columns, box: IntArray, offering: IntArray) -> Columns:
@@ -270,7 +292,7 @@ def _rent_plans(
         and "committed_instances" not in request.rents[i].rent.model_fields_set
     }
     columns = columns_from([s for _, s in chosen])
-    p = _project(columns, [f"rents.{i}.rent" for i, _ in chosen])
+    figures = _figures(columns, [(f"rents.{i}.rent",) for i, _ in chosen])
     for row, (i, s) in enumerate(chosen):
         name = request.rents[i].name
         if i in committed:
@@ -280,7 +302,8 @@ def _rent_plans(
             present_value, total = best["rent_present_value"], best["rent_total"]
         else:
             count = s.rent.committed_instances
-            present_value, total = float(p.rent.present_value[row]), float(p.rent.total[row])
+            present_value = figures["rent.present_value"][row]
+            total = figures["rent.total"][row]
         plans.append(
             {
                 "kind": "rent",
@@ -328,18 +351,19 @@ def _build_plans(
         np.array([box_rows[i] for i, _ in pairs]),
         np.array([j for _, j in pairs]),
     )
-    p = _project(columns, [f"builds.{i}.build" for i, _ in pairs])
+    figures = _figures(columns, [(f"builds.{i}.build", f"rents.{j}.rent") for i, j in pairs])
+    value = figures["build.present_value"]
     best: dict[int, int] = {}  # box → row of its cheapest offering (the first name on a tie)
     for row, (i, _) in enumerate(pairs):
-        if i not in best or p.build.present_value[row] < p.build.present_value[best[i]]:
+        if i not in best or value[row] < value[best[i]]:
             best[i] = row
     plans = [
         {
             "kind": "build",
             "build": request.builds[i].name,
             "rent": rents[pairs[row][1]].name,
-            "present_value": float(p.build.present_value[row]),
-            "total": float(p.build.total_net[row]),
+            "present_value": float(value[row]),
+            "total": float(figures["build.total_net"][row]),
         }
         for i, row in best.items()
     ]

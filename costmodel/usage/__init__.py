@@ -100,7 +100,7 @@ from costmodel.usage.profile import (
     profile_from_usage,
 )
 from costmodel.usage.slurm import SACCT_PRESETS, read_slurm_sacct, sacct_columns
-from costmodel.usage.text import decode_text
+from costmodel.usage.text import decode_text, file_bytes
 
 Format = Literal["nvidia-smi", "dcgm-prometheus", "slurm-sacct", "aws-cur", "focus"]
 FORMATS: tuple[str, ...] = ("nvidia-smi", "dcgm-prometheus", "slurm-sacct", "aws-cur", "focus")
@@ -108,15 +108,16 @@ FORMATS: tuple[str, ...] = ("nvidia-smi", "dcgm-prometheus", "slurm-sacct", "aws
 
 def read_usage(
     format: str,
-    text: str,
+    text: str | bytes,
     gpus_per_instance: Mapping[str, tuple[int, str]] | None = None,
     columns: str | None = None,
 ) -> MeasuredUsage:
     """Read ``text`` in ``format`` (one of :data:`FORMATS`); the bills (``aws-cur``,
     ``focus``) need the mapping;
-    ``columns`` names the fields of a headerless ``slurm-sacct`` file (``"xdmod"``, or
-    ``"jobid,start,end,alloctres"``) or ``nvidia-smi`` log (its ``--query-gpu`` list), and
-    is ignored by the other formats.
+    ``text`` may be the file's bytes as :func:`file_bytes` checks them (a large log is
+    then read without a second, text-sized copy); ``columns`` names the fields of a
+    headerless ``slurm-sacct`` file (``"xdmod"``, or ``"jobid,start,end,alloctres"``) or
+    ``nvidia-smi`` log (its ``--query-gpu`` list), and is ignored by the other formats.
 
     Raises
     ------
@@ -124,7 +125,9 @@ def read_usage(
         ``format`` unknown, or the content unreadable (its message names the line).
     """
     if format == "nvidia-smi":
-        return read_nvidia_smi(text, columns)
+        return read_nvidia_smi(text, columns)  # bytes read as they are: no text-sized copy
+    if isinstance(text, bytes):
+        text = text.decode("utf-8")
     if format == "dcgm-prometheus":
         return read_dcgm_prometheus(text)
     if format == "slurm-sacct":
@@ -172,6 +175,7 @@ __all__ = [
     "UsageNotice",
     "UsageProfile",
     "decode_text",
+    "file_bytes",
     "nvidia_columns",
     "profile_from_usage",
     "read_aws_cur",

@@ -6,8 +6,10 @@ import re
 from collections.abc import Sequence
 
 import numpy as np
+import numpy.typing as npt
 
 from costmodel.errors import FieldError
+from costmodel.usage.columns import Table, bytes_numbers, bytes_times
 from costmodel.usage.errors import UsageError, fail
 from costmodel.usage.months import MeasuredUsage
 from costmodel.usage.notices import (
@@ -76,18 +78,19 @@ def _nvidia_guess(fields: list[str]) -> list[str] | None:
     return shapes.get((len(fields), starts_with_time))
 
 
-def read_nvidia_smi(text: str, columns: str | Sequence[str] | None = None) -> MeasuredUsage:
+def read_nvidia_smi(text: str | bytes, columns: str | Sequence[str] | None = None) -> MeasuredUsage:
     """Read an ``nvidia-smi --query-gpu=timestamp,index,name,utilization.gpu`` CSV log.
 
     Parameters
     ----------
-    text : str
-        The log of any ``--query-gpu`` field list holding ``timestamp`` and
-        ``utilization.gpu`` (other fields ignored; the GPU is its ``index``,
-        else ``uuid`` or ``pci.bus_id``; ``name`` its model; a ``host`` or
-        ``hostname`` field its host). Units optional (``nounits``). Logs of
-        several hosts may be concatenated; without a host field each repeated
-        header starts the next host's log.
+    text : str or bytes
+        The log (bytes: UTF-8, as :func:`costmodel.usage.file_bytes` checks them) of
+        any ``--query-gpu`` field list holding ``timestamp`` and ``utilization.gpu``
+        (other fields ignored; the GPU is its ``index``, else ``uuid`` or
+        ``pci.bus_id``; ``name`` its model; a ``host`` or ``hostname`` field its
+        host). Units optional (``nounits``). Logs of several hosts may be
+        concatenated; without a host field each repeated header starts the next
+        host's log.
     columns : str, optional
         The field list of a log without a header (``noheader``), as given to
         ``--query-gpu``; without it a headerless log must be one of the short
@@ -108,27 +111,26 @@ def read_nvidia_smi(text: str, columns: str | Sequence[str] | None = None) -> Me
         the GPU's previous one, or no readable row at all.
     """
     check_text(text)
-    lines = text.splitlines()
-    headers = [
-        n for n, line in enumerate(lines) if "timestamp" in line and _nvidia_header(line.split(","))
-    ]
-    header_lines = set(headers)
-    data = np.array(
-        [n for n, line in enumerate(lines) if n not in header_lines and line.strip()],
-        dtype=np.int64,
+    table = Table(text)
+    headers = table.lines_where(
+        lambda line: "timestamp" in line and _nvidia_header(line.split(",")) is not None, b"t"
     )
-    commas = np.array([lines[n].count(",") for n in data], dtype=np.int64)
+    is_header = np.zeros(len(table), dtype=bool)
+    is_header[headers] = True
+    data_rows = ~is_header & ~table.blank()
+    data = np.flatnonzero(data_rows)
+    commas = table.counts[data]
     given = columns
-    columns = _nvidia_header(lines[headers[-1]].split(",")) if headers else None
+    columns = _nvidia_header(table.line(headers[-1]).split(",")) if headers else None
     first_line = int(data[0]) + 1 if data.size else 1
     if columns is None and given is not None:
         columns = nvidia_columns(given)
     if columns is None:
-        first_of_each_width = {c: int(n) for c, n in zip(commas[::-1], data[::-1], strict=True)}
-        guesses = [_nvidia_guess(lines[n].split(",")) for n in first_of_each_width.values()]
+        first_of_width = np.unique(commas, return_index=True)[1]
+        guesses = [_nvidia_guess(table.line(int(data[i])).split(",")) for i in first_of_width]
         columns = next((g for g in guesses if g), None)
         if columns is None:
-            count = lines[int(data[0])].count(",") + 1 if data.size else 0
+            count = int(commas[0]) + 1 if data.size else 0
             raise fail(
                 f"line {first_line}: is not an nvidia-smi CSV with a header: give its "
                 f"{count} --query-gpu fields in order (--columns on the command, the columns "
@@ -152,12 +154,26 @@ def read_nvidia_smi(text: str, columns: str | Sequence[str] | None = None) -> Me
             count=width,
             columns=", ".join(columns),
         )
-    # Every kept row has `width` fields: split them all at once, then take every width-th.
-    fields = ",".join([lines[n] for n in data[fits]]).split(",")
-    col = {name: fields[k::width] for k, name in enumerate(columns)}
+    # Every kept row has `width` fields: each needed field of all rows is one bytes array.
+    fit_rows = np.zeros(len(table), dtype=bool)
+    fit_rows[data[fits]] = True
+    table.select(fit_rows, width)
+    # The short fields as arrays; times and utilizations converted a block at a time; the
+    # GPU's name read at its first row only (below).
+    wanted = {"host", "index", "uuid", "pci.bus_id", "mig.mode.current"}
+    at = {name: columns.index(name) for name in set(columns)}
+    col = {name: _field(table, at[name]) for name in wanted if name in at}
     line_number = data[fits] + 1
-    time, bad_time = timestamps(col["timestamp"])
-    util, bad_util = numbers(col["utilization.gpu"])
+    time = table.convert(at["timestamp"], bytes_times)
+    if time is not None:
+        bad_time = np.zeros(time.size, dtype=bool)
+    else:
+        time, bad_time = timestamps(_field(table, at["timestamp"]).astype(str).tolist())
+    util = table.convert(at["utilization.gpu"], bytes_numbers)
+    if util is not None:
+        bad_util = np.zeros(util.size, dtype=bool)
+    else:
+        util, bad_util = numbers(_field(table, at["utilization.gpu"]).astype(str).tolist())
     bad = bad_time | bad_util
     if bad_time.all():
         raise fail(
@@ -168,22 +184,22 @@ def read_nvidia_smi(text: str, columns: str | Sequence[str] | None = None) -> Me
         )
     named = "host" in col
     if named:
-        host_names, host = np.unique(np.char.strip(col["host"]), return_inverse=True)
+        host_names, host = np.unique(col["host"], return_inverse=True)
     else:
         # Without a host column, each header line starts the next host's log.
-        host = np.searchsorted(np.array(headers, dtype=np.int64), data[fits], side="right")
+        host = np.searchsorted(np.array(headers, dtype=np.int64), line_number - 1, side="right")
         host -= host.min()
     # The GPU within its host: its index, else its UUID or bus id; one GPU when none is logged.
     gpu_column = next((c for c in ("index", "uuid", "pci.bus_id") if c in col), None)
-    gpu_ids = np.char.strip(col[gpu_column]) if gpu_column else np.zeros(len(line_number), str)
+    gpu_ids = col[gpu_column] if gpu_column else np.zeros(len(line_number), "S1")
     index_names, index = np.unique(gpu_ids, return_inverse=True)
     key = host * index_names.size + index
 
     def ref(p: int) -> GpuRef:
         return GpuRef(
-            host=str(host_names[p // index_names.size]) if named else None,
+            host=host_names[p // index_names.size].decode() if named else None,
             log=None if named else int(p // index_names.size) + 1,
-            index=str(index_names[p % index_names.size]),
+            index=index_names[p % index_names.size].decode(),
         )
 
     # A GPU none of whose rows holds a utilization (MIG mode, [N/A]): one notice, not a
@@ -195,7 +211,7 @@ def read_nvidia_smi(text: str, columns: str | Sequence[str] | None = None) -> Me
     if silent_key.any():
         mig = np.zeros(keys.size, dtype=bool)
         if "mig.mode.current" in col:
-            enabled = np.char.lower(np.char.strip(col["mig.mode.current"])) == "enabled"
+            enabled = np.char.lower(col["mig.mode.current"]) == b"enabled"
             mig = np.bincount(key_at, weights=enabled, minlength=keys.size) > 0
         for is_mig in (True, False):
             chosen = np.flatnonzero(silent_key & (mig == is_mig))
@@ -221,19 +237,35 @@ def read_nvidia_smi(text: str, columns: str | Sequence[str] | None = None) -> Me
         )
         for i in np.flatnonzero(bad & ~silent_row)
     ]
+    every = not bad.any()
     kept = np.flatnonzero(~bad)
-    pairs, gpu = np.unique(key[kept], return_inverse=True)
+    pairs, gpu = np.unique(key if every else key[kept], return_inverse=True)
     gpus = [ref(int(p)) for p in pairs]
-    models = {n.strip() for n in set(col["name"])} if "name" in col else set()
+    first_rows = np.unique(key, return_index=True)[1]
+    names = _field(table, at["name"], first_rows) if "name" in at else np.empty(0, "S1")
+    models = {n.decode().strip() for n in np.unique(names)}
+    del table, col, key, host, index, gpu_ids  # the text's bytes and fields: not needed now
     listed: list[UsageNotice] = []
     add_skipped(listed, skipped)
     notices = listed + notices
     samples = Samples(
-        gpu=gpu.astype(np.int64),
-        time=time[kept],
-        utilization=util[kept],
+        gpu=gpu.astype(np.int64, copy=False),
+        time=time if every else time[kept],
+        utilization=util if every else util[kept],
         where=lambda i: f"line {line_number[kept[i]]}",
         at=lambda i: {"line": int(line_number[kept[i]])},
         gpus=gpus,
     )
     return sampled(samples, sorted(m for m in models if m), notices)
+
+
+def _field(
+    table: Table, k: int, subset: npt.NDArray[np.int64] | None = None
+) -> npt.NDArray[np.bytes_]:
+    """Field ``k`` of the table's rows (or of ``subset``) as bytes; when one is too long for
+    an array, line by line."""
+    values = table.field(k, subset)
+    if values is not None:
+        return values
+    rows = table.rows if subset is None else table.rows[subset]
+    return np.array([table.line(int(n)).split(",")[k].strip().encode() for n in rows], dtype=bytes)

@@ -153,11 +153,17 @@ def other_fees(
     return {field: value for field, value in fees.items() if value is not None}
 
 
+def gpu_memories() -> st.SearchStrategy[float]:
+    """GPU memory of one GPU [GB] (version 4): 8 GB cards to the largest, bounds drawn often."""
+    return often([8.0, 24.0, 80.0], st.floats(1, 200, allow_subnormal=False), one_in=3)
+
+
 @st.composite
 def v2_builds(draw: st.DrawFn) -> dict[str, Any]:
     build = draw(builds())
     build |= other_fees(draw, "build", build, maybe(amounts(FEE_MAX)))
     extras = {
+        "gpu_memory_gb": draw(maybe(gpu_memories())),
         "useful_life_months": draw(maybe(often([1, 12, 36], st.integers(1, 240)))),
         "capex_annual_price_change": draw(
             maybe(often([-0.9, 0.0, 1.0], st.floats(-0.9, 1, allow_subnormal=False)))
@@ -185,6 +191,7 @@ def v2_rents(draw: st.DrawFn) -> dict[str, Any]:
     rent = draw(rents())
     rent |= other_fees(draw, "rent", rent, maybe(amounts(FEE_MAX)))
     extras = {
+        "gpu_memory_gb": draw(maybe(gpu_memories())),
         "rework_fraction": draw(maybe(fractions())),
         "committed_instances": draw(maybe(often([0, 1], st.integers(0, 20)))),
         "committed_hourly_rate": draw(maybe(amounts(1000))),
@@ -213,15 +220,19 @@ def v2_scenarios(
     )
 
 
-def jobs_workloads() -> st.SearchStrategy[dict[str, Any]]:
-    """Jobs workloads: 1..5 jobs, runs as one number or a repeating monthly list."""
+def jobs_workloads(memory: bool = False) -> st.SearchStrategy[dict[str, Any]]:
+    """Jobs workloads: 1..5 jobs, runs as one number or a repeating monthly list; with
+    ``memory``, a run's GPU memory (version 4) given or left out, so that some jobs are
+    rented by the build plan and some refused."""
     runs = often([0.0], st.floats(0, 20, allow_subnormal=False), one_in=5)
+    memory_gb = {"memory_gb": st.floats(1, 2000, allow_subnormal=False)} if memory else {}
     job = st.fixed_dictionaries(
         {
             "name": st.text(min_size=1, max_size=20),
             "reference_gpu_hours": st.floats(0.01, 3000, allow_subnormal=False),
             "runs_per_month": runs | st.lists(runs, min_size=1, max_size=14),
-        }
+        },
+        optional=memory_gb,
     )
     return st.builds(
         lambda jobs: {"kind": "jobs", "jobs": jobs}, st.lists(job, min_size=1, max_size=5)
@@ -230,7 +241,7 @@ def jobs_workloads() -> st.SearchStrategy[dict[str, Any]]:
 
 def every_scenario() -> st.SearchStrategy[dict[str, Any]]:
     """Scenarios of every workload kind, jobs included, with any version-2 field."""
-    return st.one_of(v2_scenarios(), v2_scenarios(workload=jobs_workloads()))
+    return st.one_of(v2_scenarios(), v2_scenarios(workload=jobs_workloads(memory=True)))
 
 
 # --- every input at work: no zero, every optional field given ------------------------------
@@ -247,6 +258,7 @@ def nonzero_builds(draw: st.DrawFn, horizon: int) -> dict[str, Any]:
     build = {
         "gpu_count": draw(st.integers(1, 16)),
         "gpu_throughput": draw(positive(0.1, 10)),
+        "gpu_memory_gb": draw(positive(8, 192)),
         "capex": draw(positive(1000, 2_000_000)),
         "power_load_watts": load,
         "power_idle_watts": draw(positive(0.05, 0.95)) * load,
@@ -272,6 +284,7 @@ def nonzero_rents(draw: st.DrawFn, horizon: int) -> dict[str, Any]:
     rent = {
         "gpu_count": draw(st.integers(1, 16)),
         "gpu_throughput": draw(positive(0.1, 10)),
+        "gpu_memory_gb": draw(positive(8, 192)),
         "hourly_rate": draw(positive(0.1, 1000)),
         "annual_price_change": draw(positive(0.01, 0.5) | positive(-0.5, -0.01)),
         "rework_fraction": draw(positive(0.01, 0.5)),

@@ -247,3 +247,21 @@ def test_bad_options_are_refused_naming_each_field():
 @pytest.mark.parametrize("data", [[], "options", None])
 def test_a_request_that_is_not_an_object_is_refused(data):
     assert refused(data) == [("(request)", "not_an_object")]
+
+
+def test_an_option_whose_figures_overflow_is_refused_naming_it():
+    data = request()
+    data["builds"][1]["build"]["capex"] = 1e308
+    data["builds"][1]["build"]["maintenance_rate_per_year"] = 1.0
+    with pytest.raises(ScenarioError) as caught:
+        options(parse_options(data))
+    # The 4-GPU box overflows with every offering it may rent on (only one holds its job).
+    assert [(e.field, e.code) for e in caught.value.errors] == [
+        ("builds.1.build", "overflow"),
+        ("rents.1.rent", "overflow"),
+    ]
+    data = request()
+    data["rents"][1]["rent"]["hourly_rate"] = 1e308
+    with pytest.raises(ScenarioError) as caught:
+        options(parse_options(data))
+    assert ("rents.1.rent", "overflow") in [(e.field, e.code) for e in caught.value.errors]

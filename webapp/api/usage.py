@@ -20,7 +20,7 @@ from costmodel import FieldError, ScenarioError
 from costmodel.usage import FORMATS
 from webapp.api.schemas import ErrorsOut
 from webapp.errors import ApiError, error, json_response, read_body
-from webapp.usage.services import UsageAnswer, file_text, measured_usage, usage_answer
+from webapp.usage.services import UsageAnswer, file_content, measured_usage, usage_answer
 
 router = Router(tags=["usage"])
 
@@ -103,9 +103,9 @@ def usage_view(request: HttpRequest) -> HttpResponse:
     The body is limited to `DJANGO_MAX_BODY_BYTES` (16 MiB by default); a larger one is a 413."""
     usage_request = _request(read_body(request))
     try:
-        content = usage_request.content
+        content: str | bytes = usage_request.content
         if usage_request.encoding == "base64":
-            content = file_text(_base64(content))
+            content = file_content(_base64(usage_request.content))
         answer = measured_usage(usage_request.format, content, usage_request.columns)
     except ScenarioError as exc:
         raise ApiError(422, exc.errors) from None

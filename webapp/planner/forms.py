@@ -522,13 +522,24 @@ class PlannerForm(ErrorTextMixin, forms.Form):
             ),
             "capacity": formatting.number(refusal.fit.capacity_gb),
         }
-        message = (
-            _(
-                "“%(job)s” needs about %(needed)s GB of GPU memory to train; this box has "
-                "%(capacity)s GB. Building this box is refused for this job."
+        if refusal.rent_capacity_gb is None:
+            message = (
+                _(
+                    "“%(job)s” needs about %(needed)s GB of GPU memory to train; this box has "
+                    "%(capacity)s GB. Building this box is refused for this job."
+                )
+                % values
             )
-            % values
-        )
+        else:  # nothing the plan may use holds it: not the box, not the cloud instance
+            values["rent"] = formatting.number(refusal.rent_capacity_gb)
+            message = (
+                _(
+                    "“%(job)s” needs about %(needed)s GB of GPU memory to train; this box has "
+                    "%(capacity)s GB and the cloud instance %(rent)s GB. Nothing this plan may "
+                    "use holds it."
+                )
+                % values
+            )
         self.add_error(f"job_parameters_billion_{refusal.index + 1}", message)
         offer = None
         if refusal.next_preset is not None and self.catalog is not None:
@@ -539,7 +550,14 @@ class PlannerForm(ErrorTextMixin, forms.Form):
                 "capacity": formatting.number(refusal.next_capacity_gb),
                 "url": reopen_url(self.data, refusal.next_preset),
             }
-        self.memory_refusal = {"message": message, "offer": offer}
+        offering = None
+        if refusal.next_offering is not None:
+            offering = {
+                "slug": refusal.next_offering,
+                "name": refusal.next_offering_name,
+                "capacity": formatting.number(refusal.next_offering_capacity_gb),
+            }
+        self.memory_refusal = {"message": message, "offer": offer, "offering": offering}
 
     def add_engine_errors(self, exc: ScenarioError) -> None:
         """Put each error of the resolver or the engine beside the field it names, in the

@@ -39,7 +39,7 @@ from webapp.planner.form_fields import DEFAULT_CHOICE, FieldRenderer
 from webapp.planner.permalink import Permalink, encode_link
 from webapp.planner.services import make_plan
 from webapp.planner.usage_box import UsageBox, box_for_usage
-from webapp.usage.services import body_limit, file_text, measured_usage
+from webapp.usage.services import body_limit, file_content, measured_usage
 
 SALT = "planner.usage.v1"
 CUSTOM_BOX_LABEL = _("A custom box of the measured GPUs (model and count from the file)")
@@ -99,7 +99,7 @@ class UploadForm(forms.Form):
             self.add_error("file", too_large_message())
             return data
         try:
-            text = file_text(upload.read())
+            text = file_content(upload.read())
             data["usage"] = measured_usage(data["format"], text, data.get("columns"))
         except ScenarioError as exc:
             on_columns = [e for e in exc.errors if e.field == "columns"]

@@ -14,9 +14,11 @@ from __future__ import annotations
 
 import datetime
 from typing import Any
+from urllib.parse import urlencode
 
 from django.http import HttpRequest
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -36,8 +38,9 @@ from webapp.planner.chosen import chosen_for_you
 from webapp.planner.compared import compared
 from webapp.planner.fields import ALL_FIELDS, field_value, labels
 from webapp.planner.finance import finance_context
-from webapp.planner.jobs import job_memory_of, runs_text
+from webapp.planner.jobs import job_memory_of, placed_jobs, runs_text
 from webapp.planner.permalink import Permalink, encode, fits_in_link
+from webapp.planner.ranking import ranking_part
 from webapp.planner.sources import Sources, catalog_sources, old_prices
 from webapp.planner.verdict import verdict, what_is_compared
 from webapp.scenarios import decisions
@@ -195,10 +198,29 @@ def jobs_part(scenario: Scenario, provenance: list[dict[str, Any]]) -> list[dict
             ),
             "rent_hours": formatting.number(row["rent_instance_hours_per_run"], 1),
             "memory": _memory_text(memory.get(i)),
+            "placement": row.get("placement", "box"),
+            "placement_label": _("rented") if row.get("placement") == "rent" else _("the box"),
         }
         for i, (job, row) in enumerate(
             zip(scenario.workload.jobs, job_times(scenario), strict=True)
         )
+    ]
+
+
+def rented_jobs_part(scenario: Scenario, provenance: list[dict[str, Any]]) -> list[str]:
+    """Each job the build plan rents because the box cannot hold it, in words: "the 7B full
+    fine-tune is rented: it needs 159.5 GB; this box has 96 GB" (the engine's placement,
+    the advisor's memory figures)."""
+    if not isinstance(scenario.workload, JobsWorkload):
+        return []
+    return [
+        _("“%(job)s” is rented: it needs %(needed)s GB of GPU memory; this box has %(box)s GB.")
+        % {
+            "job": row["name"],
+            "needed": formatting.number(row["needed"], 0 if row["needed"].is_integer() else 1),
+            "box": formatting.number(row["box"]),
+        }
+        for row in placed_jobs(scenario, provenance)
     ]
 
 
@@ -293,6 +315,7 @@ def results_context(link: Permalink, code: str | None = None) -> dict[str, Any]:
         "chosen": chosen_for_you(link, None if commitment is None else commitment["table"]),
         "price_age": price_age_part(link),
         "jobs": jobs_part(scenario, link.provenance),
+        "rented_jobs": rented_jobs_part(scenario, link.provenance),
         "ranges": ranges_table(ranges_of(link), scenario.currency),
         "ranges_chosen": bool(link.ranges),
         "fixed": fixed_part(link),
@@ -306,6 +329,18 @@ def results_context(link: Permalink, code: str | None = None) -> dict[str, Any]:
     }
 
 
+def ranking_section(link: Permalink, code: str) -> dict[str, Any] | None:
+    """ "Every way to do this work" (:func:`webapp.planner.ranking.ranking_part`): each row
+    opens its own results page through ``planner:results-option``."""
+    base = reverse("planner:results-option")
+
+    def link_for(preset: str | None, offering: str | None) -> str:
+        query = {"from": code, "preset": preset or "", "offering": offering or ""}
+        return f"{base}?{urlencode(query)}"
+
+    return ranking_part(link.scenario, link.selection, link_for)
+
+
 def results_fragments(link: Permalink, code: str | None = None) -> dict[str, str]:
     """The rendered headline and details fragments of a results page, and its title.
 
@@ -315,6 +350,7 @@ def results_fragments(link: Permalink, code: str | None = None) -> dict[str, str
     form, a token or anything else of the visitor's.
     """
     context = results_context(link, code)
+    context["ranking"] = ranking_section(link, context["permalink"])
 
     def fragment(name: str) -> SafeString:
         return SafeString(render_to_string(f"planner/{name}.html", context))

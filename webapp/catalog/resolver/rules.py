@@ -369,13 +369,15 @@ def build_throughput_rule(choice: Choice, catalog: CatalogSnapshot) -> Ruling:
         gettext_noop("build throughput"),
         box.gpu,
         choice.benchmark,
-        ["build.gpu_throughput"],
+        ["build.gpu_throughput", "build.gpu_memory_gb"],
         gpus_per_node=box.gpus_per_node,
         node_count=box.node_count,
         scaling_efficiency=box.scaling_efficiency,
         multi_node_scaling_efficiency=box.multi_node_scaling_efficiency,
     )
-    return Ruling({"build.gpu_throughput": value}, (item,))
+    # the GPU model's memory: what a job's run may use, sharded across the box's GPUs (v4)
+    memory = float(box.gpu.vram_gb)
+    return Ruling({"build.gpu_throughput": value, "build.gpu_memory_gb": memory}, (item,))
 
 
 def rent_throughput_rule(choice: Choice, catalog: CatalogSnapshot) -> Ruling:
@@ -386,11 +388,16 @@ def rent_throughput_rule(choice: Choice, catalog: CatalogSnapshot) -> Ruling:
         gettext_noop("rent throughput"),
         offering.gpu_model,
         choice.benchmark,
-        ["rent.gpu_count", "rent.gpu_throughput"],
+        ["rent.gpu_count", "rent.gpu_throughput", "rent.gpu_memory_gb"],
         gpus_per_node=offering.gpu_count,
         scaling_efficiency=offering.scaling_efficiency,
     )
-    return Ruling({"rent.gpu_count": offering.gpu_count, "rent.gpu_throughput": value}, (item,))
+    values = {
+        "rent.gpu_count": offering.gpu_count,
+        "rent.gpu_throughput": value,
+        "rent.gpu_memory_gb": float(offering.gpu_model.vram_gb),  # offerings carry it (v4)
+    }
+    return Ruling(values, (item,))
 
 
 def _rate_of(catalog: CatalogSnapshot, offering: CloudOffering) -> Any:

@@ -1,0 +1,98 @@
+"""The worker as a real process (`manage.py worker`, django-tasks' db_worker) on a real SQLite
+file: killed in the middle of a re-pricing, it loses nothing — the rows it wrote stay written,
+and the next worker's start takes up the rest."""
+
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+ROWS = 600
+
+pytestmark = [
+    pytest.mark.skipif(
+        os.environ.get("DATABASE_URL", "").startswith("postgres"),
+        reason="the worker's process, not the database, is under test: SQLite is enough",
+    ),
+    pytest.mark.xdist_group("worker-process"),
+]
+
+
+def environment(db: Path) -> dict[str, str]:
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_"))}
+    return {
+        **clean,
+        "DJANGO_SETTINGS_MODULE": "webapp.settings",
+        "DJANGO_SECRET_KEY": "worker-test",
+        "DJANGO_STATIC_MANIFEST": "false",
+        "DATABASE_URL": f"sqlite:///{db}",
+    }
+
+
+def run(db: Path, *args: str) -> None:
+    subprocess.run(
+        [sys.executable, *args],
+        cwd=ROOT,
+        env=environment(db),
+        check=True,
+        capture_output=True,
+        timeout=600,
+    )
+
+
+def count(db: Path, sql: str) -> int:
+    with sqlite3.connect(db, timeout=30) as connection:
+        return int(connection.execute(sql).fetchone()[0])
+
+
+PRICED = "select count(*) from scenarios_savedscenario where today_computed_at is not null"
+
+
+@pytest.fixture
+def saved_rows(tmp_path) -> Path:
+    db = tmp_path / "db.sqlite3"
+    run(db, "manage.py", "migrate", "--noinput")
+    run(db, "manage.py", "load_catalog")  # it added rows: a re-pricing is queued
+    run(db, "-m", "benchmarks.scale_data", "--count", str(ROWS), "--teams", "10")
+    with sqlite3.connect(db) as connection:  # as if their analyses had run
+        connection.execute("update scenarios_savedscenario set analysed_at = created_at")
+    return db
+
+
+def test_a_worker_killed_mid_repricing_loses_nothing(saved_rows):
+    db = saved_rows
+    worker = subprocess.Popen(
+        [sys.executable, "manage.py", "worker", "--verbosity", "0"],
+        cwd=ROOT,
+        env=environment(db),
+    )
+    try:
+        deadline = time.monotonic() + 300
+        while count(db, PRICED) == 0:  # the first chunk committed
+            assert worker.poll() is None, "the worker stopped on its own"
+            assert time.monotonic() < deadline, "the worker priced nothing in 5 minutes"
+            time.sleep(0.05)
+    finally:
+        worker.send_signal(signal.SIGKILL)
+        worker.wait(timeout=30)
+    priced = count(db, PRICED)
+    assert 0 < priced < ROWS  # killed mid-run: some rows priced, and kept
+    assert (
+        count(
+            db, "select count(*) from django_tasks_database_dbtaskresult where status = 'RUNNING'"
+        )
+        == 1
+    )  # the killed worker's task, never finished
+
+    run(db, "manage.py", "worker", "--batch")  # the next start: catch-up, then work
+
+    assert count(db, PRICED) == ROWS
+    assert (
+        count(db, "select count(distinct today_catalog_version) from scenarios_savedscenario") == 1
+    )
