@@ -14,7 +14,6 @@ from django.utils import timezone, translation
 from django_tasks_db.models import DBTaskResult
 
 from tests.webapp.scenarios.test_decisions_changed import OFFERING, flip, save
-from webapp.catalog.fixtures_io import load_catalog
 from webapp.catalog.models import CloudOffering, CloudRate
 from webapp.planner import analysis, tasks
 from webapp.planner.services import saved_link
@@ -27,8 +26,7 @@ ANALYSES = "webapp.planner.tasks.run_saved_analyses"
 
 
 @pytest.fixture
-def lead(django_user_model):
-    load_catalog()
+def lead(shipped_catalog, django_user_model):
     return django_user_model.objects.create_superuser("lead", "lead@example.com", "pw")
 
 
