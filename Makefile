@@ -62,7 +62,7 @@ messages: $(STAMP)
 	  $(DEV_ENV) $(PY) manage.py compilemessages --ignore=.venv --verbosity 0; \
 	fi
 
-# The background worker (webapp/tasks.py: re-pricing after catalog changes, analyses of new
+# The background worker (webapp/planner/tasks.py: re-pricing after catalog changes, analyses of new
 # saves, email) runs beside the server on the database queue, no other service; it stops
 # with the server.
 run: install

@@ -2,13 +2,14 @@
 (`make serve`, benchmarks/, tests/webapp/test_serving.py and test_slow_clients.py).
 
 Worker model: gunicorn manages the processes; each worker is uvicorn's, from the
-maintained `uvicorn-worker` package, serving Django's own ASGI application
-(webapp/asgi.py), the deployment Django's documentation describes ("How to use
-Django with Uvicorn"). uvicorn reads each request, its body included, on an
-event loop; Django then runs the synchronous middleware and view in a thread.
-A client that sends its body slowly holds a socket, not a worker. In
-production, nginx in front (docs/nginx.conf) buffers bodies and answers,
-balances connections and ends requests that stall; see docs/production.md.
+maintained `uvicorn-worker` package (with a deadline for reading a request,
+webapp/serving.py), serving Django's own ASGI application (webapp/asgi.py), the
+deployment Django's documentation describes ("How to use Django with Uvicorn").
+uvicorn reads each request, its body included, on an event loop; Django then runs
+the synchronous middleware and view in a thread. A client that sends its body
+slowly holds a socket, not a worker. In production, nginx in front
+(docs/nginx.conf) buffers bodies and answers, balances connections and ends
+requests that stall; see docs/production.md.
 """
 
 import gc
@@ -17,12 +18,33 @@ import os
 import warnings
 
 wsgi_app = "webapp.asgi:application"
-worker_class = "uvicorn_worker.UvicornWorker"
+# uvicorn's worker, closing a connection too slow to send its request (webapp/serving.py).
+worker_class = "webapp.serving.Worker"
 workers = int(os.environ.get("WEB_CONCURRENCY") or 2 * multiprocessing.cpu_count())
 # A worker whose event loop does not report back for this long is restarted [s].
 timeout = 60
+# A worker is replaced after this many requests (plus up to the jitter, so that the workers
+# do not all restart at once): whatever a large request made the process take from the
+# operating system, and Python's allocator keeps, is given back when the worker goes.
+max_requests = 1000
+max_requests_jitter = 200
 # Seconds an idle keep-alive connection is kept open (uvicorn's timeout_keep_alive) [s].
 keepalive = 5
+
+# Forwarded headers (X-Forwarded-For, X-Forwarded-Proto) are believed only behind a proxy
+# (DJANGO_BEHIND_PROXY=true, as the app reads it) and then only on connections from the
+# proxies' own addresses (DJANGO_PROXY_ADDRESSES, default this machine). uvicorn's worker
+# trusts 127.0.0.1 by default, so straight to gunicorn anyone on this machine could claim any
+# address to the sign-in lockout; with no proxy, no address is trusted.
+_behind_proxy = os.environ.get("DJANGO_BEHIND_PROXY", "").strip().lower() in {
+    "1",
+    "true",
+    "yes",
+    "on",
+}
+forwarded_allow_ips = (
+    os.environ.get("DJANGO_PROXY_ADDRESSES", "127.0.0.1,::1") if _behind_proxy else ""
+)
 
 # WhiteNoise hands Django a file iterator that is not async; Django then reads it in
 # a thread and warns once per process. Static files are small: the warning is noise.

@@ -2,9 +2,12 @@
 
 Written from the methodology text (``docs/methodology.md``, versions 1 and 2)
 with scalar Python arithmetic and no numpy, so that it shares no code (and no
-cleverness) with ``costmodel``. The engine must agree with it to a relative
-error of 1e-9 on any valid scenario (``tests/costmodel/test_reference.py``),
-and ``benchmarks/engine.py`` times the engine against it.
+cleverness) with ``costmodel``. It reads one declaration from it: which fixed
+monthly fees there are (:func:`costmodel.lines.fees_of`: each fee's input and
+whether it escalates), so a new fee is declared once; their arithmetic is here.
+The engine must agree with it to a relative error of 1e-9 on any valid
+scenario (``tests/costmodel/test_reference.py``), and ``benchmarks/engine.py``
+times the engine against it.
 
 Input is a validated scenario as a plain dict (``Scenario.model_dump()``);
 output has the shape of the methodology's "Required JSON output", plus
@@ -16,6 +19,8 @@ from __future__ import annotations
 import copy
 import math
 from typing import Any
+
+from costmodel.lines import fees_of
 
 HOURS = 730.0
 
@@ -71,10 +76,15 @@ def _projection(s: dict[str, Any]) -> dict[str, Any]:
     demand = [0.0] + [demand_hours(s["workload"], m) for m in months[1:]]
     busy = [min(d, HOURS) for d in demand]
 
-    energy, hosting, maintenance, ops = [0.0], [0.0], [0.0], [0.0]
+    energy, maintenance = [0.0], [0.0]
+    # Each fixed monthly fee (hosting, administration, the cloud's fixed fees, …):
+    # fee × e[m] when it escalates, the fee otherwise; 0 at month 0.
+    fees: dict[str, dict[str, list[float]]] = {
+        side: {line.key: [0.0] for line in fees_of(side)} for side in ("build", "rent")
+    }
     burst, replacement, financing = [0.0], [0.0], [0.0]
     build_monthly = [first_month_cost]
-    compute, fixed = [0.0], [0.0]
+    compute = [0.0]
     committed = [r.get("committed_instances", 0) * r.get("commitment_upfront_per_instance", 0.0)]
     for m in months[1:]:
         escalation = (1 + running_change) ** ((m - 1) / 12)
@@ -84,10 +94,13 @@ def _projection(s: dict[str, Any]) -> dict[str, Any]:
             * b["pue"]
         )
         energy.append(kwh * b["electricity_price_per_kwh"] * escalation)
-        hosting.append(b["hosting_monthly"] * escalation)
+        for side, inputs in (("build", b), ("rent", r)):
+            for line in fees_of(side):
+                assert line.fee is not None
+                fee = inputs[line.fee.field]
+                fees[side][line.key].append(fee * escalation if line.fee.escalates else fee)
         box = (m - 1) // life
         maintenance.append(capex_of_box(box) * b["maintenance_rate_per_year"] / 12)
-        ops.append(b["ops_monthly"] * escalation)
         burst.append((demand[m] - busy[m]) * capacity_ratio * (1 + rework) * rate(m))
         if m % life == 0 and m < horizon:
             j = m // life
@@ -103,7 +116,12 @@ def _projection(s: dict[str, Any]) -> dict[str, Any]:
                 pay += principal * grown - payment * math.expm1(horizon * math.log1p(i)) / i
         financing.append(pay)
         build_monthly.append(
-            energy[m] + hosting[m] + maintenance[m] + ops[m] + burst[m] + replacement[m] + pay
+            energy[m]
+            + maintenance[m]
+            + sum(series[m] for series in fees["build"].values())
+            + burst[m]
+            + replacement[m]
+            + pay
         )
 
         rent_hours = demand[m] * capacity_ratio * (1 + rework)
@@ -126,8 +144,10 @@ def _projection(s: dict[str, Any]) -> dict[str, Any]:
                 * commitment_price(terms - 1)
             )
         committed.append(month_committed)
-        fixed.append(r["fixed_monthly"])
-    rent_monthly = [committed[0]] + [compute[m] + committed[m] + fixed[m] for m in months[1:]]
+    rent_monthly = [committed[0]] + [
+        compute[m] + committed[m] + sum(series[m] for series in fees["rent"].values())
+        for m in months[1:]
+    ]
 
     value_if_sold = []
     for m in months:
@@ -169,10 +189,10 @@ def _projection(s: dict[str, Any]) -> dict[str, Any]:
             "monthly": build_monthly,
             "cumulative": build_cum,
             "energy": energy,
-            "hosting": hosting,
             "maintenance": maintenance,
-            "ops": ops,
+            **fees["build"],
             "burst": burst,
+            "offload": [0.0] * len(months),  # version 4: no job is rented in versions 1-2
             "replacement": replacement,
             "financing": financing,
             "value_if_sold": value_if_sold,
@@ -186,7 +206,7 @@ def _projection(s: dict[str, Any]) -> dict[str, Any]:
             "monthly": rent_monthly,
             "cumulative": rent_cum,
             "compute": compute,
-            "fixed": fixed,
+            **fees["rent"],
             "committed": committed,
             "total": rent_total,
             "present_value": rent_pv,

@@ -20,7 +20,7 @@ import tempfile
 from pathlib import Path
 from typing import Any, BinaryIO, Literal
 
-from costmodel import operations
+from costmodel import operations, options
 from costmodel.errors import FieldError, ScenarioError, load_json, parse_scenario_json
 from costmodel.projection import ProjectionOverflowError, compare
 from costmodel.tables import monthly_table
@@ -162,6 +162,7 @@ OPERATIONS: dict[str, tuple[Any, Any]] = {
     "uncertainty": (operations.parse_uncertainty, operations.uncertainty),
     "fleet": (operations.parse_fleet, operations.fleet),
     "commitment": (operations.parse_commitment, operations.commitment),
+    "options": (options.parse_options, options.options),
 }
 """Each operation's request parser and the operation itself."""
 

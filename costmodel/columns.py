@@ -38,7 +38,8 @@ from costmodel.scenario import (
     Scenario,
     SteadyWorkload,
     TidalWorkload,
-    jobs_work,
+    memory_of,
+    placed_work,
 )
 
 AnyWorkload = SteadyWorkload | TidalWorkload | ProfileWorkload | JobsWorkload
@@ -135,6 +136,9 @@ class Columns:
     """Each fixed monthly fee of the cost lines by its input's dotted path
     (``build.hosting_monthly``, ``rent.fixed_monthly``, see :data:`FEE_INPUTS`)
     [currency/month], shape (N,)."""
+    offload_work: Array | None = None
+    """Work of the jobs the box cannot hold, which the build plan rents, in month m
+    [reference GPU-h], shape (N, M) like :attr:`demand`; None: no such job in any row."""
 
     def __len__(self) -> int:
         return len(self.horizon_months)
@@ -176,9 +180,10 @@ class Columns:
         changed = _replace_in(self, parents, leaf, new)
         return dataclasses.replace(self, **{parents[0]: changed})
 
-    def with_demand(self, demand: Array) -> Columns:
-        """These columns with another demand matrix (same shape rules as :attr:`demand`)."""
-        return dataclasses.replace(self, demand=demand)
+    def with_demand(self, demand: Array, offload_work: Array | None = None) -> Columns:
+        """These columns with another demand matrix (same shape rules as :attr:`demand`),
+        and the rented jobs' work (:attr:`offload_work`; default: none)."""
+        return dataclasses.replace(self, demand=demand, offload_work=offload_work)
 
 
 def _replace_in(node: Any, parents: list[str], leaf: str, values: Array) -> Any:
@@ -190,6 +195,8 @@ def _replace_in(node: Any, parents: list[str], leaf: str, values: Array) -> Any:
 
 def _map_arrays(node: Any, fn: Any) -> Any:
     def mapped(value: Any) -> Any:
+        if value is None:
+            return None
         if dataclasses.is_dataclass(value):
             return _map_arrays(value, fn)
         if isinstance(value, dict):
@@ -282,21 +289,35 @@ def demand_matrix(
     horizon_months: npt.NDArray[np.int64],
     months: int,
     box_throughput: npt.ArrayLike | None = None,
-) -> Array:
-    """The demand matrix (N, months) of N workloads of any kinds [h].
+    box_memory_gb: npt.ArrayLike | None = None,
+) -> tuple[Array, Array | None]:
+    """The demand matrix (N, months) of N workloads of any kinds [h], and the rented jobs'
+    work (N, months) [reference GPU-h] (None when no job is rented).
 
     ``box_throughput`` (N,) is each build's GPUs × throughput [reference GPUs]:
-    needed only to turn jobs into box-hours.
+    needed only to turn jobs into box-hours; ``box_memory_gb`` (N,) is what each
+    box holds (default: no limit), which places each job (:func:`placed_work`).
     """
-    demand = np.zeros((len(workloads), months))
+    n = len(workloads)
+    demand = np.zeros((n, months))
+    offload: Array | None = None
     kinds = np.array([w.kind for w in workloads])
     jobs = np.flatnonzero(kinds == "jobs")
     if jobs.size:
         if box_throughput is None:
             raise ValueError("a jobs workload needs the box's throughput")
-        work = np.concatenate([jobs_work(workloads[int(i)], 1, months) for i in jobs])  # type: ignore[arg-type]
+        memory = np.broadcast_to(np.inf if box_memory_gb is None else box_memory_gb, (n,))
+        parts = [
+            placed_work(workloads[int(i)], 1, months, None, memory[i : i + 1])  # type: ignore[arg-type]
+            for i in jobs
+        ]
+        work = np.concatenate([on_box for on_box, _ in parts])
         box = np.asarray(box_throughput, dtype=np.float64)[jobs]
         demand[jobs] = jobs_demand(work, box, horizon_months[jobs], months)
+        rented = np.concatenate([rent for _, rent in parts])
+        if rented.any():
+            offload = np.zeros((n, months))
+            offload[jobs] = np.where(running_months(horizon_months[jobs], months), rented, 0.0)
     for kind in ("steady", "tidal", "profile"):
         rows = np.flatnonzero(kinds == kind)
         if not rows.size:
@@ -316,7 +337,7 @@ def demand_matrix(
             for row, profile in enumerate(profiles):
                 table[row, : len(profile)] = profile
             demand[rows] = profile_demand(table, lengths, h, months)
-    return demand
+    return demand, offload
 
 
 # --------------------------------------------------------------------------
@@ -413,10 +434,13 @@ def _columns_from(scenarios: Sequence[Scenario]) -> Columns:
     horizon = np.array([s.horizon_months for s in scenarios], dtype=np.int64)
     months = int(horizon.max()) + 1
     box = table["build.gpu_count"] * table["build.gpu_throughput"]  # [reference GPUs]
+    memory = np.array([memory_of(s.build.gpu_count, s.build.gpu_memory_gb) for s in scenarios])
+    demand, offload = demand_matrix([s.workload for s in scenarios], horizon, months, box, memory)
     return Columns(
         horizon_months=horizon,
         discount_rate_per_year=table["discount_rate_per_year"],
-        demand=demand_matrix([s.workload for s in scenarios], horizon, months, box),
+        demand=demand,
+        offload_work=offload,
         build=BuildColumns(
             **section("build.", BUILD_INPUTS),
             financing=FinancingColumns(**section("build.financing.", FINANCING_INPUTS)),
@@ -445,15 +469,15 @@ def workload_demand(
     ``workload.active_days_per_month``, ``workload.monthly_utilization.3``,
     ``workload.jobs.0.reference_gpu_hours``, ``workload.jobs.1.runs_per_month``
     or ``….runs_per_month.2`` …) to arrays of shape (count,). ``box_throughput``
-    (count,) [reference GPUs] turns jobs into box-hours.
+    (count,) [reference GPUs] turns jobs into box-hours. Every job is counted on
+    the box: :func:`variants` places jobs by memory.
     """
     values = values or {}
     if isinstance(workload, JobsWorkload):
         if box_throughput is None:
             raise ValueError("a jobs workload needs the box's throughput")
-        return jobs_demand(
-            jobs_work(workload, count, months, values), box_throughput, horizon_months, months
-        )
+        on_box, rented = placed_work(workload, count, months, values)
+        return jobs_demand(on_box + rented, box_throughput, horizon_months, months)
 
     def field(name: str, base: float) -> Array:
         return np.broadcast_to(values.get(f"workload.{name}", base), (count,))
@@ -473,7 +497,12 @@ def workload_demand(
     return profile_demand(table, lengths, horizon_months, months)
 
 
-def variants(scenario: Scenario, count: int, values: Mapping[str, npt.ArrayLike]) -> Columns:
+def variants(
+    scenario: Scenario,
+    count: int,
+    values: Mapping[str, npt.ArrayLike],
+    box_memory_gb: float | None = None,
+) -> Columns:
     """Columns of ``count`` copies of ``scenario``, each input at a path of ``values`` set per copy.
 
     Parameters
@@ -485,6 +514,11 @@ def variants(scenario: Scenario, count: int, values: Mapping[str, npt.ArrayLike]
         Numeric fields of the scenario: ``rent.hourly_rate``,
         ``build.financing.term_months``, ``horizon_months``,
         ``workload.utilization``, ``workload.monthly_utilization.0`` …
+
+    box_memory_gb : float, optional
+        What the box holds [GB], placing a jobs workload's jobs; default
+        ``build.gpu_count × build.gpu_memory_gb`` of each copy (a fleet of
+        boxes passes one box's: a run is never sharded across boxes).
 
     Notes
     -----
@@ -505,8 +539,21 @@ def variants(scenario: Scenario, count: int, values: Mapping[str, npt.ArrayLike]
         if path != "horizon_months" and not path.startswith("workload."):
             columns = columns.with_values(path, column)
     box = columns.build.gpu_count * columns.build.gpu_throughput
+    workload = scenario.workload
+    if not isinstance(workload, JobsWorkload):
+        demand = workload_demand(workload, count, horizon, months, workload_values, box)
+        return dataclasses.replace(columns, horizon_months=horizon, demand=demand)
+    if box_memory_gb is not None:
+        memory: Array = np.full(count, box_memory_gb)
+    elif scenario.build.gpu_memory_gb is None:
+        memory = np.full(count, np.inf)
+    else:
+        memory = columns.build.gpu_count * scenario.build.gpu_memory_gb
+    on_box, rented = placed_work(workload, count, months, workload_values, memory)
+    running = running_months(horizon, months)
     return dataclasses.replace(
         columns,
         horizon_months=horizon,
-        demand=workload_demand(scenario.workload, count, horizon, months, workload_values, box),
+        demand=jobs_demand(on_box, box, horizon, months),
+        offload_work=np.where(running, rented, 0.0) if rented.any() else None,
     )

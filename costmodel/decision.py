@@ -8,19 +8,28 @@ or compared. The words live in the web app's templates and translations.
 
 Rules (named constants below):
 
-- **Recommendation**: build when savings over the horizon (resale credited)
-  are positive, else rent. Savings within :data:`CLOSE_CALL_SHARE` of the
-  larger total make it a close call (``close_call``): either choice costs
+- **The measure** (methodology version 4): present-value savings,
+  ``rent.present_value − build.present_value`` at the scenario's
+  ``discount_rate_per_year`` (resale credited at the horizon). Money spent
+  later weighs less than money spent now, so a box bought at month 0 must
+  save more than its cash total says. With a discount rate of 0 the measure
+  is the cash savings and every rule below is version 3's. Cash figures
+  (:attr:`Decision.savings`, :attr:`Decision.cash_savings`, the break-even
+  month) are kept beside it, labelled as cash.
+- **Recommendation**: build when present-value savings are positive, else
+  rent. Present-value savings within :data:`CLOSE_CALL_SHARE` of the larger
+  present value make it a close call (``close_call``): either choice costs
   about the same, and a small change of an input flips it.
 - **Conditions**: the break-even utilization (build if the box is busy more,
   or less, than it — whichever side savings are positive on) and the cash
   break-even month (keep the box at least that long).
 - **Cash and resale**: when cash alone says rent but the resale value tips
-  the total to build, the decision says so (``resale_decides``).
+  the (present-value) total to build, the decision says so (``resale_decides``).
 - **Late pay-back**: a cash break-even later than the hardware's useful life
   — or than :data:`PAYBACK_WARNING_MONTHS` when no life is given — is a
   warning, not a success.
-- **How sure**: with an uncertainty answer, the share of draws in which the
+- **How sure**: with an uncertainty answer of the same measure (asked with
+  ``"measure": "present_value_savings"``), the share of draws in which the
   recommendation holds, in bands (:data:`CONFIDENCE_BANDS`).
 - **What is compared**: the work over the horizon in box-hours, the
   instance-hours the cloud needs for the same work, and how busy the plan
@@ -29,7 +38,8 @@ Rules (named constants below):
 **One verdict.** :attr:`Decision.verdict` is the one code a page states,
 the first of these that applies (:data:`VERDICT_CODES`):
 
-1. ``close_call``: ``|savings|`` within :data:`CLOSE_CALL_SHARE` of the larger total;
+1. ``close_call``: ``|present-value savings|`` within :data:`CLOSE_CALL_SHARE` of the
+   larger present value;
 2. ``uncertain``: the uncertainty analysis holds the recommended side in fewer
    than :data:`UNCERTAIN_BELOW` of its draws — neither side is recommended;
 3. ``resale_decides``: building wins only through the resale value (cash
@@ -39,7 +49,10 @@ the first of these that applies (:data:`VERDICT_CODES`):
 5. else ``build`` or ``rent``.
 
 With an uncertainty answer the decision also carries the median (P50) of the
-draws' savings beside the point figure (:attr:`Decision.savings_p50`).
+draws' present-value savings beside the point figure (:attr:`Decision.savings_p50`).
+
+:meth:`Decision.as_stored` is what a saved scenario keeps of it: the code, both
+savings and the share of draws agreeing.
 """
 
 from __future__ import annotations
@@ -82,6 +95,12 @@ REFERENCE_UTILIZATION = 0.8
 UNCERTAIN_BELOW = 0.5
 """The recommended side holding in fewer than this share of the draws makes it uncertain."""
 
+MIN_OBSERVED_DAYS = 14
+"""A workload measured over fewer days than this makes the verdict at best uncertain [days].
+
+Two weeks see a working fortnight once: fewer days are a sample of one team's habits, not
+a pattern to extrapolate over years."""
+
 Recommendation = Literal["build", "rent"]
 Verdict = Literal["close_call", "uncertain", "resale_decides", "late_payback", "build", "rent"]
 VERDICT_CODES: tuple[Verdict, ...] = (
@@ -100,12 +119,13 @@ class Decision:
     """Codes and engine figures behind the sentence at the top of a results page."""
 
     recommendation: Recommendation
+    """``build`` when :attr:`present_value_savings` are positive, else ``rent``."""
     savings: float
-    """Savings of building over the horizon, resale credited [currency]."""
+    """Cash savings of building over the horizon, resale credited [currency]."""
     horizon_months: int
     close_call: bool
-    """``|savings|`` is at most :data:`CLOSE_CALL_SHARE` of the larger of ``build.total_net``
-    and ``rent.total``: about the same cost either way."""
+    """``|present_value_savings|`` is at most :data:`CLOSE_CALL_SHARE` of the larger of
+    ``build.present_value`` and ``rent.present_value``: about the same cost either way."""
     cash_savings: float
     """``rent.total − build.total``: the same, without the resale value [currency]."""
     resale_value: float
@@ -137,18 +157,48 @@ class Decision:
     instance_hours: float
     """Cloud instance-hours that do the same work, spot rework included [instance-h]."""
     savings_p50: float | None = None
-    """Median of the uncertainty draws' savings [currency]; None: not run."""
+    """Median of the uncertainty draws' present-value savings [currency]; None: not run."""
+    present_value_savings: float | None = None
+    """``rent.present_value − build.present_value`` [currency]: the measure the verdict is
+    decided on (equal to :attr:`savings` without a discount rate)."""
+    observed_days: float | None = None
+    """Days of measurement behind a measured workload; None: not measured usage."""
+
+    @property
+    def too_little_measured(self) -> bool:
+        """The workload rests on fewer than :data:`MIN_OBSERVED_DAYS` days of measurement."""
+        return self.observed_days is not None and self.observed_days < MIN_OBSERVED_DAYS
+
+    def as_stored(self) -> dict[str, Any]:
+        """What a saved scenario keeps of this decision: a plain JSON-able dict.
+
+        ``{"code": verdict, "present_value_savings", "savings", "probability_agreeing"}``
+        (the last None when no uncertainty analysis ran).
+        """
+        probability = self.probability_recommendation_holds
+        return {
+            "code": str(self.verdict),
+            "present_value_savings": (
+                None if self.present_value_savings is None else float(self.present_value_savings)
+            ),
+            "savings": float(self.savings),
+            "probability_agreeing": None if probability is None else float(probability),
+        }
 
     @property
     def verdict(self) -> Verdict:
-        """The one code a page states (:func:`verdict_of` of this decision's flags)."""
-        return verdict_of(
+        """The one code a page states (:func:`verdict_of` of this decision's flags); with too
+        little measured (:attr:`too_little_measured`) at best ``uncertain``."""
+        code = verdict_of(
             self.recommendation,
             close_call=self.close_call,
             probability_recommendation_holds=self.probability_recommendation_holds,
             resale_decides=self.resale_decides,
             late_payback=self.late_payback,
         )
+        if self.too_little_measured and code != "close_call":
+            return "uncertain"
+        return code
 
 
 def verdicts(
@@ -160,9 +210,12 @@ def verdicts(
     Parameters
     ----------
     savings : array_like
-        ``rent.total − build.total_net`` of each scenario [currency].
+        The measure of each scenario [currency]: present-value savings
+        ``rent.present_value − build.present_value`` (what :func:`decide` passes),
+        or cash savings ``rent.total − build.total_net``.
     build_total_net, rent_total : array_like
-        The two totals over the horizon [currency].
+        The two sides' figures of the same measure [currency]: their present
+        values, or ``build.total_net`` and ``rent.total``.
 
     Returns
     -------
@@ -171,7 +224,7 @@ def verdicts(
     Notes
     -----
     ``build = savings > 0``;
-    ``close_call = |savings| ≤ CLOSE_CALL_SHARE · max(|build.total_net|, |rent.total|)``.
+    ``close_call = |savings| ≤ CLOSE_CALL_SHARE · max(|build side|, |rent side|)``.
     """
     savings = np.asarray(savings, dtype=float)
     larger_total = np.maximum(
@@ -207,11 +260,18 @@ def decide(
         :func:`costmodel.sensitivity.utilization_sweep` of the scenario:
         ``utilization`` and ``savings`` lists, 0 and 1 included.
     uncertainty : mapping, optional
-        The answer of :func:`costmodel.operations.uncertainty` for the scenario.
+        The answer of :func:`costmodel.operations.uncertainty` for the scenario,
+        asked with ``"measure": "present_value_savings"`` (the verdict's measure;
+        with no discount rate both measures are the same).
     """
     savings = float(result["savings"])
     build, rent = result["build"], result["rent"]
-    builds, close_calls = verdicts(savings, build["total_net"], rent["total"])
+    present_value_savings = present_value_savings_of(result)
+    if scenario.discount_rate_per_year == 0:  # the same measure, to the last bit: version 3's
+        measure, sides = savings, (build["total_net"], rent["total"])
+    else:
+        measure, sides = present_value_savings, (build["present_value"], rent["present_value"])
+    builds, close_calls = verdicts(measure, *sides)
     recommendation: Recommendation = "build" if builds else "rent"
     cash_savings = float(rent["total"]) - float(build["total"])
     break_even = result["break_even_month"]
@@ -227,7 +287,7 @@ def decide(
         probability = share_build if recommendation == "build" else 1.0 - share_build
         savings_p50 = float(uncertainty["savings"]["p50"])
     close_call = bool(close_calls)
-    resale_decides = cash_savings <= 0 < savings
+    resale_decides = cash_savings <= 0 < measure
     late_payback = break_even is not None and break_even > limit
     return Decision(
         recommendation=recommendation,
@@ -250,7 +310,17 @@ def decide(
         average_utilization=average_utilization(scenario, result["work_reference_gpu_hours"]),
         **same_work(scenario, float(result["work_reference_gpu_hours"])),
         savings_p50=savings_p50,
+        present_value_savings=present_value_savings,
     )
+
+
+def present_value_savings_of(result: Mapping[str, Any]) -> float:
+    """A result's (or summary's) present-value savings [currency]: its
+    ``present_value_savings``, or ``rent.present_value − build.present_value`` for one
+    computed before version 4 of the methodology."""
+    if result.get("present_value_savings") is not None:
+        return float(result["present_value_savings"])
+    return float(result["rent"]["present_value"]) - float(result["build"]["present_value"])
 
 
 def verdict_of(

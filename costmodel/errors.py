@@ -40,6 +40,11 @@ ENGINE_CODES: dict[str, str] = {
     "idle_above_load": "idle power above load power; params: none",
     "jobs_month_above_limit": "a month of jobs above 8 boxes' work; params: month, "
     "utilization, limit",
+    "memory": "a job whose memory fits neither the box nor the instance (version 4); params: "
+    "memory_gb, box_memory_gb, instance_memory_gb",
+    "rent_memory": "a job the box holds and the instance does not: renting could not do the "
+    "work (version 4); params: memory_gb, box_memory_gb (null: no limit), instance_memory_gb",
+    "duplicate_name": "an options request naming two boxes, or two offerings, alike; params: name",
     "low_above_high": "a range's low above its high",
     "mode_outside_range": "a triangular mode outside low..high",
     "workload_not_shareable": "a fleet of a workload that cannot be shared among boxes",

@@ -153,12 +153,30 @@ LINES: tuple[Line, ...] = (
         always_charted=True,
     ),
     Line(
+        "egress",
+        "build",
+        gettext_noop("Network egress"),
+        Booking.OPEX,
+        "#3d6fb6",
+        "Network egress: data sent out of the box's network, a fixed fee per month.",
+        fee=Fee("egress_monthly", escalates=False),
+    ),
+    Line(
         "burst",
         "build",
         gettext_noop("Cloud burst"),
         Booking.OPEX,
         "#0b3d91",
         "On-demand cloud rented for demand beyond the box (hybrid).",
+    ),
+    Line(
+        "offload",
+        "build",
+        gettext_noop("Rented jobs"),
+        Booking.OPEX,
+        "#3b5bdb",
+        "Jobs the box cannot hold (memory), rented on demand by the build plan: their "
+        "instance-hours × (1 + rework) × rate.",
     ),
     Line(
         "replacement",

@@ -23,13 +23,14 @@ from pydantic_core import PydanticCustomError
 
 from costmodel.columns import Array, ProjectionOverflowError, columns_from, variants
 from costmodel.errors import FieldError, ScenarioError, field_errors
-from costmodel.projection import chunks, power, project_columns, rent_hours_per_box_hour
+from costmodel.projection import chunks, power, project_columns, rent_instance_hours
 from costmodel.scenario import (
     HOURS_PER_MONTH,
     ProfileWorkload,
     Scenario,
     SteadyWorkload,
     TidalWorkload,
+    memory_of,
 )
 
 MAX_DRAWS = 100_000
@@ -262,7 +263,9 @@ def numeric_fields(scenario: Scenario) -> dict[str, type]:
     """Every numeric field of ``scenario`` by dotted path, with its type (int or float).
 
     Profile months are ``workload.monthly_utilization.0`` … Optional fields
-    left out (a useful life, financing) are not fields of this scenario.
+    left out (a useful life, financing) are not fields of this scenario. Memory
+    (``…memory_gb``) places jobs on the box or the instance and costs nothing by
+    itself: it is no driver.
     """
     fields: dict[str, type] = {}
 
@@ -270,7 +273,8 @@ def numeric_fields(scenario: Scenario) -> dict[str, type]:
         if isinstance(value, bool) or value is None or isinstance(value, str):
             return
         if isinstance(value, int | float):
-            fields[path] = type(value)
+            if not path.endswith("memory_gb"):
+                fields[path] = type(value)
         elif isinstance(value, dict):
             for key, item in value.items():
                 walk(item, f"{path}.{key}" if path else key)
@@ -683,8 +687,10 @@ def fleet(request: FleetRequest) -> dict[str, Any]:
             values[f"workload.monthly_utilization.{i}"] = u / boxes
     # Jobs need nothing more: their box-hours are work ÷ the GPUs of the fleet.
     try:
+        one_box = memory_of(scenario.build.gpu_count, scenario.build.gpu_memory_gb)
         p = project_columns(
-            variants(scenario, len(boxes), values), with_break_even_utilization=False
+            variants(scenario, len(boxes), values, box_memory_gb=one_box),
+            with_break_even_utilization=False,
         )
     except ProjectionOverflowError:
         raise ScenarioError(
@@ -718,13 +724,14 @@ def peak_committed_need(scenario: Scenario) -> int:
     Notes
     -----
     ``ceil(max_m rent_hours[m] / 730)`` with ``rent_hours[m] = demand[m] ×
-    capacity_ratio × (1 + rework_fraction)``: the rent side's instance-hours,
-    burst above one box and rework included (they do not depend on the
-    committed count).
+    capacity_ratio × (1 + rework_fraction)`` plus the jobs the box cannot hold
+    (:func:`costmodel.projection.rent_instance_hours`): the rent side's
+    instance-hours, burst above one box and rework included (they do not depend
+    on the committed count).
     """
     c = columns_from([scenario])
     with np.errstate(over="ignore", invalid="ignore"):  # huge inputs: capped below
-        peak = float(c.demand.max() * rent_hours_per_box_hour(c)[0]) / HOURS_PER_MONTH
+        peak = float(rent_instance_hours(c).max()) / HOURS_PER_MONTH
     if not math.isfinite(peak):
         return MAX_COMMITTED_INSTANCES
     return min(math.ceil(peak), MAX_COMMITTED_INSTANCES)

@@ -44,7 +44,7 @@ from costmodel.results import (
     RENT_FIGURES,
     RENT_SERIES,
 )
-from costmodel.scenario import HOURS_PER_MONTH, JobsWorkload, Scenario
+from costmodel.scenario import HOURS_PER_MONTH, JobsWorkload, Scenario, placements
 
 __all__ = [
     "Projection",
@@ -57,6 +57,7 @@ __all__ = [
     "project",
     "project_columns",
     "rent_hours_per_box_hour",
+    "rent_instance_hours",
 ]
 
 
@@ -151,8 +152,9 @@ def job_times(scenario: Scenario) -> list[dict[str, Any]]:
     Returns
     -------
     list of dict
-        ``name``; ``build_hours_per_run`` [h], wall hours on one box;
-        ``rent_instance_hours_per_run`` [instance-h].
+        ``name``; ``build_hours_per_run`` [h], wall hours on one box (None for a
+        job the box cannot hold); ``rent_instance_hours_per_run`` [instance-h];
+        ``placement``: ``box`` or ``rent`` (:func:`costmodel.scenario.placements`).
 
     Notes
     -----
@@ -171,9 +173,18 @@ def job_times(scenario: Scenario) -> list[dict[str, Any]]:
         build_hours = hours / (np.float64(b.gpu_count) * b.gpu_throughput)
         rent_hours = hours / (np.float64(r.gpu_count) * r.gpu_throughput) * (1 + r.rework_fraction)
     return [
-        {"name": job.name, "build_hours_per_run": bh, "rent_instance_hours_per_run": rh}
-        for job, bh, rh in zip(
-            workload.jobs, build_hours.tolist(), rent_hours.tolist(), strict=True
+        {
+            "name": job.name,
+            "build_hours_per_run": bh if where == "box" else None,
+            "rent_instance_hours_per_run": rh,
+            "placement": where,
+        }
+        for job, bh, rh, where in zip(
+            workload.jobs,
+            build_hours.tolist(),
+            rent_hours.tolist(),
+            placements(scenario),
+            strict=True,
         )
     ]
 
@@ -309,8 +320,11 @@ def project_columns(c: Columns, *, with_break_even_utilization: bool = True) -> 
         rate          = hourly_rate · (1 + annual_price_change)^((m − 1)/12)  [currency/h]
         capacity_ratio= (n_b · t_b) / (n_r · t_r)
         burst         = (demand − busy) · capacity_ratio · (1 + rework) · rate
+        offload       = offload_work / (n_r · t_r) · (1 + rework) · rate   (jobs the box
+                        cannot hold, rented by the build plan; version 4)
         financing     = level payments for months 1..min(n, H), any balance at H
-        rent_hours    = demand · capacity_ratio · (1 + rework)                  [instance-h]
+        rent_hours    = (demand · capacity_ratio + offload_work / (n_r · t_r)) · (1 + rework)
+                                                                                [instance-h]
         compute       = max(rent_hours − committed_instances · 730, 0) · rate
         committed     = committed hours · committed rate · price of the term, every month,
                         plus upfront fees when a term starts and the rest of a started term at H
@@ -444,6 +458,33 @@ def commitment_costs(c: Columns) -> Array:
     )
 
 
+def offload_instance_hours(c: Columns) -> Array | None:
+    """Instance-hours of the jobs the box cannot hold, rented by the build plan [instance-h],
+    shape (N, M); None when no row rents a job.
+
+    Notes
+    -----
+    ``offload_work[m] / (rent.gpu_count × rent.gpu_throughput) × (1 + rework_fraction)``.
+    """
+    if c.offload_work is None:
+        return None
+    r = c.rent
+    per_hour = (1.0 + r.rework_fraction) / (r.gpu_count * r.gpu_throughput)
+    hours: Array = c.offload_work * per_hour[:, None]
+    return hours
+
+
+def rent_instance_hours(c: Columns) -> Array:
+    """Instance-hours the rent side needs in each month [instance-h], shape (N, M).
+
+    ``demand × capacity_ratio × (1 + rework_fraction)`` plus the rented jobs'
+    instance-hours (:func:`offload_instance_hours`): renting does all the work.
+    """
+    hours: Array = c.demand * rent_hours_per_box_hour(c)[:, None]
+    offload = offload_instance_hours(c)
+    return hours if offload is None else hours + offload
+
+
 def rent_hours_per_box_hour(c: Columns) -> Array:
     """Instance-hours the rent side needs for one box-hour of work [instance-h/h], shape (N,).
 
@@ -521,18 +562,27 @@ def monthly_projection(c: Columns, with_break_even_utilization: bool = False) ->
         pue, tariff = col(b.pue), col(b.electricity_price_per_kwh)  # [-], [currency/kWh]
 
         # --- the lines that follow the work wanted: energy, burst, on-demand compute ---
-        def demand_lines(demand: Array) -> tuple[Array, Array, Array]:
-            """Energy, burst and on-demand compute [currency/month] for a demand matrix [h]."""
+        def demand_lines(
+            demand: Array, offload_hours: Array | float = 0.0
+        ) -> tuple[Array, Array, Array]:
+            """Energy, burst and on-demand compute [currency/month] for a demand matrix [h]
+            and the instance-hours of the jobs the box cannot hold."""
             busy = np.minimum(demand, HOURS_PER_MONTH)  # [h]
             energy_kwh = (load * busy + idle * (HOURS_PER_MONTH - busy)) / 1000.0 * pue
             energy = energy_kwh * tariff * escalation
             burst = np.where(running, (demand - busy) * instance_hours_per_box_hour * rate, 0.0)
-            rent_hours = demand * instance_hours_per_box_hour  # [instance-h]
+            rent_hours = demand * instance_hours_per_box_hour + offload_hours  # [instance-h]
             on_demand = np.maximum(rent_hours - committed_hours, 0.0)
             return energy, burst, np.where(running, on_demand * rate, 0.0)
 
         demand = c.demand  # [box-h]
-        energy, burst, compute = demand_lines(demand)
+        offload_hours = offload_instance_hours(c)  # [instance-h]
+        if offload_hours is None:
+            offload = np.zeros(demand.shape)
+            energy, burst, compute = demand_lines(demand)
+        else:
+            offload = np.where(running, offload_hours * rate, 0.0)
+            energy, burst, compute = demand_lines(demand, offload_hours)
 
         # --- the fixed monthly fees of both sides (hosting, administration, fixed fees …) ---
         fees = {
@@ -565,6 +615,7 @@ def monthly_projection(c: Columns, with_break_even_utilization: bool = False) ->
             "energy": energy,
             "maintenance": maintenance,
             "burst": burst,
+            "offload": offload,
             "replacement": replacement,
             "financing": financing,
             "compute": compute,
@@ -590,6 +641,8 @@ def monthly_projection(c: Columns, with_break_even_utilization: bool = False) ->
         rent_present_value = (rent_monthly * discount).sum(axis=1)
 
         work = demand.sum(axis=1) * b.gpu_count * b.gpu_throughput  # [reference GPU-h]
+        if c.offload_work is not None:
+            work = work + c.offload_work.sum(axis=1)
         build_cost_per_hour = np.where(work > 0, build_total_net / work, np.nan)
         rent_cost_per_hour = np.where(work > 0, rent_total / work, np.nan)
 
@@ -601,20 +654,27 @@ def monthly_projection(c: Columns, with_break_even_utilization: bool = False) ->
             -----
             The methodology's "savings of the scenario with a steady workload
             u", computed on the assumption (true of every formula above) that
-            only three lines depend on the work wanted: energy (through busy
-            hours), burst and on-demand compute. Every other line — capex,
-            hosting, maintenance, ops, replacements, financing, resale,
-            commitments, fixed fees — is the same at any u, so::
+            only four lines depend on the work wanted: energy (through busy
+            hours), burst, offload and on-demand compute. Every other line —
+            capex, hosting, maintenance, ops, replacements, financing, resale,
+            commitments, fixed fees — is the same at any u, and steady work
+            has no rented jobs (no offload), so::
 
                 savings(u) = savings + Σ_m (compute(u) − compute)
-                                     − Σ_m (energy(u) − energy + burst(u) − burst)
+                                     − Σ_m (energy(u) − energy + burst(u) − burst − offload)
 
             tests/costmodel/test_properties.py checks it against the full projection
             of the steady scenario (savings at the break-even utilization are zero).
             """
             e, bu, cp = demand_lines(steady_demand(utilization, horizon, c.months))
             more_rent = cp.sum(axis=-1) - compute.sum(axis=1)
-            more_build = e.sum(axis=-1) - energy.sum(axis=1) + bu.sum(axis=-1) - burst.sum(axis=1)
+            more_build = (
+                e.sum(axis=-1)
+                - energy.sum(axis=1)
+                + bu.sum(axis=-1)
+                - burst.sum(axis=1)
+                - offload.sum(axis=1)
+            )
             changed: Array = savings + more_rent - more_build
             return changed
 
@@ -772,7 +832,7 @@ def _refuse_endless_jobs(scenarios: Sequence[Scenario]) -> None:
         for i, s in enumerate(scenarios)
         if isinstance(s.workload, JobsWorkload)
         and not all(
-            math.isfinite(job["build_hours_per_run"])
+            (job["build_hours_per_run"] is None or math.isfinite(job["build_hours_per_run"]))
             and math.isfinite(job["rent_instance_hours_per_run"])
             for job in job_times(s)
         )

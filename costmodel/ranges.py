@@ -329,3 +329,55 @@ def with_spread(ranges: Sequence[Range]) -> tuple[list[Range], list[Range]]:
         same = math.isclose(r.low, r.high, rel_tol=1e-12, abs_tol=1e-12)
         (fixed if same else kept).append(r)
     return kept, fixed
+
+
+FILLED_HIGH_FACTOR = 2.0
+"""With every month of a measured profile filled by repetition, a month's utilization may
+be up to twice the repeated figure (and down to none): nothing of that month was seen."""
+
+
+def measured_utilization_factors(filled_share: float) -> tuple[float, float]:
+    """Low and high factors of a measured profile month's utilization range.
+
+    Parameters
+    ----------
+    filled_share : float
+        Share of the profile's months filled by repeating the measured average,
+        not measured [fraction, 0..1].
+
+    Returns
+    -------
+    low, high : float
+        The range of a month planned at ``u`` is ``low × u`` to ``high × u``.
+
+    Notes
+    -----
+    ``low = UTILIZATION_LOW_FACTOR × (1 − s)`` and
+    ``high = UTILIZATION_HIGH_FACTOR + (FILLED_HIGH_FACTOR − UTILIZATION_HIGH_FACTOR) × s``:
+    with every month measured (``s = 0``) the usual half to a quarter more; with
+    every month filled (``s = 1``) from none to twice the repeated figure;
+    linear in between.
+
+    >>> measured_utilization_factors(0.0)
+    (0.5, 1.25)
+    >>> measured_utilization_factors(1.0)
+    (0.0, 2.0)
+    """
+    s = min(1.0, max(0.0, filled_share))
+    low = UTILIZATION_LOW_FACTOR * (1.0 - s)
+    high = UTILIZATION_HIGH_FACTOR + (FILLED_HIGH_FACTOR - UTILIZATION_HIGH_FACTOR) * s
+    return low, high
+
+
+def measured_ranges(scenario: Scenario, filled_share: float) -> list[Range]:
+    """The utilization range of each month of a measured profile workload, widened with the
+    share of months filled by repetition (:func:`measured_utilization_factors`); none for
+    another workload. Each month is drawn on its own."""
+    w = scenario.workload
+    if not isinstance(w, ProfileWorkload):
+        return []
+    low, high = measured_utilization_factors(filled_share)
+    return [
+        _around(f"workload.monthly_utilization.{i}", u, u * low, u * high, 0.0, MAX_DEMAND_MULTIPLE)
+        for i, u in enumerate(w.monthly_utilization)
+    ]

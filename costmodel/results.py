@@ -17,7 +17,7 @@ cannot be declared there and missing here), then, for the build,
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
@@ -146,13 +146,17 @@ class JobTimes(_Schema):
     """How long one run of a job takes on each side (a jobs workload only)."""
 
     name: str = Field(description="The job's name, as given.")
-    build_hours_per_run: float = Field(
+    build_hours_per_run: float | None = Field(
         description="reference_gpu_hours / (build.gpu_count × build.gpu_throughput): wall "
-        "hours of one run on one box [h]."
+        "hours of one run on one box [h]; null when the box cannot hold the job."
     )
     rent_instance_hours_per_run: float = Field(
         description="reference_gpu_hours / (rent.gpu_count × rent.gpu_throughput) × "
         "(1 + rework_fraction): instance-hours of one run when rented [instance-h]."
+    )
+    placement: Literal["box", "rent"] = Field(
+        description="Where the build plan runs the job: on the box when its memory_gb fits "
+        "build.gpu_count × build.gpu_memory_gb, else rented (the offload series)."
     )
 
 

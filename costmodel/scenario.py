@@ -10,16 +10,29 @@ Version 2 of the methodology adds optional fields (hybrid demand above one
 box, hardware life, price trends, financing, spot rework, commitments). Each
 has a default that leaves a version-1 scenario's figures exactly as they were.
 Version 3 adds a fourth workload, training jobs (:class:`JobsWorkload`).
+Version 4 adds memory: what one run of a job needs (``memory_gb``) and what one
+GPU of the box and of the instance holds (``gpu_memory_gb``); a job is placed
+on the box when the box holds it, else rented by the build plan
+(:func:`placements`).
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from typing import Annotated, Any, Literal, Self
 
 import numpy as np
 import numpy.typing as npt
-from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Discriminator,
+    Field,
+    Tag,
+    ValidationInfo,
+    model_validator,
+)
 from pydantic_core import PydanticCustomError
 
 HOURS_PER_MONTH = 730.0
@@ -102,6 +115,9 @@ class Job(_Strict):
     name: Annotated[str, Field(min_length=1, max_length=200)]
     reference_gpu_hours: Annotated[float, Field(gt=0)]
     runs_per_month: Runs
+    memory_gb: Annotated[float, Field(gt=0)] | None = None
+    """GPU memory one run needs: weights, gradients, optimizer state, activations [GB];
+    null: it fits anywhere."""
 
 
 class JobsWorkload(_Strict):
@@ -127,11 +143,35 @@ def jobs_work(
     months: int,
     values: Mapping[str, npt.ArrayLike] | None = None,
 ) -> npt.NDArray[np.float64]:
+    """Work wanted (count, months) [reference GPU-h] of every job, wherever it runs.
+
+    See :func:`placed_work` for the arguments; this is its two parts summed.
+    """
+    on_box, rented = placed_work(workload, count, months, values)
+    total: npt.NDArray[np.float64] = on_box + rented
+    return total
+
+
+def placed_work(
+    workload: JobsWorkload,
+    count: int,
+    months: int,
+    values: Mapping[str, npt.ArrayLike] | None = None,
+    box_memory_gb: npt.ArrayLike | None = None,
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
     """Work wanted (count, months) [reference GPU-h] of copies of a jobs workload, 0 in month 0.
 
     ``values`` sets some of each job's fields per copy: arrays of shape (count,)
     under ``workload.jobs.<j>.reference_gpu_hours``, ``….runs_per_month`` (a
-    number) or ``….runs_per_month.<i>`` (an entry of a list).
+    number) or ``….runs_per_month.<i>`` (an entry of a list). ``box_memory_gb``
+    (count,) is what each copy's box holds (``build.gpu_count ×
+    build.gpu_memory_gb``; default: no limit).
+
+    Returns
+    -------
+    on_box, rented : ndarray, shape (count, months)
+        The work of the jobs the box holds (``memory_gb ≤ box_memory_gb``, or no
+        memory given), and of the others, which the build plan rents.
 
     Notes
     -----
@@ -140,6 +180,8 @@ def jobs_work(
     """
     values = values or {}
     work = np.zeros((count, months))
+    rented = np.zeros((count, months))
+    box = np.broadcast_to(np.inf if box_memory_gb is None else box_memory_gb, (count,))
     for j, job in enumerate(workload.jobs):
         prefix = f"workload.jobs.{j}."
         hours = np.broadcast_to(
@@ -157,8 +199,47 @@ def jobs_work(
                 values.get(prefix + "runs_per_month", job.runs_per_month), (count,)
             )
             runs = np.where(m >= 1, number[:, None], 0.0)
-        work += runs * hours[:, None]
-    return work
+        job_work = runs * hours[:, None]
+        if job.memory_gb is None:
+            work += job_work
+        else:
+            fits = (job.memory_gb <= box)[:, None]
+            work += np.where(fits, job_work, 0.0)
+            rented += np.where(fits, 0.0, job_work)
+    return work, rented
+
+
+Placement = Literal["box", "rent"]
+
+
+def memory_of(gpu_count: int, gpu_memory_gb: float | None) -> float:
+    """Memory a run may be sharded across on one box or instance [GB]: ``gpu_count ×
+    gpu_memory_gb``, inf when the GPU's memory is not given (no limit)."""
+    if gpu_memory_gb is None:
+        return math.inf
+    try:
+        return float(gpu_count) * gpu_memory_gb
+    except OverflowError:  # a count beyond float64
+        return math.inf
+
+
+def placements(scenario: Scenario) -> list[Placement]:
+    """Where each job of a jobs workload runs: on the ``box`` when it holds the job, else
+    ``rent`` (the build plan rents it).
+
+    Notes
+    -----
+    ``M_b = build.gpu_count × build.gpu_memory_gb``: a run may be sharded across
+    the GPUs of one box, never across boxes. A job is on the box when its
+    ``memory_gb ≤ M_b`` (or either is not given).
+    """
+    workload = scenario.workload
+    if not isinstance(workload, JobsWorkload):
+        raise ValueError("only a jobs workload has jobs")
+    box = memory_of(scenario.build.gpu_count, scenario.build.gpu_memory_gb)
+    return [
+        "box" if job.memory_gb is None or job.memory_gb <= box else "rent" for job in workload.jobs
+    ]
 
 
 Workload = Annotated[
@@ -187,8 +268,11 @@ class Build(_Strict):
     hosting_monthly: NonNegative
     maintenance_rate_per_year: Fraction = 0.0
     ops_monthly: NonNegative = 0.0
+    egress_monthly: NonNegative = 0.0
     residual_value_retention_per_year: Fraction = 0.7
     useful_life_months: Annotated[int, Field(ge=1, le=MAX_HORIZON_MONTHS)] | None = None
+    gpu_memory_gb: Annotated[float, Field(gt=0)] | None = None
+    """Memory of one GPU [GB]; null: no limit."""
     capex_annual_price_change: AnnualChange = 0.0
     running_cost_annual_change: Annotated[float, Field(ge=-0.5, le=1)] = 0.0
     financing: Financing | None = None
@@ -217,6 +301,8 @@ class Rent(_Strict):
     committed_hourly_rate: NonNegative = 0.0
     commitment_term_months: Annotated[int, Field(ge=1, le=120)] = 12
     commitment_upfront_per_instance: NonNegative = 0.0
+    gpu_memory_gb: Annotated[float, Field(gt=0)] | None = None
+    """Memory of one GPU [GB]; null: no limit."""
 
 
 class Scenario(_Strict):
@@ -231,15 +317,25 @@ class Scenario(_Strict):
     rent: Rent
 
     @model_validator(mode="after")
-    def _jobs_fit_eight_boxes(self) -> Self:
-        """A jobs workload may ask for at most 8 boxes' work in any month, like a profile."""
+    def _jobs_fit(self, info: ValidationInfo) -> Self:
+        """Every job fits the box or the instance, and the box's jobs ask for at most 8
+        boxes' work in any month, like a profile.
+
+        Within an options request (validation context ``{"options": True}``) the
+        scenario only carries the work, the horizon and the prices of money: its
+        own box and instance are not a plan, so neither rule applies to them.
+        """
         if not isinstance(self.workload, JobsWorkload):
             return self
+        if isinstance(info.context, Mapping) and info.context.get("options"):
+            return self
+        self._refuse_jobs_without_memory()
         try:
             box = self.build.gpu_count * self.build.gpu_throughput  # [reference GPUs]
         except OverflowError:  # a count beyond float64: refused when projected
             return self
-        work = self.workload.reference_gpu_hours(self.horizon_months + 1)
+        box_memory = memory_of(self.build.gpu_count, self.build.gpu_memory_gb)
+        work = placed_work(self.workload, 1, self.horizon_months + 1, None, box_memory)[0][0]
         with np.errstate(over="ignore"):
             utilization = work / box / HOURS_PER_MONTH
         above = np.flatnonzero(utilization > MAX_DEMAND_MULTIPLE)
@@ -257,3 +353,34 @@ class Scenario(_Strict):
                 },
             )
         return self
+
+    def _refuse_jobs_without_memory(self) -> None:
+        """Refuse the first job that fits neither the box nor the instance (``memory``), or
+        that the box holds and the instance does not (``rent_memory``: renting could not do
+        the work the comparison weighs)."""
+        assert isinstance(self.workload, JobsWorkload)
+        box = memory_of(self.build.gpu_count, self.build.gpu_memory_gb)
+        instance = memory_of(self.rent.gpu_count, self.rent.gpu_memory_gb)
+        for j, job in enumerate(self.workload.jobs):
+            if job.memory_gb is None or job.memory_gb <= instance:
+                continue
+            params = {
+                "path": f"workload.jobs.{j}.memory_gb",
+                "memory_gb": job.memory_gb,
+                "box_memory_gb": box if math.isfinite(box) else None,
+                "instance_memory_gb": instance,
+            }
+            if job.memory_gb > box:
+                raise PydanticCustomError(
+                    "memory",
+                    "one run needs {memory_gb} GB of GPU memory: more than the box "
+                    "({box_memory_gb} GB) and the instance ({instance_memory_gb} GB) hold",
+                    params,
+                )
+            raise PydanticCustomError(
+                "rent_memory",
+                "one run needs {memory_gb} GB of GPU memory: more than the instance "
+                "({instance_memory_gb} GB) holds, so renting could not do the work; choose an "
+                "instance with more GPUs",
+                params,
+            )

@@ -137,7 +137,11 @@ def summary_and_sweep(scenario: Scenario, steps: int) -> tuple[dict[str, Any], d
     utilization = _sweep_points(steps)
     rows = columns_from([scenario] * (steps + 1))
     swept = steady_demand(utilization, rows.horizon_months[1:], rows.months)
-    projection = project_columns(rows.with_demand(np.vstack([rows.demand[:1], swept])))
+    offload = None
+    if rows.offload_work is not None:  # the scenario's rented jobs; steady work has none
+        offload = np.zeros(rows.demand.shape)
+        offload[0] = rows.offload_work[0]
+    projection = project_columns(rows.with_demand(np.vstack([rows.demand[:1], swept]), offload))
     sweep = _sweep(utilization, projection.savings[1:], projection.break_even_month[1:])
     return projection.summary(0), sweep
 

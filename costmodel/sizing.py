@@ -28,9 +28,15 @@ limited. Bytes per parameter (Hugging Face, "Model training anatomy"):
 - int8: mixed-precision weights and gradients with 8-bit Adam
   states: 6 + 4 + 2 = 12
 
+Adapter training (LoRA) keeps only the frozen weights: 4, 2 or 1 bytes at
+fp32, fp16/bf16 or int8; on a 4-bit base (QLoRA) 4.127 bits, 4-bit NormalFloat
+weights and their double-quantized constants (Dettmers et al. 2023).
+
 A multi-GPU box or a cluster is assumed to shard weights, gradients and
 optimizer states across all its GPUs (ZeRO-3 / FSDP), so its capacity is the
-sum of its GPUs' memory; a single-GPU box's capacity is its GPU's memory.
+sum of its GPUs' memory; a single-GPU box's capacity is its GPU's memory. A
+run stated as not sharded (plain data parallelism) must fit one GPU
+(:func:`memory_capacity_gb`).
 
 The recommended tier is the highest tier any rule asks for
 (:func:`tier_votes`, :func:`recommended_tier`):
@@ -81,7 +87,15 @@ ADAPTER_BYTES_PER_PARAMETER: dict[str, float] = {"fp32": 4.0, "fp16": 2.0, "bf16
 """Frozen weights per parameter when only adapters are trained [B]: no gradient or optimizer
 state for them (LoRA, Hu et al. 2021); the adapters' own states are a fraction of a percent."""
 
-TrainingMethod = Literal["full", "adapter"]
+QLORA_BYTES_PER_PARAMETER = 4.127 / 8
+"""Frozen base weights per parameter when adapters are trained on a 4-bit base (QLoRA) [B]:
+4-bit NormalFloat weights plus their double-quantized scaling constants, 0.127 bits per
+parameter (Dettmers et al. 2023, "QLoRA: Efficient Finetuning of Quantized LLMs", sections
+2-3). Computation runs in the chosen precision; the stored weights are 4-bit whatever it is."""
+
+TrainingMethod = Literal["full", "adapter", "qlora"]
+"""``full``: every weight trained (Adam states for all); ``adapter``: adapters only (LoRA) on
+base weights stored at the chosen precision; ``qlora``: adapters on 4-bit base weights."""
 
 ACTIVATION_ALLOWANCE = 0.25
 """Activations as a fraction of weight, gradient and optimizer memory [-]."""
@@ -306,6 +320,23 @@ def is_geforce_40_series(gpu_name: str) -> bool:
     return bool(_GEFORCE_40.search(gpu_name))
 
 
+def bytes_per_parameter(precision: Precision, method: TrainingMethod = "full") -> float:
+    """What one parameter keeps in GPU memory while training [B].
+
+    :data:`BYTES_PER_PARAMETER` for ``full`` training,
+    :data:`ADAPTER_BYTES_PER_PARAMETER` for ``adapter`` training (the frozen
+    weights alone), :data:`QLORA_BYTES_PER_PARAMETER` for ``qlora`` (4-bit
+    frozen weights, whatever the precision of the computation).
+
+    >>> bytes_per_parameter("bf16", "qlora")
+    0.515875
+    """
+    if method == "qlora":
+        return QLORA_BYTES_PER_PARAMETER
+    per_parameter = BYTES_PER_PARAMETER if method == "full" else ADAPTER_BYTES_PER_PARAMETER
+    return per_parameter[precision]
+
+
 def training_memory_gb(
     parameters_billion: float, precision: Precision, method: TrainingMethod = "full"
 ) -> float:
@@ -314,18 +345,33 @@ def training_memory_gb(
     Notes
     -----
     ``max(P × b × (1 + 0.25) + 2, 12)`` with ``P`` in billions (so ``P × b``
-    is in GB) and ``b`` from :data:`BYTES_PER_PARAMETER` (``"full"``
-    training), or :data:`ADAPTER_BYTES_PER_PARAMETER` when only adapters are
-    trained (the frozen weights alone).
+    is in GB) and ``b`` from :func:`bytes_per_parameter`: every weight's
+    states for ``full`` training, the frozen weights alone when only adapters
+    are trained (``adapter``, at the chosen precision; ``qlora``, 4-bit).
 
     >>> round(training_memory_gb(1.0, "fp16"), 2)
     24.5
     >>> round(training_memory_gb(7.0, "bf16", "adapter"), 2)
     19.5
+    >>> round(training_memory_gb(70.0, "bf16", "qlora"), 2)
+    47.14
     """
-    per_parameter = BYTES_PER_PARAMETER if method == "full" else ADAPTER_BYTES_PER_PARAMETER
-    states = parameters_billion * per_parameter[precision]
+    states = parameters_billion * bytes_per_parameter(precision, method)
     return max(states * (1 + ACTIVATION_ALLOWANCE) + FRAMEWORK_OVERHEAD_GB, VRAM_FLOOR_GB)
+
+
+def memory_capacity_gb(gpu_count: int, vram_gb: float, sharded: bool = True) -> float:
+    """GPU memory one run may use on one box or instance [GB].
+
+    ``sharded`` (ZeRO-3 / FSDP: weights, gradients and optimizer states split
+    across the GPUs): every GPU's memory, ``gpu_count × vram_gb``. Not sharded
+    (plain data parallelism, DDP: every GPU holds the whole model): one GPU's,
+    ``vram_gb``. A run is never sharded across boxes or instances.
+
+    >>> memory_capacity_gb(4, 24.0), memory_capacity_gb(4, 24.0, sharded=False)
+    (96.0, 24.0)
+    """
+    return float(gpu_count) * vram_gb if sharded else float(vram_gb)
 
 
 def check_psu(

@@ -31,12 +31,17 @@ Examples
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal, overload
+from typing import overload
 
 import numpy as np
 import numpy.typing as npt
 
-from costmodel.sizing import Precision, TrainingMethod, training_memory_gb
+from costmodel.sizing import (
+    Precision,
+    TrainingMethod,
+    memory_capacity_gb,
+    training_memory_gb,
+)
 
 __all__ = [
     "DEFAULT_MFU",
@@ -47,9 +52,11 @@ __all__ = [
     "transformer_reference_gpu_hours",
 ]
 
-FLOPS_PER_PARAMETER_TOKEN: dict[str, float] = {"full": 6.0, "adapter": 4.0}
+FLOPS_PER_PARAMETER_TOKEN: dict[str, float] = {"full": 6.0, "adapter": 4.0, "qlora": 4.0}
 """Floating-point operations per parameter and token [FLOP]: full training
-(pre-training or full fine-tuning) 6, adapters only (LoRA and its kin) 4."""
+(pre-training or full fine-tuning) 6, adapters only (LoRA and its kin, on 4-bit
+base weights too: QLoRA) 4. Dequantizing 4-bit weights costs time, not model
+FLOPs: a QLoRA run shows it as a lower MFU."""
 
 DEFAULT_MFU = 0.4
 """Model-FLOPs utilization a well-tuned run reaches [fraction]. PaLM reported
@@ -66,7 +73,7 @@ Number = float | npt.NDArray[np.float64]
 def transformer_reference_gpu_hours(
     parameters: float,
     tokens: float,
-    method: Literal["full", "adapter"],
+    method: TrainingMethod,
     reference_peak_tflops: float,
     mfu: float = DEFAULT_MFU,
 ) -> float: ...
@@ -74,14 +81,14 @@ def transformer_reference_gpu_hours(
 def transformer_reference_gpu_hours(
     parameters: npt.ArrayLike,
     tokens: npt.ArrayLike,
-    method: Literal["full", "adapter"],
+    method: TrainingMethod,
     reference_peak_tflops: npt.ArrayLike,
     mfu: npt.ArrayLike = DEFAULT_MFU,
 ) -> Number: ...
 def transformer_reference_gpu_hours(
     parameters: npt.ArrayLike,
     tokens: npt.ArrayLike,
-    method: Literal["full", "adapter"],
+    method: TrainingMethod,
     reference_peak_tflops: npt.ArrayLike,
     mfu: npt.ArrayLike = DEFAULT_MFU,
 ) -> Number:
@@ -93,8 +100,8 @@ def transformer_reference_gpu_hours(
         Model size N [parameters], > 0.
     tokens : float or array
         Tokens processed by one run D [tokens] (dataset tokens × epochs), > 0.
-    method : {"full", "adapter"}
-        Full training (factor 6) or adapters only (factor 4).
+    method : {"full", "adapter", "qlora"}
+        Full training (factor 6) or adapters only (factor 4), on 4-bit base weights too.
     reference_peak_tflops : float or array
         Peak dense throughput of the reference GPU at the run's precision
         [TFLOP/s] (A100: 312 at BF16).
@@ -110,10 +117,10 @@ def transformer_reference_gpu_hours(
     ------
     ValueError
         If a value is not finite and above 0, ``mfu`` is above 1, or
-        ``method`` is neither "full" nor "adapter".
+        ``method`` is not "full", "adapter" or "qlora".
     """
     if method not in FLOPS_PER_PARAMETER_TOKEN:
-        raise ValueError(f"method: must be 'full' or 'adapter', not {method!r}")
+        raise ValueError(f"method: must be 'full', 'adapter' or 'qlora', not {method!r}")
     n, d = _positive("parameters", parameters), _positive("tokens", tokens)
     peak = _positive("reference_peak_tflops", reference_peak_tflops)
     utilization = _positive("mfu", mfu, at_most=1.0)
@@ -171,6 +178,7 @@ def memory_fit(
     method: TrainingMethod,
     gpu_count: int,
     vram_gb: float,
+    sharded: bool = True,
 ) -> MemoryFit:
     """The run's training memory against one box's GPU memory.
 
@@ -178,24 +186,28 @@ def memory_fit(
     ----------
     parameters_billion : model size [billion parameters]
     precision : "fp32", "fp16", "bf16" or "int8"
-    method : "full" or "adapter"
+    method : "full", "adapter" (LoRA) or "qlora" (adapters on 4-bit weights)
     gpu_count : GPUs in the box
     vram_gb : memory of one of its GPUs [GB]
+    sharded : the run splits its states across the box's GPUs (ZeRO-3 / FSDP);
+        false: each GPU holds the whole run (plain data parallelism)
 
     Notes
     -----
     ``needed = training_memory_gb(P, precision, method)`` (the advisor's
-    rule); ``capacity = gpu_count × vram_gb``: weights, gradients and
-    optimizer states sharded across the box's GPUs (ZeRO-3 / FSDP), as the
-    advisor assumes. The run fits when ``needed ≤ capacity``.
+    rule); ``capacity = gpu_count × vram_gb`` when sharded, as the advisor
+    assumes, else ``vram_gb`` (:func:`costmodel.sizing.memory_capacity_gb`).
+    The run fits when ``needed ≤ capacity``.
 
     >>> memory_fit(7.0, "bf16", "full", 1, 16.0).fits
     False
+    >>> memory_fit(7.0, "bf16", "qlora", 1, 16.0).fits
+    True
     """
     if gpu_count < 1 or not vram_gb > 0:
         raise ValueError("gpu_count and vram_gb: must be greater than 0")
     needed = training_memory_gb(parameters_billion, precision, method)
-    return MemoryFit(needed_gb=needed, capacity_gb=float(gpu_count * vram_gb))
+    return MemoryFit(needed_gb=needed, capacity_gb=memory_capacity_gb(gpu_count, vram_gb, sharded))
 
 
 def _positive(name: str, value: npt.ArrayLike, at_most: float | None = None) -> Number:

@@ -15,6 +15,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+import numpy as np
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
 from django.http import Http404, HttpRequest, HttpResponse
@@ -44,8 +45,24 @@ MAX_KEYS = 1_000
 (:func:`key_count`). A scenario has about 50, an analysis request a few more; the batch
 API allows 100 per scenario a batch may hold (webapp.api.compare)."""
 
+MAX_ITEMS = 25_000
+"""Most items (values in a body's lists and objects, :func:`item_count`) a request body may
+hold. A scenario of 50 jobs that each give 240 months of runs, the largest the engine takes,
+holds about 13 000; the batch API allows 200 per scenario a batch may hold. The parser makes
+a Python object of every item: 16 MB of ``[{},{},…]`` is 5.6 million of them, over a
+gigabyte in a worker."""
+
+MAX_DEPTH = 20
+"""Most levels of lists and objects inside one another in a request body (a batch of
+scenarios with jobs nests 5 deep)."""
+
 _JSON_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"')
 """A JSON string, escapes included (the "unrolled loop" form: one pass, no backtracking)."""
+
+_WHITESPACE = b" \t\r\n"
+_BRACKETS_ONLY = bytes.maketrans(b"{}", b"[]")
+_NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
+_CHUNK = 1 << 20
 
 
 def key_count(body: bytes) -> int:
@@ -56,7 +73,44 @@ def key_count(body: bytes) -> int:
     finds them, left to right, so the count is exact; for broken JSON it may be
     anything, and the parser refuses the body anyway.
     """
-    return _JSON_STRING.sub(b"", body).count(b":")
+    return _without_strings(body).count(b":")
+
+
+def _without_strings(body: bytes) -> bytes:
+    return _JSON_STRING.sub(b"", body) if b'"' in body else body  # no copy when none
+
+
+def item_count(body: bytes) -> int:
+    """Items in a JSON body: the values in its lists and objects (its top value aside).
+
+    Outside strings, a non-empty list or object holds one item more than it has commas:
+    the commas plus the non-empty containers. Exact for JSON text; for broken JSON it may
+    be anything, and the parser refuses the body anyway. Counted in a few passes over the
+    text, each in C (no regular expression on the whole body but the strings').
+    """
+    bare = _without_strings(body)
+    items = bare.count(b",") + bare.count(b"[") + bare.count(b"{")
+    if any(space in bare for space in _WHITESPACE):
+        bare = bare.translate(None, _WHITESPACE)  # so that "[ ]" is an empty list too
+    return items - bare.count(b"[]") - bare.count(b"{}")
+
+
+def nested_deeper_than(body: bytes, limit: int) -> bool:
+    """Whether a JSON body opens lists and objects more than ``limit`` levels deep.
+
+    Only the brackets outside strings are kept, a list's and an object's alike; the depth
+    is the highest running count of open brackets, summed with numpy a megabyte at a time
+    (no parsing, and a few megabytes of memory whatever the body).
+    """
+    brackets = _without_strings(body).translate(_BRACKETS_ONLY, _NOT_BRACKETS)
+    depth = 0
+    for start in range(0, len(brackets), _CHUNK):
+        steps = np.frombuffer(brackets, np.uint8, min(_CHUNK, len(brackets) - start), start)
+        running = np.cumsum(np.where(steps == ord("["), 1, -1), dtype=np.int64) + depth
+        if int(running.max()) > limit:
+            return True
+        depth = int(running[-1])
+    return False
 
 
 class ApiError(Exception):
@@ -123,14 +177,17 @@ def too_large_body(path: str, limit: int) -> tuple[str, bytes]:
     return "text/plain; charset=utf-8", message.encode()
 
 
-def read_body(request: HttpRequest, max_keys: int = MAX_KEYS) -> bytes:
-    """The request body, or :class:`ApiError` (400, 411, 413) when there is none to read.
+def read_body(request: HttpRequest, max_keys: int = MAX_KEYS, max_items: int = MAX_ITEMS) -> bytes:
+    """The request body, or :class:`ApiError` (400, 411, 413, 422) when there is none to read.
 
     Checks the content type (``application/json``), the size limit, chunked
-    transfer, emptiness and the number of keys (at most ``max_keys``, before
-    any parsing: a body of a million keys costs seconds and gigabytes to
-    parse and validate; only a body with more colons than that is scanned for
-    its strings, :func:`key_count`); decoding is the caller's.
+    transfer, emptiness, the number of keys (at most ``max_keys``) and of items
+    (at most ``max_items``), and the depth (at most :data:`MAX_DEPTH`), before any
+    parsing: a body of a million keys or items costs seconds and gigabytes to
+    parse and validate. Only a body with more colons, or commas and brackets, than
+    that is scanned for its strings (:func:`key_count`, :func:`item_count`), and only
+    one with more brackets than :data:`MAX_DEPTH` for its depth; decoding is the
+    caller's.
     """
     if request.content_type != JSON_CONTENT_TYPE:
         raise error(
@@ -151,6 +208,20 @@ def read_body(request: HttpRequest, max_keys: int = MAX_KEYS) -> bytes:
         raise error(400, "(body)", _("is empty; send a JSON object"))
     if body.count(b":") > max_keys and key_count(body) > max_keys:
         raise error(413, "(body)", _("holds more than %(limit)d keys") % {"limit": max_keys})
+    brackets = body.count(b"[") + body.count(b"{")
+    if brackets > MAX_DEPTH and nested_deeper_than(body, MAX_DEPTH):
+        raise error(
+            422,
+            "(body)",
+            _("nests lists and objects more than %(limit)d levels deep") % {"limit": MAX_DEPTH},
+        )
+    if body.count(b",") + brackets > max_items and item_count(body) > max_items:
+        raise error(
+            413,
+            "(body)",
+            _("holds more than %(limit)d items (values in lists and objects)")
+            % {"limit": max_items},
+        )
     return body
 
 

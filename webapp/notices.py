@@ -25,15 +25,19 @@ from django.utils.translation import gettext_lazy
 
 from costmodel import FieldError
 from costmodel.usage import (
+    MAX_PLACES,
     Gap,
     GpuRef,
+    GpusWithoutUtilization,
     InstanceTypeUnknown,
     JobStepsSkipped,
+    JobsWithoutGpu,
     MonthNotObserved,
     MonthPartlyObserved,
     MoreGaps,
     MoreRowsSkipped,
     RowSkipped,
+    SamplesSkipped,
     SingleSampleGpus,
     UnfinishedJobsSkipped,
     UsageNotice,
@@ -102,10 +106,39 @@ def notice_text(notice: UsageNotice) -> str:
                 "%(count)s GPU(s) with one sample (or one instant) only: counted with the "
                 "median interval of the others, %(seconds)s s"
             ) % {"count": number(notice.count), "seconds": _short(notice.seconds)}
+        case SamplesSkipped():
+            return _(
+                "%(count)s samples skipped, not a utilization within 0–100 %% (the first: "
+                "%(value)s at %(path)s); their time counts as not observed"
+            ) % {"count": number(notice.count), "value": notice.value, "path": notice.path}
+        case GpusWithoutUtilization():
+            values = {
+                "count": number(notice.count),
+                "gpus": _places([gpu_text(g) for g in notice.gpus], notice.count),
+            }
+            if notice.mig:
+                return (
+                    _(
+                        "%(count)s GPUs in MIG mode report no utilization, not counted: %(gpus)s "
+                        "(measure them through DCGM, DCGM_FI_PROF_GR_ENGINE_ACTIVE)"
+                    )
+                    % values
+                )
+            return (
+                _(
+                    "%(count)s GPUs report no utilization ([N/A] in every row), not counted: "
+                    "%(gpus)s"
+                )
+                % values
+            )
         case JobStepsSkipped():
             return _("%(count)s job steps skipped (only whole jobs count; use sacct -X)") % {
                 "count": number(notice.count)
             }
+        case JobsWithoutGpu():
+            return _(
+                "%(count)s jobs without a GPU (no gres/gpu in AllocTRES): they count no GPU-hours"
+            ) % {"count": number(notice.count)}
         case UnfinishedJobsSkipped():
             return _("%(count)s jobs without a start or an end skipped (still running?)") % {
                 "count": number(notice.count)
@@ -125,9 +158,78 @@ def notice_text(notice: UsageNotice) -> str:
             }
 
 
+_ROW_REASONS = {
+    "field_count": gettext_lazy("wrong number of fields"),
+    "unreadable_timestamp": gettext_lazy("unreadable timestamp"),
+    "unreadable_utilization": gettext_lazy("unreadable utilization"),
+    "unreadable_date_or_amount": gettext_lazy("unreadable date or amount"),
+}
+
+
+def _places(places: list[str], count: int) -> str:
+    """The first :data:`MAX_PLACES` places, and how many more there are."""
+    shown = ", ".join(places[:MAX_PLACES])
+    if count > MAX_PLACES:
+        return _("%(places)s and %(more)s more") % {
+            "places": shown,
+            "more": number(count - MAX_PLACES),
+        }
+    return shown
+
+
+def _group_text(kind: tuple[str, str], group: list[UsageNotice]) -> str:
+    """Notices of one kind (skipped rows for one reason, gaps) as one line: a count and
+    the first places."""
+    if kind[0] == "gap":
+        gaps = [n for n in group if isinstance(n, Gap)]
+        count = len(gaps) + sum(n.count for n in group if isinstance(n, MoreGaps))
+        places = [
+            _("%(gpu)s after %(where)s")
+            % {
+                "gpu": gpu_text(g.gpu),
+                "where": _("line %(line)s") % {"line": number(g.line)}
+                if g.line is not None
+                else g.path or "",
+            }
+            for g in gaps
+        ]
+        return _(
+            "%(count)s gaps without samples (not observed), the longest listed %(hours)s h: "
+            "%(places)s"
+        ) % {
+            "count": number(count),
+            "hours": number(max((g.hours for g in gaps), default=0.0), 2),
+            "places": _places(places, count),
+        }
+    rows = [n for n in group if isinstance(n, RowSkipped)]
+    lines = [number(r.line) for r in rows]
+    return _("%(count)s rows skipped, %(reason)s: lines %(lines)s") % {
+        "count": number(len(rows)),
+        "reason": _ROW_REASONS[kind[1]],
+        "lines": _places(lines, len(rows)),
+    }
+
+
 def notice_texts(notices: Sequence[UsageNotice]) -> list[str]:
-    """Each notice as a sentence in the active language, in the reader's order."""
-    return [notice_text(notice) for notice in notices]
+    """The notices as sentences in the active language, in the reader's order, one line
+    per kind: skipped rows of one reason, and gaps, become one line with their count and
+    the first three places (a kind with one notice keeps its own sentence)."""
+    groups: dict[object, list[UsageNotice]] = {}
+    for k, notice in enumerate(notices):
+        if isinstance(notice, RowSkipped):
+            key: object = ("row", notice.reason)
+        elif isinstance(notice, Gap | MoreGaps):
+            key = ("gap", "")
+        else:
+            key = k
+        groups.setdefault(key, []).append(notice)
+    texts = []
+    for key, group in groups.items():
+        if len(group) == 1 or not isinstance(key, tuple):
+            texts += [notice_text(n) for n in group]
+        else:
+            texts.append(_group_text(key, group))
+    return texts
 
 
 def english_warnings(notices: Sequence[UsageNotice]) -> list[str]:
@@ -175,16 +277,40 @@ READER_MESSAGES: dict[str, Promise] = {
     ),
     "too_few_samples": gettext_lazy("needs at least two samples of one GPU at different times"),
     "not_nvidia_smi": gettext_lazy(
-        "line %(line)s: is not an nvidia-smi CSV (expected timestamp, index, [name,] "
-        "utilization.gpu, with an optional host column first)"
+        "line %(line)s: is not an nvidia-smi CSV with a header: give its %(count)s "
+        "--query-gpu fields in order (--columns on the command, the columns field on the page "
+        "and in the API)"
     ),
     "no_row_with_columns": gettext_lazy(
         "line %(line)s: no row of the nvidia-smi log has the %(count)s columns %(columns)s"
+    ),
+    "no_utilization": gettext_lazy(
+        "line %(line)s: no GPU in the log reports a utilization (all [N/A]: MIG mode? log "
+        "DCGM_FI_PROF_GR_ENGINE_ACTIVE through DCGM instead)"
+    ),
+    "query_fields_missing": gettext_lazy(
+        "has no %(columns)s: name the --query-gpu fields in the order the log has them "
+        "(timestamp,index,name,utilization.gpu,…)"
     ),
     "no_readable_row": gettext_lazy(
         "line %(line)s: is not an nvidia-smi CSV: no row has a readable timestamp and utilization"
     ),
     "not_json": gettext_lazy("line %(line)s: is not JSON, so not a Prometheus answer"),
+    "instant_query": gettext_lazy(
+        'data.resultType: is "%(kind)s", the answer of an instant query (/api/v1/query): ask '
+        "for a range instead: %(hint)s"
+    ),
+    "metric_name_missing": gettext_lazy(
+        "%(path)s: has no __name__: query the metric itself (DCGM_FI_DEV_GPU_UTIL, "
+        "DCGM_FI_PROF_GR_ENGINE_ACTIVE, DCGM_FI_PROF_SM_ACTIVE), not an expression over it"
+    ),
+    "metric_not_read": gettext_lazy(
+        "%(path)s: %(metric)s is not a utilization metric; query DCGM_FI_DEV_GPU_UTIL, "
+        "DCGM_FI_PROF_GR_ENGINE_ACTIVE or DCGM_FI_PROF_SM_ACTIVE"
+    ),
+    "two_metrics": gettext_lazy(
+        "%(path)s: %(metric)s beside %(other)s: both measure the same GPUs; query one metric"
+    ),
     "not_query_range": gettext_lazy(
         'is not a Prometheus query_range answer: expected {"data": {"resultType": "matrix", '
         '"result": [...]}}'
@@ -192,7 +318,6 @@ READER_MESSAGES: dict[str, Promise] = {
     "no_series": gettext_lazy("data.result: holds no series (did the query match any GPU?)"),
     "bad_series": gettext_lazy("%(path)s: needs a metric object and a values list"),
     "bad_sample": gettext_lazy('%(path)s: every sample must be [time, "number"]'),
-    "not_finite": gettext_lazy("%(path)s: holds a value that is not a finite number"),
     "not_unix_seconds": gettext_lazy("%(path)s: times must be Unix seconds (1970 to 2100)"),
     "no_samples": gettext_lazy("data.result: the series hold no samples"),
     "missing_columns": gettext_lazy(
@@ -200,7 +325,18 @@ READER_MESSAGES: dict[str, Promise] = {
         "--format=JobID,Start,End,AllocTRES"
     ),
     "not_sacct": gettext_lazy(
-        "line %(line)s: is not sacct -P output (expected a header JobID|Start|End|AllocTRES)"
+        "line %(line)s: is not sacct -P output with a header: give the order of its "
+        "%(count)s fields "
+        "(--columns on the command, the columns field on the page and in the API), or xdmod "
+        "for Open XDMoD's export"
+    ),
+    "no_gpu_job": gettext_lazy(
+        "no job in this file allocated a GPU: none of its %(jobs)s finished jobs has gres/gpu "
+        "in AllocTRES (is GPU accounting on? AccountingStorageTRES=gres/gpu)"
+    ),
+    "columns_missing": gettext_lazy(
+        "has no %(columns)s: name the fields in the order sacct printed them (its --format), "
+        "or a preset: xdmod"
     ),
     "no_finished_job": gettext_lazy("line %(line)s: no finished job in the sacct output"),
     "unreadable_job_time": gettext_lazy("line %(line)s: unreadable Start or End time"),
@@ -212,7 +348,20 @@ READER_MESSAGES: dict[str, Promise] = {
     "no_instance_usage": gettext_lazy("line %(line)s: the report has no instance usage rows"),
     "negative_amount": gettext_lazy("line %(line)s: UsageAmount must not be negative"),
     "no_known_gpu_instance": gettext_lazy(
-        "the report has no usage of a GPU instance type the catalog knows"
+        "the bill has no usage of a GPU instance type the catalog knows; it holds %(count)s "
+        "instance types: %(listed)s"
+    ),
+    "not_focus": gettext_lazy(
+        "line %(line)s: is not a FOCUS header: it has no %(columns)s column (export the "
+        "provider's FOCUS 1.x cost and usage data)"
+    ),
+    "no_focus_usage": gettext_lazy(
+        "line %(line)s: the bill has no usage in hours of an instance type (ChargeCategory "
+        "Usage, ConsumedUnit Hours)"
+    ),
+    "unreadable_bill_dates": gettext_lazy(
+        "line %(line)s: the start %(date)s is not a date and time (ISO 8601, "
+        "2026-10-01T00:00:00Z or +00:00)"
     ),
 }
 """Each code of :data:`costmodel.usage.READER_CODES` in the active language."""
@@ -222,7 +371,7 @@ def _error_values(params: Mapping[str, Any]) -> dict[str, Any]:
     """An error's params as the message shows them: figures grouped, the GPU and the place
     in the file (``line 12`` or a JSON path) in words."""
     values: dict[str, Any] = dict(params)
-    for key in ("line", "column", "months", "limit", "count", "keys"):
+    for key in ("line", "column", "months", "limit", "count", "keys", "jobs"):
         if key in params:
             values[key] = number(params[key])
     if "value" in params:

@@ -6,6 +6,7 @@ tests and production except what the environment variables say.
 
 from __future__ import annotations
 
+import ipaddress
 import os
 from datetime import timedelta
 from decimal import Decimal, InvalidOperation
@@ -70,6 +71,15 @@ CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", "")
 # overwriting or appending to what the client sent; without one, those headers are the
 # client's own claims and are ignored.
 BEHIND_PROXY = env_bool("DJANGO_BEHIND_PROXY", False)
+# The proxies' own addresses or networks (nginx on this machine by default): forwarded headers
+# are believed only on connections from them (webapp.security.client_ip; gunicorn.conf.py
+# passes the same list to uvicorn as forwarded_allow_ips).
+PROXY_ADDRESSES = env_list("DJANGO_PROXY_ADDRESSES", "127.0.0.1,::1")
+for _proxy in PROXY_ADDRESSES:
+    try:
+        ipaddress.ip_network(_proxy)
+    except ValueError as _error:
+        raise ImproperlyConfigured(f"DJANGO_PROXY_ADDRESSES: {_error}") from None
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -178,6 +188,8 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+    # Not a rule: a changed password revokes the user's API tokens (webapp.accounts.services).
+    {"NAME": "webapp.accounts.services.RevokeTokensOnPasswordChange"},
 ]
 
 # Internationalisation: Simplified Chinese and English; the browser's
@@ -232,13 +244,18 @@ if AXES_FAILURE_LIMIT < 1:
     raise ImproperlyConfigured("DJANGO_LOGIN_FAILURE_LIMIT must be at least 1")
 if AXES_COOLOFF_TIME < timedelta(minutes=1):
     raise ImproperlyConfigured("DJANGO_LOGIN_COOLOFF_MINUTES must be at least 1")
+# Password reset requests an address, and an account (by the email typed), may make per hour.
+PASSWORD_RESET_PER_ADDRESS = env_int("DJANGO_RESET_PER_ADDRESS", 10)
+PASSWORD_RESET_PER_ACCOUNT = env_int("DJANGO_RESET_PER_ACCOUNT", 3)
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "webapp.accounts.views.locked_out"  # the site's page, 429
-# The client's address: the connection's, unless BEHIND_PROXY. Then it is the last
-# X-Forwarded-For entry, the one the proxy appended ($proxy_add_x_forwarded_for); entries
-# before it come from the client and are not believed (ipware, not strict, with no proxy
-# counted inside the header, takes the last entry however many precede it).
+# The client's address: the connection's, unless BEHIND_PROXY and the connection comes from
+# one of PROXY_ADDRESSES. Then it is the last X-Forwarded-For entry, the one the proxy
+# appended ($proxy_add_x_forwarded_for); entries before it come from the client and are not
+# believed (ipware, not strict, with no proxy counted inside the header, takes the last entry
+# however many precede it).
+AXES_CLIENT_IP_CALLABLE = "webapp.security.client_ip"
 AXES_IPWARE_META_PRECEDENCE_ORDER = (
     ("HTTP_X_FORWARDED_FOR", "REMOTE_ADDR") if BEHIND_PROXY else ("REMOTE_ADDR",)
 )
@@ -246,7 +263,7 @@ AXES_IPWARE_PROXY_COUNT = 0
 IPWARE_STRICT = False
 
 # Email (password reset): printed to the console unless an SMTP host is set. Pages hand
-# each message to the task queue (webapp.tasks.QueuedEmailBackend); the worker sends it
+# each message to the task queue (webapp.planner.tasks.QueuedEmailBackend); the worker sends it
 # through SENT_EMAIL_BACKEND, so a reset answers as fast for a known address as an unknown.
 EMAIL_HOST = os.environ.get("DJANGO_EMAIL_HOST", "")
 SENT_EMAIL_BACKEND = (
@@ -254,7 +271,7 @@ SENT_EMAIL_BACKEND = (
     if EMAIL_HOST
     else "django.core.mail.backends.console.EmailBackend"
 )
-EMAIL_BACKEND = "webapp.tasks.QueuedEmailBackend"
+EMAIL_BACKEND = "webapp.planner.tasks.QueuedEmailBackend"
 EMAIL_PORT = env_int("DJANGO_EMAIL_PORT", 587)
 EMAIL_HOST_USER = os.environ.get("DJANGO_EMAIL_HOST_USER", "")
 EMAIL_HOST_PASSWORD = os.environ.get("DJANGO_EMAIL_HOST_PASSWORD", "")
@@ -293,7 +310,7 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("DJANGO_MAX_BODY_BYTES", 16 * 1024 * 1024)
 # more are answered 503 with Retry-After (webapp.busy.heavy_request).
 HEAVY_REQUESTS_PER_WORKER = env_int("DJANGO_HEAVY_REQUESTS_PER_WORKER", 2)
 
-# Background work (webapp.tasks) on Django's tasks framework. The default keeps the queue in
+# Background work (webapp.planner.tasks) on Django's tasks framework. The default keeps the queue in
 # the app's own database, run by `manage.py db_worker` (make run / make serve start one);
 # DJANGO_TASKS_BACKEND=rq moves it to Redis (REDIS_URL), run by `manage.py rqworker`, for
 # several app hosts (docs/production.md).
@@ -315,7 +332,25 @@ else:
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "formatters": {
+        "one_line": {
+            "()": "webapp.security.WithoutTraceback",
+            "format": "%(levelname)s %(name)s: %(message)s",
+        }
+    },
+    "handlers": {
+        "console": {"class": "logging.StreamHandler"},
+        # A request for a host not in ALLOWED_HOSTS (scanners send them all day): one line,
+        # the message only, without the traceback Django's security logger would add.
+        "one_line": {"class": "logging.StreamHandler", "formatter": "one_line"},
+    },
+    "loggers": {
+        "django.security.DisallowedHost": {
+            "handlers": ["one_line"],
+            "level": "ERROR",
+            "propagate": False,
+        },
+    },
     "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "WARNING")},
 }
 

@@ -9,6 +9,7 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
+from webapp.accounts import views as account_views
 from webapp.api import api, index
 from webapp.planner import views as planner_views
 
@@ -28,6 +29,12 @@ urlpatterns = [
             post_reset_login_backend="django.contrib.auth.backends.ModelBackend",
         ),
         name="password_reset_confirm",
+    ),
+    # Password reset requests are limited per address and per account.
+    path(
+        "accounts/password_reset/",
+        account_views.PasswordResetView.as_view(),
+        name="password_reset",
     ),
     # Django's sign-in, sign-out and password reset views (names: login, logout, …).
     path("accounts/", include("django.contrib.auth.urls")),

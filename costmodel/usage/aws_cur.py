@@ -102,6 +102,15 @@ def read_aws_cur(text: str, gpus_per_instance: Mapping[str, tuple[int, str]]) ->
     has_end = np.array([bool(e.strip()) for e in ends])
     end_s, bad_end = timestamps([e if e.strip() else s for e, s in zip(ends, starts, strict=True)])
     bad = bad_start | bad_amount | bad_end
+    if (bad_start | bad_end).all():
+        line = where[0]
+        raise fail(
+            f"line {line}: the start {starts[0].strip()} is not a date and time "
+            "(ISO 8601, 2026-10-01T00:00:00Z or +00:00)",
+            "unreadable_bill_dates",
+            line=line,
+            date=starts[0].strip(),
+        )
     skipped += [
         RowSkipped(line=where[i], reason="unreadable_date_or_amount") for i in np.flatnonzero(bad)
     ]
@@ -122,9 +131,15 @@ def read_aws_cur(text: str, gpus_per_instance: Mapping[str, tuple[int, str]]) ->
     ]
     use = ~bad & known
     if not use.any():
+        seen = sorted(unknown_hours.items(), key=lambda item: -abs(item[1]))
+        listed = ", ".join(f"{kind} ({hours:g} h)" for kind, hours in seen[:10])
         raise fail(
-            "the report has no usage of a GPU instance type the catalog knows",
+            "the bill has no usage of a GPU instance type the catalog knows; it holds "
+            f"{len(seen)} instance types: {listed}",
             "no_known_gpu_instance",
+            count=len(seen),
+            listed=listed,
+            types=[{"instance_type": k, "hours": h} for k, h in seen],
         )
     gpus = np.array([gpus_per_instance[t][0] if t in gpus_per_instance else 0 for t in types])
     models = sorted({gpus_per_instance[types[i]][1] for i in np.flatnonzero(use)})

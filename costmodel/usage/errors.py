@@ -24,26 +24,43 @@ READER_CODES: dict[str, str] = {
     "timestamp_out_of_order": "a sample earlier than the GPU's previous one; params: line or "
     "path, gpu (host, log, index)",
     "too_few_samples": "no GPU has two samples at different times",
-    "not_nvidia_smi": "no nvidia-smi header and no row shaped like one; params: line",
+    "not_nvidia_smi": "no nvidia-smi header, no field list given and no row shaped like a "
+    "short form; params: line, count (fields)",
     "no_row_with_columns": "no row has as many fields as the header; params: line, count, columns",
+    "no_utilization": "no GPU reports a utilization (all [N/A], MIG); params: line",
+    "query_fields_missing": "(on columns, not content) the --query-gpu list lacks timestamp "
+    "or utilization.gpu; params: columns",
     "no_readable_row": "no row has a readable timestamp and utilization; params: line",
     "not_json": "the text is not JSON; params: line",
+    "instant_query": "an instant query's answer (vector); params: path, kind, hint (the "
+    "query_range call)",
+    "metric_name_missing": "a series without __name__; params: path",
+    "metric_not_read": "a metric that is no utilization; params: path, metric",
+    "two_metrics": "series of two metrics; params: path, metric, other",
     "not_query_range": "JSON, but not a Prometheus query_range answer of type matrix",
     "no_series": "the answer holds no series",
     "bad_series": "a series without a metric object or a values list; params: path",
     "bad_sample": "a sample that is not a [time, value] pair; params: path",
-    "not_finite": "a sample value that is not a finite number; params: path",
     "not_unix_seconds": "sample times outside 1970-2100 in Unix seconds; params: path",
     "no_samples": "the series hold no samples",
     "missing_columns": "a sacct header without a needed column; params: line, columns",
-    "not_sacct": "neither a sacct header nor a row shaped like one; params: line",
+    "not_sacct": "neither a sacct header nor a row shaped like one, and no columns given; "
+    "params: line, count (fields)",
+    "no_gpu_job": "no finished job allocated a GPU; params: jobs",
+    "columns_missing": "(on columns, not content) the field order lacks a needed field; "
+    "params: columns",
     "no_finished_job": "no job with a start and an end; params: line",
     "unreadable_job_time": "a job's Start or End is not a time; params: line",
     "end_before_start": "a job ends before it starts; params: line",
     "not_cur": "the header lacks the Cost and Usage Report's columns; params: line",
-    "no_instance_usage": "the report holds no instance usage; params: line",
+    "no_instance_usage": "the bill holds no instance usage; params: line",
     "negative_amount": "a negative UsageAmount; params: line",
-    "no_known_gpu_instance": "no usage of an instance type the catalog gives GPUs for",
+    "no_known_gpu_instance": "no usage of an instance type the catalog gives GPUs for; "
+    "params: count, listed (the first ten with their hours), types (instance_type, hours "
+    "of each seen)",
+    "no_focus_usage": "no Usage row in hours of an instance type; params: line",
+    "not_focus": "the header lacks FOCUS columns; params: line, columns",
+    "unreadable_bill_dates": "no line item's dates can be read; params: line, date",
 }
 """Codes of the errors a reader raises on ``content`` (each :class:`FieldError`'s ``code``;
 its ``params`` hold the figures the message quotes)."""

@@ -50,7 +50,7 @@ def _too_deep(text: str) -> UsageError | None:
             if depth > MAX_DEPTH:
                 line, column = _place(text, token.start())
                 return fail(
-                    f"line {line} column {column}: nested more than {MAX_DEPTH} levels deep; "
+                    f"line {line:,} column {column:,}: nested more than {MAX_DEPTH} levels deep; "
                     "a Prometheus answer has five",
                     "nested_too_deep",
                     line=line,
@@ -74,10 +74,9 @@ def number_too_long(text: str) -> UsageError:
             fits = True  # not a number: the parser refused it already
         if not fits:
             line, column = _place(text, token.start())
-            shown = value if len(value) <= 20 else f"{value[:12]}… ({len(value)} characters)"
             return fail(
-                f"line {line} column {column}: the number {shown} is too long or too large "
-                f"to read (at most {MAX_NUMBER_CHARS} characters, and finite)",
+                f"line {line:,} column {column:,}: a number too long or too large to read "
+                f"(at most {MAX_NUMBER_CHARS} characters, and finite)",
                 "number_too_long",
                 line=line,
                 column=column,
@@ -122,7 +121,7 @@ def load_json_bounded(text: str, *, what: str = "a Prometheus answer") -> object
         keys = _STRING.sub("", text).count(":")
         if keys > MAX_CONTENT_KEYS:
             raise fail(
-                f"holds {keys} keys, more than the limit of {MAX_CONTENT_KEYS}: query fewer "
+                f"holds {keys:,} keys, more than the limit of {MAX_CONTENT_KEYS:,}: query fewer "
                 "series or a shorter range",
                 "too_many_keys",
                 keys=keys,

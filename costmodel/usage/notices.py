@@ -9,6 +9,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 MAX_NOTICES_LISTED = 20
 """Skipped rows and gaps listed one by one; beyond this they are counted."""
+MAX_PLACES = 3
+"""Places (lines, GPUs) a grouped notice names; the rest are counted."""
 
 
 class Notice(BaseModel):
@@ -83,11 +85,39 @@ class SingleSampleGpus(Notice):
     seconds: float = Field(description="the median interval they were counted with [s]")
 
 
+class SamplesSkipped(Notice):
+    """Samples that are not a finite utilization within 0–100 % (``NaN``, DCGM's blank
+    ``4294967295``), left out: their time counts as not observed."""
+
+    code: Literal["samples_skipped"] = "samples_skipped"
+    count: int = Field(description="samples skipped")
+    path: str = Field(description='JSON path of the first ("data.result[2].values[17]")')
+    value: str = Field(description='the first one\'s value as the file gives it ("NaN")')
+
+
+class GpusWithoutUtilization(Notice):
+    """GPUs of an nvidia-smi log none of whose rows holds a utilization (``[N/A]``): with
+    ``mig`` true, GPUs in MIG mode (``mig.mode.current`` is Enabled), whose work nvidia-smi
+    does not report per GPU. They count no GPU-hours and are not among ``gpus``."""
+
+    code: Literal["gpus_without_utilization"] = "gpus_without_utilization"
+    count: int = Field(description="GPUs")
+    mig: bool = Field(description="true: the log says these GPUs are in MIG mode")
+    gpus: list[GpuRef] = Field(description="the first three of them")
+
+
 class JobStepsSkipped(Notice):
     """Slurm job steps (``123.batch``), left out: only whole jobs count."""
 
     code: Literal["job_steps_skipped"] = "job_steps_skipped"
     count: int = Field(description="job steps skipped")
+
+
+class JobsWithoutGpu(Notice):
+    """Slurm jobs whose AllocTRES holds no ``gres/gpu``: they count no GPU-hours."""
+
+    code: Literal["jobs_without_gpu"] = "jobs_without_gpu"
+    count: int = Field(description="finished jobs without a GPU")
 
 
 class UnfinishedJobsSkipped(Notice):
@@ -127,7 +157,10 @@ UsageNotice = Annotated[
     | Gap
     | MoreGaps
     | SingleSampleGpus
+    | SamplesSkipped
+    | GpusWithoutUtilization
     | JobStepsSkipped
+    | JobsWithoutGpu
     | UnfinishedJobsSkipped
     | InstanceTypeUnknown
     | MonthNotObserved

@@ -66,14 +66,16 @@ def sampled(samples: Samples, models: Sequence[str], notices: list[UsageNotice])
     # Each GPU's median interval: sort the steps by GPU then length, take the middle one(s).
     step_gpu, steps = gpu[1:][same], step[same]
     per_gpu = np.bincount(step_gpu, minlength=count)
-    by_length = np.lexsort((steps, step_gpu))
-    sorted_steps = steps[by_length]
     offset = np.concatenate([[0], np.cumsum(per_gpu)[:-1]])
     has = per_gpu > 0
-    lo = offset + np.maximum(per_gpu - 1, 0) // 2
-    hi = offset + per_gpu // 2
     median = np.full(count, np.nan)
-    if sorted_steps.size:
+    if count <= 64:  # a few GPUs: a selection per GPU, no sort of every step
+        for k in np.flatnonzero(has):
+            median[k] = np.median(steps[offset[k] : offset[k] + per_gpu[k]])
+    elif steps.size:
+        sorted_steps = steps[np.lexsort((steps, step_gpu))]
+        lo = offset + np.maximum(per_gpu - 1, 0) // 2
+        hi = offset + per_gpu // 2
         median[has] = (sorted_steps[lo[has]] + sorted_steps[hi[has]]) / 2
     if not has.any() or not np.isfinite(median).any() or np.nanmax(median) <= 0:
         raise fail("needs at least two samples of one GPU at different times", "too_few_samples")
@@ -87,7 +89,9 @@ def sampled(samples: Samples, models: Sequence[str], notices: list[UsageNotice])
     span[:-1] = np.where(same, np.minimum(step, cap[:-1]), np.nan)
     last = np.isnan(span)
     span[last] = median[gpu[last]]
-    gaps = np.flatnonzero(same & (step > cap[:-1]))
+    # A gap is reported when the time it leaves unobserved (beyond the capped span) is at
+    # least twice the median interval: a logger's few-second stall is not worth a line.
+    gaps = np.flatnonzero(same & (step - cap[:-1] >= cap[:-1]))
     notices += [
         Gap.model_validate(
             {
@@ -100,5 +104,7 @@ def sampled(samples: Samples, models: Sequence[str], notices: list[UsageNotice])
     ]
     if gaps.size > MAX_NOTICES_LISTED:
         notices.append(MoreGaps(count=int(gaps.size) - MAX_NOTICES_LISTED))
-    busy = (time, time + span, util / 100 * span / 3600)
-    return report(busy, (time, time + span), count, models, notices)
+    end = time + span
+    busy = (time, end, util / 100 * span / 3600)
+    del gpu, util, same, step, span, cap  # a large log's arrays: the report needs the spans
+    return report(busy, (time, end), count, models, notices)

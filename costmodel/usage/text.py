@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 import re
 import zlib
 from collections.abc import Callable, Sequence
@@ -17,11 +18,12 @@ MAX_INFLATED_BYTES = 1 << 30
 """Most bytes a gzip file may inflate to when the caller gives no limit (1 GiB)."""
 
 
-def check_text(text: str) -> None:
-    if not text.strip():
+def check_text(text: str | bytes) -> None:
+    if not text or text.isspace():  # no copy, as text.strip() would make
         raise fail("is empty", "empty")
-    if "\x00" in text:
-        line = text.count("\n", 0, text.index("\x00")) + 1
+    nul = text.find("\x00") if isinstance(text, str) else text.find(b"\x00")
+    if nul >= 0:
+        line = text.count("\n" if isinstance(text, str) else b"\n", 0, nul) + 1  # type: ignore[arg-type]
         raise fail(
             f"line {line}: is not text (it holds NUL bytes): upload the log itself, not an archive",
             "holds_nul",
@@ -57,7 +59,7 @@ def inflate(data: bytes, max_bytes: int) -> bytes:
                 parts.append(chunk)
                 if size > max_bytes:
                     raise fail(
-                        f"the gzip archive inflates to more than the limit of {max_bytes} "
+                        f"the gzip archive inflates to more than the limit of {max_bytes:,} "
                         "bytes: send a shorter period",
                         "inflates_too_far",
                         limit=max_bytes,
@@ -77,9 +79,10 @@ def inflate(data: bytes, max_bytes: int) -> bytes:
     return b"".join(parts)
 
 
-def decode_text(data: bytes, max_bytes: int | None = None) -> str:
-    """The text of an uploaded or read file: UTF-8 (a byte-order mark is dropped), inflated
-    first when it is gzip (``.csv.gz``), to at most ``max_bytes`` when given.
+def file_bytes(data: bytes, max_bytes: int | None = None) -> bytes:
+    """A file's bytes checked as UTF-8 text (a byte-order mark dropped), inflated first when
+    it is gzip (``.csv.gz``), to at most ``max_bytes`` when given. The check decodes a block
+    at a time, so no text-sized string is made: ``read_usage`` takes the bytes.
 
     Raises
     ------
@@ -90,14 +93,20 @@ def decode_text(data: bytes, max_bytes: int | None = None) -> str:
     """
     if data.startswith(GZIP_MAGIC):
         data = inflate(data, max_bytes if max_bytes is not None else MAX_INFLATED_BYTES)
-    if not data.strip():
+    if data.startswith(codecs.BOM_UTF8):
+        data = data[len(codecs.BOM_UTF8) :]
+    if not data or data.isspace():  # no copy of the bytes, as data.strip() would make
         raise fail("is empty", "empty")
     nul = data.find(b"\x00")
+    decoder = codecs.getincrementaldecoder("utf-8")()
     try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        nul = exc.start if nul < 0 else min(nul, exc.start)
-        text = ""
+        for lo in range(0, len(data), 1 << 22):
+            decoder.decode(data[lo : lo + (1 << 22)], final=lo + (1 << 22) >= len(data))
+    except UnicodeDecodeError:
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            nul = exc.start if nul < 0 else min(nul, exc.start)
     if nul >= 0:
         line = data.count(b"\n", 0, nul) + 1
         raise fail(
@@ -106,7 +115,18 @@ def decode_text(data: bytes, max_bytes: int | None = None) -> str:
             "not_text",
             line=line,
         )
-    return text
+    return data
+
+
+def decode_text(data: bytes, max_bytes: int | None = None) -> str:
+    """The text of an uploaded or read file (:func:`file_bytes`, decoded).
+
+    Raises
+    ------
+    UsageError
+        As :func:`file_bytes`.
+    """
+    return file_bytes(data, max_bytes).decode("utf-8")
 
 
 def parse_each(
@@ -129,8 +149,34 @@ def parse_each(
     return out, bad
 
 
+_OFFSET = re.compile(r"([+-])(\d\d):?(\d\d)$")
+
+
+def _offsets(items: Sequence[str]) -> tuple[list[str], FloatArray] | None:
+    """The timestamps without a trailing UTC offset (``+00:00``, ``-0500``) and the offsets
+    [s]; ``None`` when none has one."""
+    if not any(_OFFSET.search(v.strip()[-6:]) for v in (items[0], items[-1])):
+        return None
+    bare, shift = [], np.zeros(len(items))
+    for i, value in enumerate(items):
+        value = value.strip()
+        match = _OFFSET.search(value) if len(value) > 10 else None
+        if match:
+            sign = 1 if match.group(1) == "+" else -1
+            shift[i] = sign * (int(match.group(2)) * 3600 + int(match.group(3)) * 60)
+            value = value[: match.start()]
+        bare.append(value)
+    return bare, shift
+
+
 def timestamps(values: Sequence[str]) -> tuple[FloatArray, npt.NDArray[np.bool_]]:
-    """Unix times [s] of ISO-like timestamps (``2026/11/01 08:00:00.123``, ``…T…``, ``…Z``)."""
+    """Unix times [s] of ISO-like timestamps (``2026/11/01 08:00:00.123``, ``…T…``, ``…Z``,
+    ``…+00:00``: a UTC offset is taken off, so every time is UTC)."""
+    shifted = _offsets(values) if values else None
+    if shifted is not None:
+        bare, shift = shifted
+        times, bad = timestamps(bare)
+        return times - shift, bad
 
     def vector(items: Sequence[str]) -> FloatArray:
         if not items:

@@ -105,7 +105,8 @@ def test_the_useful_life_sets_the_limit_of_a_sound_pay_back():
 
 
 def test_savings_within_one_percent_of_the_larger_total_are_a_close_call():
-    base = example("steady-4090-vs-a100")
+    # Without a discount rate the measure is the cash savings (version 3's rule exactly).
+    base = changed(example("steady-4090-vs-a100"), **{"discount_rate_per_year": 0.0})
     far, scenario = decision_of(base)
     assert far.close_call is False and CLOSE_CALL_SHARE == 0.01
     threshold = compare(scenario)["break_even_utilization"]
@@ -214,7 +215,7 @@ def test_an_expensive_box_is_the_verdict_rent():
 
 
 def test_a_close_call_comes_before_every_other_verdict():
-    base = example("steady-4090-vs-a100")
+    base = changed(example("steady-4090-vs-a100"), **{"discount_rate_per_year": 0.0})
     threshold = compare(parse_scenario(base))["break_even_utilization"]
     draws = {
         "distributions": {"rent.hourly_rate": {"kind": "uniform", "low": 1.0, "high": 60.0}},
@@ -305,3 +306,79 @@ def test_the_first_rule_that_applies_is_the_verdict(recommendation, flags, verdi
 
     assert verdict_of(recommendation, **arguments) == verdict
     assert verdict in VERDICT_CODES
+
+
+# --- version 4: the verdict is decided on present-value savings -----------------------------
+
+
+def at_cash_break_even(rate: float, nudge: float) -> dict:
+    """The steady example just above its cash break-even utilization, discounted at ``rate``:
+    building saves a little cash, which is worth less than the box bought at month 0."""
+    base = changed(example("steady-4090-vs-a100"), **{"discount_rate_per_year": rate})
+    threshold = compare(parse_scenario(base))["break_even_utilization"]
+    return changed(base, **{"workload.utilization": threshold + nudge})
+
+
+def test_the_recommendation_follows_present_value_savings_and_keeps_the_cash_figures():
+    decision, scenario = decision_of(at_cash_break_even(0.2, 0.01))
+    result = compare(scenario)
+    assert result["savings"] > 0 > result["present_value_savings"]
+    assert decision.recommendation == "rent" and decision.verdict == "rent"
+    assert decision.present_value_savings == result["present_value_savings"]
+    # Cash figures stay cash.
+    assert decision.savings == result["savings"]
+    assert decision.break_even_month == result["break_even_month"]
+    assert decision.cash_savings == result["rent"]["total"] - result["build"]["total"]
+
+
+def test_a_close_call_is_judged_on_present_values():
+    decision, scenario = decision_of(at_cash_break_even(0.2, 0.01))
+    result = compare(scenario)
+    larger = max(result["build"]["present_value"], result["rent"]["present_value"])
+    assert decision.close_call is (abs(result["present_value_savings"]) <= 0.01 * larger)
+    assert decision.close_call is False
+
+
+def test_without_a_discount_rate_the_decision_is_version_3s():
+    for nudge in (-0.05, -0.0001, 0.0, 0.0001, 0.05):
+        data = at_cash_break_even(0.0, nudge)
+        decision, scenario = decision_of(data)
+        result = compare(scenario)
+        larger = max(abs(result["build"]["total_net"]), abs(result["rent"]["total"]))
+        assert decision.recommendation == ("build" if result["savings"] > 0 else "rent")
+        assert decision.close_call is (abs(result["savings"]) <= CLOSE_CALL_SHARE * larger)
+        assert decision.present_value_savings == pytest.approx(result["savings"], abs=1e-6)
+
+
+def test_how_sure_is_the_share_of_draws_agreeing_on_present_value():
+    draws = {
+        "distributions": {"rent.hourly_rate": {"kind": "uniform", "low": 1.0, "high": 60.0}},
+        "measure": "present_value_savings",
+        **STEADY_DRAWS,
+    }
+    data = at_cash_break_even(0.2, 0.01)
+    decision, _ = decision_of(data, draws)
+    answer = uncertainty(parse_uncertainty({"scenario": data, **draws}))
+    assert decision.recommendation == "rent"
+    assert decision.probability_recommendation_holds == 1 - answer["probability_build_cheaper"]
+    assert decision.savings_p50 == answer["savings"]["p50"]
+
+
+def test_as_stored_is_the_code_both_savings_and_the_share_agreeing_as_plain_json():
+    draws = {
+        "distributions": {"rent.hourly_rate": {"kind": "uniform", "low": 20.0, "high": 36.0}},
+        "measure": "present_value_savings",
+        **STEADY_DRAWS,
+    }
+    decision, scenario = decision_of(example("steady-4090-vs-a100"), draws)
+    result = compare(scenario)
+    stored = decision.as_stored()
+    assert stored == {
+        "code": decision.verdict,
+        "present_value_savings": result["present_value_savings"],
+        "savings": result["savings"],
+        "probability_agreeing": decision.probability_recommendation_holds,
+    }
+    assert json.loads(json.dumps(stored)) == stored
+    without, _ = decision_of(example("steady-4090-vs-a100"))
+    assert without.as_stored()["probability_agreeing"] is None

@@ -132,6 +132,9 @@ def test_every_engine_code_is_documented():
     raised = {
         "idle_above_load",
         "jobs_month_above_limit",
+        "memory",
+        "rent_memory",
+        "duplicate_name",
         "low_above_high",
         "mode_outside_range",
         "workload_not_shareable",

@@ -82,6 +82,8 @@ def test_the_version_3_examples_give_their_published_figures(name):
     assert_same(result["build"]["resale_value"], expected["resale_value"])
     assert_same(result["build"]["present_value"], expected["build_present_value"])
     assert_same(result["rent"]["present_value"], expected["rent_present_value"])
+    # Version 4 adds each job's placement: without memory, every job is on the box.
+    assert [job.pop("placement") for job in result["jobs"]] == ["box"] * len(expected["jobs"])
     assert_same(result["jobs"], expected["jobs"])
 
 

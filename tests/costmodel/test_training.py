@@ -91,7 +91,7 @@ def test_a_dataset_run_is_samples_times_epochs_at_the_reference_rate():
         ((7e9, 2e9, "full", float("inf"), 0.4), "reference_peak_tflops: must be a finite"),
         ((7e9, 2e9, "full", 312, 1.5), "mfu: must be less than or equal to 1"),
         ((7e9, 2e9, "full", 312, 0.0), "mfu: must be a finite number greater than 0"),
-        ((7e9, 2e9, "lora", 312, 0.4), "method: must be 'full' or 'adapter'"),
+        ((7e9, 2e9, "lora", 312, 0.4), "method: must be 'full', 'adapter' or 'qlora'"),
     ],
 )
 def test_it_refuses_inputs_that_are_not_a_run(arguments, message):
@@ -138,6 +138,27 @@ def test_memory_is_sharded_across_the_gpus_of_one_box():
     assert memory_fit(7.0, "bf16", "full", 2, 80.0).fits
     assert memory_fit(7.0, "bf16", "full", 8, 24.0).capacity_gb == 192.0
     assert memory_fit(7.0, "bf16", "full", 8, 24.0).needed_gb == needed
+
+
+def test_qlora_keeps_4_bit_base_weights_whatever_the_precision_of_the_computation():
+    # 4-bit NormalFloat plus double-quantized constants: 4.127 bits a parameter.
+    for precision in ("fp32", "bf16", "int8"):
+        assert training_memory_gb(70.0, precision, "qlora") == pytest.approx(
+            70 * 4.127 / 8 * 1.25 + 2
+        )
+    # The QLoRA paper's claim: a 65 B model fine-tuned on one 48 GB GPU.
+    assert memory_fit(65.0, "bf16", "qlora", 1, 48.0).fits
+    assert not memory_fit(65.0, "bf16", "adapter", 1, 48.0).fits
+    assert training_memory_gb(7.0, "bf16", "qlora") == 12.0  # the guide's floor
+
+
+def test_a_run_not_sharded_must_fit_one_gpu_of_the_box():
+    # 33 B on 4-bit weights needs about 23.3 GB: one 24 GB card holds it, one 16 GB does not,
+    # however many of them the box has, unless the run is sharded across them.
+    assert memory_fit(33.0, "bf16", "qlora", 1, 24.0, sharded=False).fits
+    assert not memory_fit(33.0, "bf16", "qlora", 4, 16.0, sharded=False).fits
+    assert memory_fit(33.0, "bf16", "qlora", 4, 16.0, sharded=True).fits
+    assert memory_fit(7.0, "bf16", "full", 8, 24.0, sharded=False).capacity_gb == 24.0
 
 
 def test_a_run_converted_to_jobs_gives_a_scenario_the_engine_accepts():

@@ -30,6 +30,7 @@ from costmodel.usage import (
     MoreGaps,
     MoreRowsSkipped,
     RowSkipped,
+    SamplesSkipped,
     SingleSampleGpus,
     UnfinishedJobsSkipped,
     UsageError,
@@ -394,14 +395,12 @@ class TestBadInput:
             read_nvidia_smi(text)
         assert message(caught) == "content: line 2: utilization 140 % is outside 0–100"
 
-    def test_dcgm_utilization_outside_0_to_100_names_the_sample(self):
+    def test_dcgm_utilization_outside_0_to_100_is_skipped_naming_the_sample(self):
+        # a DCGM glitch is one sample, not a reason to refuse the month (issue 39)
         answer = json.loads(fixture("dcgm-prometheus.json"))
         answer["data"]["result"][3]["values"][5][1] = "-3"
-        with pytest.raises(UsageError) as caught:
-            read_dcgm_prometheus(json.dumps(answer))
-        assert message(caught) == (
-            "content: data.result[3].values[5]: utilization -3 % is outside 0–100"
-        )
+        notices = read_dcgm_prometheus(json.dumps(answer)).notices
+        assert SamplesSkipped(count=1, path="data.result[3].values[5]", value="-3") in notices
 
     def test_sacct_without_alloctres_is_refused_naming_the_line(self):
         text = "JobID|Start|End|AllocCPUS\n1|2026-10-01T00:00:00|2026-10-01T01:00:00|4\n"

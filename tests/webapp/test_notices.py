@@ -7,6 +7,7 @@ readers returned notices (copied from the readers' output at that commit);
 
 from __future__ import annotations
 
+import gzip
 import json
 import re
 from pathlib import Path
@@ -21,13 +22,16 @@ from costmodel.usage import (
     READER_CODES,
     Gap,
     GpuRef,
+    GpusWithoutUtilization,
     InstanceTypeUnknown,
     JobStepsSkipped,
+    JobsWithoutGpu,
     MonthNotObserved,
     MonthPartlyObserved,
     MoreGaps,
     MoreRowsSkipped,
     RowSkipped,
+    SamplesSkipped,
     SingleSampleGpus,
     UnfinishedJobsSkipped,
     UsageError,
@@ -116,6 +120,7 @@ OLD_WARNINGS = [
         [
             "1 job steps skipped (only whole jobs count; use sacct -X)",
             "1 jobs without a start or an end skipped (still running?)",
+            "1 jobs without a GPU (no gres/gpu in AllocTRES): they count no GPU-hours",
             "2026-09: partly observed, 62.0 of 720 hours",
             "2026-11: partly observed, 48.0 of 720 hours",
         ],
@@ -132,18 +137,24 @@ OLD_WARNINGS = [
     (
         "nvidia-smi",
         many_skipped_rows,
-        [f"line {n}: skipped, 2 fields, not 3" for n in range(2, 13)]
-        + [f"line {n}: skipped, unreadable timestamp" for n in range(13, 22)]
-        + ["… and 3 more rows skipped", "2026-11: partly observed, 1.0 of 720 hours"],
+        # one line per kind (issue 39): 11 rows of 2 fields (lines 2-12), 9 unreadable
+        # timestamps listed (13-21), 3 more beyond the 20 listed one by one in the data
+        [
+            "11 rows skipped, wrong number of fields: lines 2, 3, 4 and 8 more",
+            "9 rows skipped, unreadable timestamp: lines 13, 14, 15 and 6 more",
+            "… and 3 more rows skipped",
+            "2026-11: partly observed, 1.0 of 720 hours",
+        ],
     ),
     (
         "nvidia-smi",
         many_gaps,
+        # one line (issue 39): 20 gaps listed in the data and 4 counted
         [
-            f"gap of 0.18 h without samples of log 1 GPU 0 after line {n} (not observed)"
-            for n in range(2, 41, 2)
-        ]
-        + ["… and 4 more gaps", "2026-11: partly observed, 1.2 of 720 hours"],
+            "24 gaps without samples (not observed), the longest listed 0.18 h: log 1 GPU 0 "
+            "after line 2, log 1 GPU 0 after line 4, log 1 GPU 0 after line 6 and 21 more",
+            "2026-11: partly observed, 1.2 of 720 hours",
+        ],
     ),
     (
         "nvidia-smi",
@@ -185,6 +196,7 @@ OLD_WARNINGS = [
             "line 3: skipped, 2 fields, not 4",
             "1 job steps skipped (only whole jobs count; use sacct -X)",
             "1 jobs without a start or an end skipped (still running?)",
+            "1 jobs without a GPU (no gres/gpu in AllocTRES): they count no GPU-hours",
             "2026-09: partly observed, 62.0 of 720 hours",
             "2026-11: partly observed, 48.0 of 720 hours",
         ],
@@ -214,7 +226,12 @@ EXAMPLES = {
     Gap: Gap(hours=1.5, gpu=GpuRef(host="node-3", index="1"), line=77),
     MoreGaps: MoreGaps(count=4),
     SingleSampleGpus: SingleSampleGpus(count=2, seconds=300.0),
+    SamplesSkipped: SamplesSkipped(count=2, path="data.result[1].values[5]", value="NaN"),
     JobStepsSkipped: JobStepsSkipped(count=3),
+    JobsWithoutGpu: JobsWithoutGpu(count=4),
+    GpusWithoutUtilization: GpusWithoutUtilization(
+        count=4, mig=True, gpus=[GpuRef(host="dgx-1", index=str(i)) for i in range(3)]
+    ),
     UnfinishedJobsSkipped: UnfinishedJobsSkipped(count=2),
     InstanceTypeUnknown: InstanceTypeUnknown(instance_type="m5.xlarge", hours=2.5),
     MonthNotObserved: MonthNotObserved(month="2026-03"),
@@ -236,7 +253,7 @@ def test_every_kind_of_notice_has_a_chinese_sentence():
 
 def test_chinese_sentences_carry_the_figures_formatted():
     with translation.override("zh-hans"):
-        texts = notice_texts(list(EXAMPLES.values()))
+        texts = [notice_text(n) for n in EXAMPLES.values()]
 
     assert texts == [
         "第 1,234 行：已跳过，时间戳无法读取",
@@ -244,7 +261,12 @@ def test_chinese_sentences_carry_the_figures_formatted():
         "node-3 的 GPU 1 在第 77 行之后有 1.50 小时没有采样（未观测）",
         "……另有 4 处采样间断",
         "2 块 GPU 只有一个采样（或只在同一时刻采样）：按其他 GPU 的采样间隔中位数 300 秒计算",
+        "跳过 2 个样本：不是 0–100 % 范围内的利用率（第一个：data.result[1].values[5] 处的 NaN）；"
+        "其时间计为未观测",
         "已跳过 3 个作业步骤（只计整个作业；请使用 sacct -X）",
+        "4 个作业没有 GPU（AllocTRES 中没有 gres/gpu）：不计 GPU 小时",
+        "4 块处于 MIG 模式的 GPU 不报告利用率，未计入：dgx-1 的 GPU 0, dgx-1 的 GPU 1, "
+        "dgx-1 的 GPU 2，另有 1 处（请通过 DCGM 的 DCGM_FI_PROF_GR_ENGINE_ACTIVE 测量）",
         "已跳过 2 个没有开始或结束时间的作业（仍在运行？）",
         "m5.xlarge：2.5 实例小时未计入，价格目录中没有它的 GPU 数量",
         "2026-03：未观测",
@@ -291,6 +313,10 @@ def _set_sample(result, series, sample, value):
 
 SACCT = "JobID|Start|End|AllocTRES\n"
 CUR = "lineItem/UsageStartDate,lineItem/UsageType,lineItem/UsageAmount\n"
+FOCUS = (
+    "ChargePeriodStart,ChargePeriodEnd,ChargeCategory,ConsumedQuantity,ConsumedUnit,"
+    "ChargeDescription\n"
+)
 BAD_FILES = {
     "empty": ("nvidia-smi", " \n"),
     "holds_nul": ("nvidia-smi", "2026/11/02 10:00:00, 0, 5\n\x00\n"),
@@ -307,22 +333,46 @@ BAD_FILES = {
     "not_nvidia_smi": ("nvidia-smi", "JobID|Start\n1|2026-10-01\n"),
     "no_row_with_columns": ("nvidia-smi", "timestamp, index, utilization.gpu\n2026/11/02, 0\n"),
     "no_readable_row": ("nvidia-smi", "timestamp, index, utilization.gpu\nsoon, 0, 10\n"),
+    "no_utilization": (
+        "nvidia-smi",
+        "timestamp, index, utilization.gpu\n2026/11/02 10:00:00, 0, [N/A]\n",
+    ),
     "not_json": ("dcgm-prometheus", "{\n"),
     "not_query_range": ("dcgm-prometheus", "{}"),
     "no_series": ("dcgm-prometheus", '{"data": {"resultType": "matrix", "result": []}}'),
     "bad_series": ("dcgm-prometheus", '{"data": {"resultType": "matrix", "result": [1]}}'),
     "bad_sample": ("dcgm-prometheus", dcgm_answer(lambda r: _set_sample(r, 2, 4, [1.0]))),
-    "not_finite": ("dcgm-prometheus", dcgm_answer(lambda r: _set_sample(r, 1, 0, [1.8e9, "NaN"]))),
+    "instant_query": (
+        "dcgm-prometheus",
+        '{"data": {"resultType": "vector", "result": [{"metric": {}, "value": [1, "5"]}]}}',
+    ),
+    "metric_name_missing": ("dcgm-prometheus", dcgm_answer(lambda r: r[1]["metric"].clear())),
+    "metric_not_read": (
+        "dcgm-prometheus",
+        dcgm_answer(lambda r: r[1]["metric"].update(__name__="DCGM_FI_DEV_FB_USED")),
+    ),
+    "two_metrics": (
+        "dcgm-prometheus",
+        dcgm_answer(lambda r: r[1]["metric"].update(__name__="DCGM_FI_PROF_SM_ACTIVE")),
+    ),
+    "too_many_keys": ("dcgm-prometheus", "[" + ",".join(['{"k": 1}'] * 50_001) + "]"),
+    "nested_too_deep": ("dcgm-prometheus", "[" * 100),
+    "number_too_long": (
+        "dcgm-prometheus",
+        dcgm_answer(lambda r: _set_sample(r, 1, 0, [1796079600, 10**400])),
+    ),
     "not_unix_seconds": (
         "dcgm-prometheus",
         dcgm_answer(lambda r: _set_sample(r, 1, 0, [1.7e12, "5"])),
     ),
     "no_samples": (
         "dcgm-prometheus",
-        '{"data": {"resultType": "matrix", "result": [{"metric": {}, "values": []}]}}',
+        '{"data": {"resultType": "matrix", "result": [{"metric": {"__name__": '
+        '"DCGM_FI_DEV_GPU_UTIL"}, "values": []}]}}',
     ),
     "missing_columns": ("slurm-sacct", "JobID|Start|End|AllocCPUS\n1|2026-10-01T00:00:00|x|4\n"),
     "not_sacct": ("slurm-sacct", "hello|world\n"),
+    "no_gpu_job": ("slurm-sacct", SACCT + "1|2026-10-01T00:00:00|2026-10-01T01:00:00|cpu=4\n"),
     "no_finished_job": ("slurm-sacct", SACCT + "1|2026-10-01T00:00:00|Unknown|gres/gpu=1\n"),
     "unreadable_job_time": ("slurm-sacct", SACCT + "1|2026-10-01T00:00:00|soon|gres/gpu=1\n"),
     "end_before_start": (
@@ -333,6 +383,12 @@ BAD_FILES = {
     "no_instance_usage": ("aws-cur", CUR + "2026-10-01T00:00:00Z,USE1-DataTransfer-Out-Bytes,3\n"),
     "negative_amount": ("aws-cur", CUR + "2026-10-01T00:00:00Z,USE1-BoxUsage:p4d.24xlarge,-3\n"),
     "no_known_gpu_instance": ("aws-cur", CUR + "2026-10-01T00:00:00Z,USE1-BoxUsage:m5.xlarge,3\n"),
+    "unreadable_bill_dates": ("aws-cur", CUR + "soon,USE1-BoxUsage:p4d.24xlarge,3\n"),
+    "not_focus": ("focus", "a,b\n1,2\n"),
+    "no_focus_usage": (
+        "focus",
+        FOCUS + "2026-10-01T00:00:00Z,2026-10-01T01:00:00Z,Usage,3,GB-Months,S3 storage\n",
+    ),
 }
 
 
@@ -358,7 +414,29 @@ def test_a_refused_file_is_explained_in_english_as_the_reader_says_and_in_chines
 
 
 def test_every_reader_error_has_a_bad_file_here_and_words():
-    assert set(BAD_FILES) | {"not_text"} == set(READER_CODES) == set(READER_MESSAGES)
+    from_bytes = {"not_text", "bad_gzip", "inflates_too_far"}  # decode_text's
+    on_columns = {"columns_missing", "query_fields_missing"}  # tests/costmodel/test_usage_*
+    assert set(BAD_FILES) | from_bytes | on_columns == set(READER_CODES) == set(READER_MESSAGES)
+
+
+@pytest.mark.parametrize(
+    ("data", "expected"),
+    [
+        (b"\x1f\x8b\x08\x00", "是无法解压的 gzip 压缩包（不完整或已损坏）"),
+        (
+            gzip.compress(b"0" * 2000, mtime=0),
+            "该 gzip 压缩包解压后超过 1,000 字节的上限：请发送更短时段的数据",
+        ),
+    ],
+    ids=["damaged", "inflates_too_far"],  # the same on every xdist worker (no timestamp)
+)
+def test_a_gzip_file_that_cannot_be_read_is_explained_in_chinese(data, expected):
+    with pytest.raises(UsageError) as caught:
+        decode_text(data, max_bytes=1000)
+    [error] = caught.value.errors
+
+    with translation.override("zh-hans"):
+        assert reader_error_text(error) == expected
 
 
 def test_bytes_that_are_not_text_are_explained_in_chinese():
@@ -377,14 +455,27 @@ def test_bytes_that_are_not_text_are_explained_in_chinese():
 
 def test_the_place_and_the_gpu_of_an_error_are_worded_in_chinese():
     disorder = reader_error(*BAD_FILES["timestamp_out_of_order"])
-    outside = reader_error(
-        "dcgm-prometheus", dcgm_answer(lambda r: _set_sample(r, 3, 5, [0, "-3"]))
-    )
+    outside = reader_error(*BAD_FILES["metric_not_read"])
 
     with translation.override("zh-hans"):
         texts = [reader_error_text(disorder), reader_error_text(outside)]
 
     assert texts == [
         "第 2 行：时间戳早于 第 1 段日志的 GPU 0 的上一个采样；日志必须按时间顺序排列",
-        "data.result[3].values[5]：利用率 -3 % 超出 0–100 的范围",
+        "data.result[1].metric.__name__：DCGM_FI_DEV_FB_USED 不是利用率指标；请查询 "
+        "DCGM_FI_DEV_GPU_UTIL、DCGM_FI_PROF_GR_ENGINE_ACTIVE 或 DCGM_FI_PROF_SM_ACTIVE",
+    ]
+
+
+def test_notices_of_one_kind_are_one_line_with_a_count_and_three_places_in_chinese():
+    gaps = [Gap(hours=h, gpu=GpuRef(host="n1", index="0"), line=10 * h) for h in (1, 2, 3, 4)]
+    rows = [RowSkipped(line=n, reason="unreadable_utilization") for n in (5, 6)]
+
+    with translation.override("zh-hans"):
+        texts = notice_texts([*rows, *gaps, MoreGaps(count=6)])
+
+    assert texts == [
+        "已跳过 2 行，利用率无法读取：第 5, 6 行",
+        "10 处采样间断（未观测），所列最长 4.00 小时：n1 的 GPU 0 在第 10 行之后, "
+        "n1 的 GPU 0 在第 20 行之后, n1 的 GPU 0 在第 30 行之后，另有 7 处",
     ]

@@ -182,3 +182,21 @@ def test_the_documented_nginx_config_serves_the_app_and_refuses_big_bodies_itsel
         connection.endheaders()  # and no body: nginx answers from the header
         refused = connection.getresponse()
         assert refused.status == 413 and b"nginx" in refused.read()
+
+
+@real_server
+def test_a_request_for_a_host_not_allowed_is_one_line_in_the_log(tmp_path):
+    with serve(tmp_path, "--workers", "1") as running:
+        answer, _ = exchange(
+            running.port,
+            b"GET /healthz HTTP/1.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n",
+        )
+        time.sleep(0.5)  # the worker writes its log line after the answer
+    assert status_and_body(answer)[0] == 400
+    log = (tmp_path / "gunicorn.log").read_text().splitlines()
+    mentions = [line for line in log if "evil.example" in line]
+    assert mentions == [
+        "ERROR django.security.DisallowedHost: Invalid HTTP_HOST header: 'evil.example'. "
+        "You may need to add 'evil.example' to ALLOWED_HOSTS."
+    ], log
+    assert not any("Traceback" in line for line in log), log

@@ -112,3 +112,11 @@ def test_a_damaged_gzip_file_exits_2(tmp_path):
 
     assert done.returncode == 2
     assert "is a gzip archive that cannot be inflated" in done.stderr
+
+
+def test_columns_name_the_fields_of_a_headerless_export():
+    done = manage("slurm-sacct", str(FIXTURES / "xdmod-sacct.log"), "--columns", "xdmod")
+
+    assert done.returncode == 0, done.stderr
+    # hand computation in tests/costmodel/test_usage_slurm.py
+    assert len(json.loads(done.stdout)["months"]) == 15

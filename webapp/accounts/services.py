@@ -11,8 +11,10 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import Group
+from django.core.cache import caches
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from webapp.accounts.models import ApiToken, Invitation, Team
 from webapp.accounts.secrets import TOKEN_PREFIX, digest, new_secret
@@ -187,6 +189,62 @@ def revoke_token(user: Any, token_id: int) -> bool:
     return deleted > 0
 
 
+def revoke_all_tokens(user: Any) -> int:
+    """Delete every API token of ``user``; how many there were."""
+    deleted, _ = ApiToken.objects.filter(user=user).delete()
+    return deleted
+
+
+class RevokeTokensOnPasswordChange:
+    """A password validator that accepts every password and, once a user's password has
+    been changed (Django calls :meth:`password_changed` after saving a new one: the
+    password change and reset pages, the admin, ``manage.py changepassword``), revokes that
+    user's API tokens: whoever had taken a token with the old password loses it too."""
+
+    def validate(self, password: str, user: Any = None) -> None:
+        return None
+
+    def password_changed(self, password: str, user: Any = None) -> None:
+        if user is not None and user.pk is not None:
+            revoke_all_tokens(user)
+
+    def get_help_text(self) -> str:
+        return gettext("A new password revokes all your API tokens.")
+
+
 def touch_token(token: ApiToken) -> None:
     """Record that ``token`` was just used (shown on the account page)."""
     ApiToken.objects.filter(pk=token.pk).update(last_used_at=timezone.now())
+
+
+# --- password reset requests ----------------------------------------------------------------
+
+RESET_WINDOW_SECONDS = 3600
+"""The period over which password reset requests are counted [s]."""
+
+
+def _count(key: str) -> int:
+    """One more request under ``key`` in this window; how many so far. The shared cache (the
+    database's) is the counter, so every worker process counts the same requests."""
+    cache = caches["shared"]
+    cache.add(key, 0, timeout=RESET_WINDOW_SECONDS)
+    try:
+        return int(cache.incr(key))
+    except ValueError:  # expired between add and incr
+        cache.set(key, 1, timeout=RESET_WINDOW_SECONDS)
+        return 1
+
+
+def reset_allowed(address: str | None, email: str) -> bool:
+    """Count a password reset request from ``address`` for ``email``; False once either has
+    asked more than allowed this hour (``DJANGO_RESET_PER_ADDRESS``, ``DJANGO_RESET_PER_ACCOUNT``).
+
+    The account is counted by the address typed, whether an account has it or not, so the
+    limit answers alike for both and says nothing about who has an account.
+    """
+    per_address = _count(f"reset:address:{address or '-'}")
+    per_account = _count(f"reset:email:{digest(email.strip().lower())}")
+    return (
+        per_address <= settings.PASSWORD_RESET_PER_ADDRESS
+        and per_account <= settings.PASSWORD_RESET_PER_ACCOUNT
+    )

@@ -1,6 +1,7 @@
 """Account pages: sign-up (by invitation, or open when the setting says so), the account page
 with teams, invitations and API tokens. Sign-in, sign-out and password reset are Django's own
-views (django.contrib.auth.urls) with this site's templates."""
+views (django.contrib.auth.urls) with this site's templates; password reset requests are
+counted per address and per account (:class:`PasswordResetView`)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -28,6 +30,7 @@ from webapp.accounts.forms import (
     TokenForm,
 )
 from webapp.accounts.models import Invitation, Team
+from webapp.security import client_ip
 
 AUTH_BACKEND = "django.contrib.auth.backends.ModelBackend"
 
@@ -41,6 +44,23 @@ def locked_out(
         "cooloff_minutes": round(settings.AXES_COOLOFF_TIME.total_seconds() / 60),
     }
     return render(request, "accounts/locked_out.html", context, status=429)
+
+
+class PasswordResetView(auth_views.PasswordResetView):
+    """Django's password reset, limited per client address and per account typed
+    (:func:`services.reset_allowed`): past the limit the form answers 429 and sends nothing,
+    the same for an address with an account and one without."""
+
+    def form_valid(self, form: Any) -> HttpResponse:
+        if services.reset_allowed(client_ip(self.request), form.cleaned_data["email"]):
+            return super().form_valid(form)
+        form.add_error(
+            None,
+            _("Too many password reset requests: try again in an hour."),
+        )
+        response = self.form_invalid(form)
+        response.status_code = 429
+        return response
 
 
 def _signed_up(request: HttpRequest, form: SignUpForm, invitation: Invitation | None) -> Any:

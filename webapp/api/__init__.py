@@ -23,6 +23,7 @@ from costmodel.operations import (
     TornadoRequest,
     UncertaintyRequest,
 )
+from costmodel.options import OptionsRequest
 from webapp.api import catalog, compare, operations, resolve, scenarios, usage
 from webapp.catalog.resolver import Selection
 from webapp.errors import install_handlers, json_response
@@ -38,6 +39,7 @@ class Api(NinjaAPI):
         UncertaintyRequest,
         FleetRequest,
         CommitmentRequest,
+        OptionsRequest,
         usage.UsageRequest,
     )
 

@@ -37,9 +37,12 @@ MAX_BATCH = 10_000
 """Most scenarios one batch request may hold."""
 KEYS_PER_SCENARIO = 100
 """Keys a batch request may hold per scenario it may hold (a scenario has about 50)."""
+ITEMS_PER_SCENARIO = 200
+"""Items (values in lists and objects) a batch request may hold per scenario it may hold (a
+scenario has about 60; webapp.errors.MAX_ITEMS)."""
 
 SCENARIO_REF = {"$ref": "#/components/schemas/Scenario"}
-ERRORS = {400: ErrorsOut, 411: ErrorsOut, 413: ErrorsOut, 422: ErrorsOut}
+ERRORS = {400: ErrorsOut, 411: ErrorsOut, 413: ErrorsOut, 422: ErrorsOut, 503: ErrorsOut}
 
 
 @router.post(
@@ -59,14 +62,16 @@ def compare_one(request: HttpRequest) -> HttpResponse:
     422 lists every invalid field (`build.capex`, `workload.utilization`, …);
     400 means the body is not a JSON document of content type application/json.
     """
-    try:
-        scenario = parse_scenario_json(read_body(request))
-    except UnreadableInput as exc:
-        raise ApiError(400, exc.errors) from None
-    except ScenarioError as exc:
-        raise ApiError(422, exc.errors) from None
-    errors: dict[int, list[FieldError]] = {}
-    results = _project({0: scenario}, errors, summary=False)
+    body = read_body(request)
+    with heavy_request():  # a slot for the parse as well as the projection
+        try:
+            scenario = parse_scenario_json(body)
+        except UnreadableInput as exc:
+            raise ApiError(400, exc.errors) from None
+        except ScenarioError as exc:
+            raise ApiError(422, exc.errors) from None
+        errors: dict[int, list[FieldError]] = {}
+        results = _project({0: scenario}, errors, summary=False)
     if errors:
         raise ApiError(422, errors[0])
     return json_response(results[0])
@@ -130,7 +135,11 @@ def compare_batch(request: HttpRequest) -> HttpResponse:
     object, no `scenarios` list, more than 10 000, full series for more than
     400 000 months in all) are a 422 for the whole request.
     """
-    body = read_body(request, max_keys=KEYS_PER_SCENARIO * MAX_BATCH)
+    body = read_body(
+        request,
+        max_keys=KEYS_PER_SCENARIO * MAX_BATCH,
+        max_items=ITEMS_PER_SCENARIO * MAX_BATCH,
+    )
     with heavy_request():
         return _compare_batch(body)
 

@@ -1,4 +1,5 @@
-"""Operations on one explicit scenario: ``/tornado``, ``/uncertainty``, ``/fleet``, ``/commitment``.
+"""Operations on one explicit scenario: ``/tornado``, ``/uncertainty``, ``/fleet``, ``/commitment``,
+``/options``.
 
 Views parse, call the engine's operation once, encode. Requests and answers
 are those of ``costmodel.operations`` (and of the methodology); every error
@@ -13,6 +14,7 @@ from django.http import HttpRequest, HttpResponse
 from ninja import Router
 
 from costmodel import ScenarioError
+from costmodel.errors import load_json
 from costmodel.operations import (
     CommitmentAnswer,
     FleetAnswer,
@@ -27,9 +29,10 @@ from costmodel.operations import (
     tornado,
     uncertainty,
 )
+from costmodel.options import MAX_BUILDS, MAX_RENTS, OptionsAnswer, options, parse_options
 from webapp.api.schemas import ErrorsOut
 from webapp.busy import heavy_request
-from webapp.errors import ApiError, json_response, read_json
+from webapp.errors import MAX_KEYS, ApiError, json_response, read_body, read_json
 
 router = Router(tags=["operations"])
 
@@ -41,9 +44,22 @@ def _body(schema: str) -> dict[str, Any]:
     return {"requestBody": {"required": True, "content": {"application/json": {"schema": ref}}}}
 
 
-def _run(request: HttpRequest, parse: Any, operation: Any) -> HttpResponse:
+OPTIONS_MAX_KEYS = MAX_KEYS + 40 * MAX_BUILDS + 20 * MAX_RENTS
+"""Keys an options request may hold: a scenario's worth (the API's limit for one), and for
+each box and offering it may list about twice the keys one has with every field given."""
+
+
+def _read_options(request: HttpRequest) -> object:
+    body = read_body(request, max_keys=OPTIONS_MAX_KEYS)
     try:
-        parsed = parse(read_json(request))
+        return load_json(body)
+    except ScenarioError as exc:
+        raise ApiError(400, exc.errors) from None
+
+
+def _run(request: HttpRequest, parse: Any, operation: Any, read: Any = read_json) -> HttpResponse:
+    try:
+        parsed = parse(read(request))
         with heavy_request():
             answer = operation(parsed)
     except ScenarioError as exc:
@@ -106,3 +122,19 @@ def commitment_view(request: HttpRequest) -> HttpResponse:
     64, else the peak month's need); `best_committed_instances` has the lowest rent present
     value. The scenario must price a committed instance-hour (`committed_hourly_rate` > 0)."""
     return _run(request, parse_commitment, commitment)
+
+
+@router.post(
+    "/options",
+    response={200: OptionsAnswer, **ERRORS},
+    summary="Every way to do the scenario's work, ranked by present value",
+    openapi_extra=_body("OptionsRequest"),
+)
+def options_view(request: HttpRequest) -> HttpResponse:
+    """The scenario's work (its jobs, or its workload in reference GPU-hours) held constant,
+    each box of `builds` (at most 20) and each offering of `rents` (1 to 60; names unique per
+    list) is a plan: a rent plan rents all the work, a build plan does on its box what the box
+    holds and rents the rest on the offering that costs it least. `plans` are ranked by present
+    value; `infeasible` lists the options that cannot do the work, with the reason (`memory`,
+    `capacity`)."""
+    return _run(request, parse_options, options, read=_read_options)

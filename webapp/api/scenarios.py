@@ -19,7 +19,7 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
-from ninja import Router, Schema
+from ninja import Field, Router, Schema
 from ninja.security import django_auth
 
 from costmodel import FieldError, Scenario, ScenarioError, parse_scenario
@@ -30,10 +30,27 @@ from webapp.api.schemas import ErrorsOut
 from webapp.errors import ApiError, error, json_response, read_json
 from webapp.scenarios import selectors, services
 from webapp.scenarios.models import SavedScenario
+from webapp.security import NOT_VISIBLE_STATUS, not_visible_message
 
 router = Router(tags=["saved scenarios"])
 
 MAX_NAME = 200
+
+
+class DecisionOut(Schema):
+    """The decision stored with a saved scenario: the verdict code its results page, the saved
+    list, the compare page and the files state (one function decides it, ``webapp.decided``)."""
+
+    code: str = Field(
+        description="build, rent, close_call, uncertain, resale_decides or late_payback"
+    )
+    present_value_savings: float | None = Field(
+        description="rent.present_value − build.present_value [currency]; null: not known"
+    )
+    savings: float | None = Field(description="Savings of building, in cash, resale credited")
+    probability_agreeing: float | None = Field(
+        description="Share of the Monte Carlo's draws in which the recommended side holds"
+    )
 
 
 class SavedScenarioOut(Schema):
@@ -46,6 +63,18 @@ class SavedScenarioOut(Schema):
     team: str | None
     created_at: datetime.datetime
     updated_at: datetime.datetime
+    decision: DecisionOut | None
+
+
+def _decision(saved: SavedScenario) -> dict[str, Any] | None:
+    if not saved.decision_code:
+        return None
+    return {
+        "code": saved.decision_code,
+        "present_value_savings": saved.decision_present_value_savings,
+        "savings": saved.decision_savings,
+        "probability_agreeing": saved.decision_probability_agreeing,
+    }
 
 
 def _out(saved: SavedScenario) -> dict[str, Any]:
@@ -59,13 +88,14 @@ def _out(saved: SavedScenario) -> dict[str, Any]:
         "team": saved.team.name if saved.team is not None else None,
         "created_at": saved.created_at.isoformat(),
         "updated_at": saved.updated_at.isoformat(),
+        "decision": _decision(saved),
     }
 
 
 def _get(request: HttpRequest, scenario_id: uuid.UUID) -> SavedScenario:
     saved = selectors.viewable(scenario_id, request.user)
     if saved is None:
-        raise error(404, "id", _("no saved scenario with this id"))
+        raise error(NOT_VISIBLE_STATUS, "id", not_visible_message(scenario_id))
     return saved
 
 

@@ -20,7 +20,7 @@ from costmodel import FieldError, ScenarioError
 from costmodel.usage import FORMATS
 from webapp.api.schemas import ErrorsOut
 from webapp.errors import ApiError, error, json_response, read_body
-from webapp.usage.services import UsageAnswer, file_text, measured_usage, usage_answer
+from webapp.usage.services import UsageAnswer, file_content, measured_usage, usage_answer
 
 router = Router(tags=["usage"])
 
@@ -32,13 +32,21 @@ class UsageRequest(BaseModel):
 
     model_config = ConfigDict(extra="forbid", strict=True)
 
-    format: Literal["nvidia-smi", "dcgm-prometheus", "slurm-sacct", "aws-cur"] = Field(
-        description="nvidia-smi CSV, DCGM_FI_DEV_GPU_UTIL from Prometheus query_range, "
-        "sacct -a -X -P --format=JobID,Start,End,AllocTRES, or an AWS Cost and Usage Report CSV"
+    format: Literal["nvidia-smi", "dcgm-prometheus", "slurm-sacct", "aws-cur", "focus"] = Field(
+        description="nvidia-smi CSV, DCGM utilization from Prometheus query_range, "
+        "sacct -a -X -P output (JobID, Start, End, AllocTRES), an AWS Cost and Usage Report "
+        "CSV, or a FOCUS 1.x cost and usage CSV of any cloud (AWS, Azure, Google Cloud, OCI)"
     )
     content: str = Field(
         description="the file's text (UTF-8); with encoding base64, the file's bytes in "
         "base64, plain or gzip (.csv.gz, .json.gz)"
+    )
+    columns: str | None = Field(
+        default=None,
+        description="the field order of a file without a header line: for slurm-sacct the "
+        'sacct --format fields ("jobid,start,end,alloctres") or "xdmod" (Open XDMoD\'s '
+        "--parsable2 --noheader export); for nvidia-smi the --query-gpu fields "
+        '("timestamp,index,name,utilization.gpu,memory.used")',
     )
     encoding: Literal["text", "base64"] = Field(
         default="text",
@@ -95,10 +103,10 @@ def usage_view(request: HttpRequest) -> HttpResponse:
     The body is limited to `DJANGO_MAX_BODY_BYTES` (16 MiB by default); a larger one is a 413."""
     usage_request = _request(read_body(request))
     try:
-        content = usage_request.content
+        content: str | bytes = usage_request.content
         if usage_request.encoding == "base64":
-            content = file_text(_base64(content))
-        answer = measured_usage(usage_request.format, content)
+            content = file_content(_base64(usage_request.content))
+        answer = measured_usage(usage_request.format, content, usage_request.columns)
     except ScenarioError as exc:
         raise ApiError(422, exc.errors) from None
     return json_response(usage_answer(answer).model_dump())

@@ -23,7 +23,7 @@ from django.db.models import Max, Model, QuerySet
 from django.forms.models import model_to_dict
 from django.http import HttpRequest
 from django.urls import reverse
-from django.utils.html import format_html
+from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
@@ -45,7 +45,9 @@ from webapp.catalog.models import (
     PricePoint,
     Tariff,
     TariffPeriod,
+    UsedGpuPrice,
 )
+from webapp.catalog.resale import retention_fit
 
 
 def stale_cutoff() -> datetime.date:
@@ -247,8 +249,14 @@ class BenchmarkAdmin(admin.ModelAdmin):
     search_fields = ["slug", "name"]
 
 
+class UsedGpuPriceInline(HistoryInline):
+    model = UsedGpuPrice
+    fields = ["slug", "amount", "currency", "age_years", "effective_date", "source", "note",
+              "note_zh", "estimate", "status", "recorded_by", "recorded_at"]  # fmt: skip
+
+
 @admin.register(GpuModel)
-class GpuModelAdmin(admin.ModelAdmin):
+class GpuModelAdmin(RecordsPricesInline, admin.ModelAdmin):
     list_display = [
         "slug",
         "vendor",
@@ -257,10 +265,46 @@ class GpuModelAdmin(admin.ModelAdmin):
         "board_power_watts",
         "idle_power_watts",
         "supports_nvlink",
+        "resale_retention",
     ]
     list_filter = ["vendor", "supports_nvlink"]
     search_fields = ["slug", "name", "vendor"]
-    inlines = [GpuThroughputInline]
+    readonly_fields = ["resale_fit"]
+    inlines = [GpuThroughputInline, UsedGpuPriceInline]
+
+    @admin.display(description=_("resale retention per year (fit)"))
+    def resale_retention(self, obj: GpuModel) -> str:
+        fit = retention_fit(obj, datetime.date.today())
+        return "—" if fit.retention_decimal is None else str(fit.retention_decimal)
+
+    @admin.display(description=_("resale fit"))
+    def resale_fit(self, obj: GpuModel) -> str:
+        """The fit as of today, the observations it uses and those it leaves out."""
+        if obj.pk is None:
+            return "—"
+        fit = retention_fit(obj, datetime.date.today())
+        used = format_html_join(
+            "",
+            "<li>{} {} {}, {} {} ({}){}</li>",
+            (
+                (o.effective_date, o.amount, o.currency, gettext("age"), o.age_years, o.slug,
+                 gettext(" — estimate") if o.estimate else "")
+                for o in fit.fitted
+            ),
+        )  # fmt: skip
+        left = format_html_join(
+            "",
+            "<li>{} {} {} ({}): {}</li>",
+            ((o.effective_date, o.amount, o.currency, o.slug, why) for o, why in fit.left_out),
+        )
+        return format_html(
+            "<p>{}</p><p>{}</p><ul>{}</ul><p>{}</p><ul>{}</ul>",
+            fit.summary(),
+            gettext("Observations fitted:"),
+            used,
+            gettext("Shown, not fitted:"),
+            left,
+        )
 
 
 @admin.register(GpuThroughput)
@@ -441,6 +485,7 @@ class CloudOfferingAdmin(RecordsPricesInline, admin.ModelAdmin):
         "instance_type",
         "gpu_model",
         "gpu_count",
+        "gpu_memory",
         "pricing_mode",
         "rate_now",
     ]
@@ -448,6 +493,11 @@ class CloudOfferingAdmin(RecordsPricesInline, admin.ModelAdmin):
     search_fields = ["slug", "provider", "instance_type", "region"]
     list_select_related = ["gpu_model"]
     inlines = [CloudRateInline]
+
+    @admin.display(description=_("GPU memory"))
+    def gpu_memory(self, obj: CloudOffering) -> str:
+        """The instance's GPU memory, from its GPU model: count × memory of one GPU."""
+        return f"{obj.gpu_count} × {obj.gpu_model.vram_gb} GB"
 
     @admin.display(description=_("effective hourly rate"))
     def rate_now(self, obj: CloudOffering) -> str:
@@ -497,3 +547,13 @@ class PresetPartAdmin(admin.ModelAdmin):
     list_filter = ["preset__tier", "preset"]
     search_fields = ["preset__slug", "part__slug"]
     list_select_related = ["preset", "part"]
+
+
+@admin.register(UsedGpuPrice)
+class UsedGpuPriceAdmin(HistoryAdmin):
+    list_display = ["slug", "gpu_model", "amount", "currency", "age_years", "effective_date",
+                    "estimate", "stale", "status", "revision", "recorded_by", "source"]  # fmt: skip
+    list_filter = ["pending", "currency", "estimate", StaleFilter, "gpu_model"]
+    search_fields = ["slug", "gpu_model__slug", "gpu_model__name", "source", "note"]
+    date_hierarchy = "effective_date"
+    list_select_related = ["gpu_model"]

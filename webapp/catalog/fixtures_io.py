@@ -35,7 +35,12 @@ from webapp.catalog.services import bump_catalog_version
 FIXTURES_DIR = Path(settings.BASE_DIR) / "fixtures"
 
 FIXTURE_FILES: dict[str, list[str]] = {
-    "01-gpus.json": ["catalog.benchmark", "catalog.gpumodel", "catalog.gputhroughput"],
+    "01-gpus.json": [
+        "catalog.benchmark",
+        "catalog.gpumodel",
+        "catalog.gputhroughput",
+        "catalog.usedgpuprice",
+    ],
     "02-parts.json": ["catalog.part", "catalog.partprice"],
     "03-fx.json": ["catalog.fxrate"],
     "04-electricity.json": ["catalog.tariff", "catalog.tariffperiod"],
@@ -50,6 +55,7 @@ _ORDERING: dict[str, list[str]] = {
     "catalog.benchmark": ["slug"],
     "catalog.gpumodel": ["slug"],
     "catalog.gputhroughput": ["gpu_model__slug", "benchmark__slug"],
+    "catalog.usedgpuprice": ["slug", "effective_date", "revision"],
     "catalog.part": ["slug"],
     "catalog.partprice": ["part__slug", "effective_date", "revision"],
     "catalog.fxrate": ["base_currency", "quote_currency", "effective_date", "revision"],

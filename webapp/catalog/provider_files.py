@@ -143,6 +143,14 @@ GCP_MACHINES = {
 state them (cloud.google.com/compute/docs/gpus and .../accelerator-optimized-machines)."""
 
 
+MODE_ZH = {
+    PricingMode.ON_DEMAND: "按需实例",
+    PricingMode.SPOT: "抢占式实例",
+    PricingMode.COMMIT_1Y: "1 年期承诺",
+    PricingMode.COMMIT_3Y: "3 年期承诺",
+}
+
+
 class ProviderFileError(RateImportError):
     """The file cannot be imported; ``errors`` name the line or key of each problem."""
 
@@ -622,7 +630,9 @@ def _plan_new_offerings(
             slug=offering_slug(provider, instance_type, rate.region, mode),
             provider=provider,
             instance_type=instance_type,
-            name_zh=f"{provider_zh} {count}×{gpu.name_zh or gpu.name} {mode}",
+            name_zh=(
+                f"{provider_zh} {instance_type}（{count}×{gpu.name_zh or gpu.name}）{MODE_ZH[mode]}"
+            ),
             region=rate.region,
             gpu_model=gpu,
             gpu_count=count,

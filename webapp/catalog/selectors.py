@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 
 from django.apps import apps
 from django.core.cache import caches
-from django.db.models import Model, Prefetch, Q, QuerySet
+from django.db.models import Max, Model, Prefetch, Q, QuerySet
 
 from webapp.catalog.models import (
     Benchmark,
@@ -38,6 +38,7 @@ from webapp.catalog.models import (
     TariffKind,
     TariffPeriod,
     TranslatedTextMixin,
+    UsedGpuPrice,
 )
 from webapp.catalog.pricing_modes import COMMITMENT_MODES, INTERRUPTIBLE_MODES
 
@@ -294,6 +295,25 @@ def fx_rates_on(day: datetime.date) -> dict[tuple[str, str], FxRate]:
     return rates
 
 
+def newest_price_date() -> datetime.date | None:
+    """The newest effective date of any live price row (the catalog's, and its fixtures', date)."""
+    dates = [
+        model.objects.live().aggregate(newest=Max("effective_date"))["newest"]
+        for model in (PartPrice, CloudRate, FxRate, Tariff, HostingOption)
+    ]
+    present = [d for d in dates if d is not None]
+    return max(present) if present else None
+
+
+def used_prices_on(day: datetime.date) -> dict[int, list[UsedGpuPrice]]:
+    """Live used-GPU price observations of ``day`` or before, by GPU model id."""
+    found: dict[int, list[UsedGpuPrice]] = {}
+    rows = UsedGpuPrice.objects.live().filter(effective_date__lte=day)
+    for row in rows.order_by("effective_date", "slug", "revision"):
+        found.setdefault(row.gpu_model_id, []).append(row)
+    return found
+
+
 class CatalogSnapshot:
     """The catalog as it stood on ``day``, read once: each kind of row in one query (with its
     related rows), the first time a resolution asks for it.
@@ -345,6 +365,10 @@ class CatalogSnapshot:
     @cached_property
     def fx_rates(self) -> dict[tuple[str, str], FxRate]:
         return fx_rates_on(self.day)
+
+    @cached_property
+    def used_prices(self) -> dict[int, list[UsedGpuPrice]]:
+        return used_prices_on(self.day)
 
     def part_price(self, part: Part) -> PartPrice | None:
         return self.part_prices.get(part.pk)

@@ -417,6 +417,11 @@ def gpu_model_for(
         return None, f"GPU '{rate.accelerator}' is not in the catalog"
     if rate.gpu_memory_gb is not None:
         candidates = [g for g in candidates if g.vram_gb == rate.gpu_memory_gb]
+    else:
+        # without the memory, a variant the catalog names by a marker (H100-NVL) is the row's
+        # only when the row's name carries the marker too
+        marked = "NVL" in rate.accelerator.upper()
+        candidates = [g for g in candidates if ("NVL" in g.skypilot_name.upper()) == marked]
     form = form_factor_of_instance(provider, rate.instance_type, rate.accelerator)
     if form is not None:
         candidates = [g for g in candidates if form_factor_of_gpu(g) in (form, None)]

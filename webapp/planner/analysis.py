@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -26,17 +27,15 @@ from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 
 from costmodel import Scenario, ScenarioError, compare
-from costmodel.decision import Decision, decide
+from costmodel.decision import Decision
 from costmodel.lines import LINES, SIDE_LABELS
 from costmodel.operations import (
     fleet,
     parse_fleet,
     parse_tornado,
-    parse_uncertainty,
     tornado,
-    uncertainty,
 )
-from costmodel.ranges import Range, default_ranges, drivers, fleet_size, with_spread
+from costmodel.ranges import Range, drivers, fleet_size, with_spread
 from costmodel.sensitivity import (
     average_utilization,
     default_horizons,
@@ -44,18 +43,13 @@ from costmodel.sensitivity import (
     utilization_sweep,
 )
 from webapp import formatting
+from webapp.decided import SEED, decided, draws_for, filled_share, observed_days, ranges_for
 from webapp.planner.fields import BY_PATH, field_value, labels
 from webapp.planner.permalink import Permalink
 from webapp.planner.verdict import how_sure, verdict
 
-DRAW_MONTHS = 610_000
-"""Draws × months the Monte Carlo evaluates at most: 10 000 draws of a 60-month scenario
-(about 0.1 s of engine time on one core)."""
-MAX_DRAWS = 10_000
-MIN_DRAWS = 2_000
-"""Fewest draws, for the longest horizons: P10/P90 and a probability to about ±1 point."""
-SEED = 0
-"""The Monte Carlo's seed: the same link always shows the same probabilities."""
+__all__ = ["SEED", "Analyses", "analysis_document", "draws_for", "run_analyses"]
+"""``SEED`` and ``draws_for`` are :mod:`webapp.decided`'s, named here for the files' readers."""
 
 GRID_UTILIZATIONS = [i / 20 for i in range(21)]
 """Rows of the utilization × horizon grid: 0 %, 5 %, …, 100 % (a smooth zero contour)."""
@@ -70,15 +64,10 @@ one worker computed (a Monte Carlo, a tornado, a fleet and a grid: the page's sl
 part) serves a visitor whose request reaches another."""
 
 
-def draws_for(scenario: Scenario) -> int:
-    """Draws of the Monte Carlo for a scenario: :data:`DRAW_MONTHS` ÷ (H + 1), within bounds."""
-    return max(MIN_DRAWS, min(MAX_DRAWS, DRAW_MONTHS // (scenario.horizon_months + 1)))
-
-
 def ranges_of(link: Permalink) -> list[Range]:
     """The Monte Carlo's ranges: the user's, or the defaults when none were chosen; a range
-    whose low equals its high is left out (:func:`costmodel.ranges.with_spread`)."""
-    return with_spread(link.ranges or default_ranges(link.scenario))[0]
+    whose low equals its high is left out (:func:`webapp.decided.ranges_for`)."""
+    return ranges_for(link.scenario, link.ranges, link.provenance)
 
 
 def drivers_of(link: Permalink) -> list[Range]:
@@ -126,22 +115,9 @@ def run_analyses(link: Permalink) -> Analyses:
     result = compare(scenario)
     sweep = utilization_sweep(scenario)
     grid = utilization_horizon_grid(scenario, GRID_UTILIZATIONS, default_horizons(scenario))
-    ranges = ranges_of(link)
-    draws = draws_for(scenario)
-    answer, answer_error = None, None
-    try:
-        answer = uncertainty(
-            parse_uncertainty(
-                {
-                    "scenario": data,
-                    "distributions": {r.path: r.as_triangular() for r in ranges},
-                    "draws": draws,
-                    "seed": SEED,
-                }
-            )
-        )
-    except ScenarioError as exc:
-        answer_error = str(exc)
+    # the Monte Carlo and the decision are the one decision's (webapp.decided): the page,
+    # the files and the stored verdict state the same code
+    one = decided(scenario, link.ranges, link.provenance)
     chosen_drivers = drivers_of(link)
     swings, swings_error = None, None
     try:
@@ -163,11 +139,11 @@ def run_analyses(link: Permalink) -> Analyses:
         result=result,
         sweep=sweep,
         grid=grid,
-        ranges=ranges,
-        draws=draws,
-        uncertainty=answer,
-        uncertainty_error=answer_error,
-        decision=decide(scenario, result, sweep, answer),
+        ranges=one.ranges,
+        draws=one.draws,
+        uncertainty=one.uncertainty,
+        uncertainty_error=one.uncertainty_error,
+        decision=one.decision,
         drivers=chosen_drivers,
         tornado=swings,
         tornado_error=swings_error,
@@ -182,12 +158,17 @@ def run_analyses(link: Permalink) -> Analyses:
 
 
 def field_label(path: str) -> str:
+    month = re.fullmatch(r"workload\.monthly_utilization\.(\d+)", path)
+    if month:  # a measured profile's month (webapp.decided.ranges_for)
+        return _("Utilization, month %(n)s of the profile") % {"n": int(month.group(1)) + 1}
     return labels().get(path, path)
 
 
 def range_value(path: str, value: float, currency: str) -> str:
     """A range end as the inputs table shows the field (e.g. ``40.0 %``, ``¥0.6400 per kWh``)."""
     field = BY_PATH.get(path)
+    if path.startswith("workload.monthly_utilization."):
+        return formatting.percent(value, 1)
     if field is None:
         return formatting.number(value, 4)
     return field_value(field, value, currency)
@@ -400,7 +381,11 @@ def build_document(link: Permalink, a: Analyses) -> dict[str, Any]:
 def _cache_key(link: Permalink) -> str:
     """What determines the document: the scenario, the ranges and the language."""
     identity = json.dumps(
-        [link.scenario.model_dump(mode="json"), [asdict(r) for r in link.ranges or []]],
+        [
+            link.scenario.model_dump(mode="json"),
+            [asdict(r) for r in link.ranges or []],
+            [observed_days(link.provenance), filled_share(link.provenance)],  # measured usage
+        ],
         sort_keys=True,
     )
     digest = hashlib.blake2b(identity.encode(), digest_size=16).hexdigest()

@@ -8,6 +8,6 @@ class PlannerConfig(AppConfig):
     verbose_name = _("Planner")
 
     def ready(self) -> None:
-        # The background tasks' signal receivers (a catalog change, a new save: webapp.tasks);
+        # The background tasks' signal receivers (a catalog change, a new save: planner.tasks);
         # connected here, the app that may import the others.
-        from webapp import tasks  # noqa: F401
+        from webapp.planner import tasks  # noqa: F401

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from costmodel import Scenario, ScenarioError
 from costmodel.operations import commitment_table
@@ -85,12 +86,16 @@ def chosen_for_you(link: Permalink, commitment: Mapping[str, Any] | None = None)
         if name not in ROW_ROLES or getattr(selection, name) is not None or item is None:
             continue
         slug = str(item["natural_key"][0])
+        reason = _reason(today.get(name), slug, selection)
+        best = _ranked(link.provenance, slug) if name == "cloud_offering" else None
+        if best is not None:
+            reason = best
         chosen.append(
             Chosen(
                 field=name,
                 label=str(field.label),
                 value=_row_value(name, names.get(ROW_ROLES[name], item["label"]), link),
-                reason=_reason(today.get(name), slug, selection),
+                reason=reason,
             )
         )
     committed = _committed(link, selection, commitment)
@@ -99,6 +104,26 @@ def chosen_for_you(link: Permalink, commitment: Mapping[str, Any] | None = None)
     if selection.preset is None:
         chosen += _running_costs(link, selection, today)
     return chosen
+
+
+RANKING_ROLE = "cloud offering ranking"
+"""The provenance record that the offering is the best rent plan's (webapp.planner.services)."""
+
+
+def _ranked(provenance: Sequence[Mapping[str, Any]], slug: str) -> str | None:
+    """Why the offering is the plan's when the planner chose it by ranking every way to rent
+    the work (None: it did not)."""
+    for item in provenance:
+        if item.get("role") == RANKING_ROLE and item.get("offering") == slug:
+            count = int(item.get("weighed") or 0)
+            return ngettext(
+                "the cheapest way to rent this work, by present value, of the %(count)s "
+                "offering of this market that can do it (see “Every way to do this work”)",
+                "the cheapest way to rent this work, by present value, of the %(count)s "
+                "offerings of this market that can do it (see “Every way to do this work”)",
+                count,
+            ) % {"count": count}
+    return None
 
 
 def with_rows_used(

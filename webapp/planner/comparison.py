@@ -19,14 +19,14 @@ from __future__ import annotations
 import datetime
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 from typing import Any
 
 from django.utils.translation import gettext as _
 
 from costmodel import Scenario, project
-from costmodel.decision import REFERENCE_UTILIZATION, Decision, decide
+from costmodel.decision import REFERENCE_UTILIZATION, Decision, confidence_of, decide
 from costmodel.paths import get_path
 from costmodel.sensitivity import average_utilization, steady_savings
 from webapp import formatting
@@ -40,6 +40,7 @@ from webapp.catalog.models import (
     Part,
     Tariff,
 )
+from webapp.decided import observed_days
 from webapp.planner.chosen import with_rows_used
 from webapp.planner.fields import ALL_FIELDS, field_value
 from webapp.planner.sources import translated
@@ -75,14 +76,34 @@ def decisions(scenarios: Sequence[Scenario], summaries: Sequence[dict[str, Any]]
     ]
 
 
+def with_stored_uncertainty(decision: Decision, item: SavedScenario) -> Decision:
+    """A saved scenario's decision from the batch, with what its stored decision adds: the
+    share of the Monte Carlo's draws agreeing (stored when it was saved, by the one decision
+    function, :mod:`webapp.decided`) and the days of measured usage behind it. The rules of
+    :attr:`costmodel.decision.Decision.verdict` then give the stored verdict code."""
+    probability = item.decision_probability_agreeing
+    return replace(
+        decision,
+        probability_recommendation_holds=probability,
+        confidence=None if probability is None else confidence_of(probability),
+        observed_days=observed_days(item.provenance),
+    )
+
+
 def evaluate(saved: Sequence[SavedScenario]) -> list[dict[str, Any]]:
-    """Each saved scenario with its engine result and decision, from one batch of each."""
+    """Each saved scenario with its engine result and decision, from one batch of each (the
+    decision completed by the stored one's Monte Carlo: :func:`with_stored_uncertainty`)."""
     scenarios = [stored_scenario(s) for s in saved]
     projection = project(scenarios)
     results = projection.results()
+    batch = decisions(scenarios, results)
     out = []
     for item, scenario, result, decision in zip(
-        saved, scenarios, results, decisions(scenarios, results), strict=True
+        saved,
+        scenarios,
+        results,
+        [with_stored_uncertainty(d, i) for d, i in zip(batch, saved, strict=True)],
+        strict=True,
     ):
         out.append(
             {

@@ -374,6 +374,7 @@ def decision_rows(a: Analyses, currency: str) -> list[list[Cell]]:
     months = _("months")
     rows: list[tuple[Any, Cell, str]] = [
         (_("Verdict"), verdict.headline(d, currency), ""),
+        (_("Verdict code"), d.verdict, ""),
         (_("Warning"), verdict.warning(d), ""),
         (
             _("Recommendation (build or rent)"),
@@ -698,6 +699,7 @@ def summary_header(currencies: set[str]) -> list[Cell]:
         _("Saved on"),
         _("Inputs typed over the catalog's"),
         _("Results page"),
+        _("Verdict code"),
     ]
 
 
@@ -725,6 +727,7 @@ def summary_csv(entries: Sequence[dict[str, Any]]) -> str:
                 e["saved_at"].isoformat() if e.get("saved_at") else "",
                 " ".join(field_label(p) for p in e["overrides"]),
                 e["link"],
+                e["decision"].verdict if e.get("decision") is not None else "",
             ]
         )
     return _write(rows)

@@ -287,6 +287,12 @@ BUILD_FIELDS: tuple[ScenarioField, ...] = (
     ),
     _build("build.ops_monthly", _("Administration per month"), "money/month"),
     _build(
+        "build.egress_monthly",
+        _("Network egress per month"),
+        "money/month",
+        help=_("What the provider charges for data sent out of the box's network each month."),
+    ),
+    _build(
         "build.residual_value_retention_per_year",
         _("Value kept per year"),
         "fraction",

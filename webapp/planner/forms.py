@@ -9,9 +9,12 @@ puts any error that names a field back beside that field.
 from __future__ import annotations
 
 import json
+import uuid
+from collections.abc import Sequence
 from typing import Any, cast
 
 from django import forms
+from django.db.models import QuerySet
 from django.http import QueryDict
 from django.utils.translation import gettext_lazy as _
 
@@ -65,7 +68,8 @@ from webapp.planner.jobs import (
 )
 from webapp.planner.permalink import PermalinkError, decode
 from webapp.scenarios.models import SavedScenario
-from webapp.scenarios.selectors import all_saved
+from webapp.scenarios.selectors import all_saved, can_view
+from webapp.security import not_visible_error
 
 
 class ErrorTextMixin:
@@ -93,19 +97,46 @@ class RenameForm(ErrorTextMixin, forms.Form):
     name = forms.CharField(label=_("New name"), max_length=200)
 
 
+class SavedScenariosField(forms.ModelMultipleChoiceField):
+    """Saved scenarios by id, each one ``viewer`` may see. An id that names none (unknown,
+    deleted, malformed) and one of a scenario ``viewer`` may not see are refused alike, before
+    anything else is checked, with the words of webapp.security: the answer tells an
+    outsider nothing."""
+
+    viewer: Any = None
+
+    def clean(self, value: Any) -> Any:
+        if isinstance(value, list | tuple) and self.queryset is not None:
+            self.refuse_unseen(value, self.queryset)
+        return super().clean(value)
+
+    def refuse_unseen(self, value: Sequence[Any], queryset: QuerySet[SavedScenario]) -> None:
+        """Refuse the first id given (in order) that names nothing this viewer may see."""
+        valid = []
+        for given in value:
+            try:
+                valid.append(uuid.UUID(str(given)))
+            except ValueError:
+                pass
+        found = {str(item.pk): item for item in queryset.filter(pk__in=valid)}
+        for given in value:  # the first unseen in the order given, whatever makes it unseen
+            try:
+                item = found.get(str(uuid.UUID(str(given))))
+            except ValueError:
+                item = None
+            if item is None or not can_view(item, self.viewer):
+                raise not_visible_error(given)
+
+
 class CompareForm(ErrorTextMixin, forms.Form):
     """The saved scenarios ticked on the saved list (two to four); the list shows its errors."""
 
     # Any saved scenario may be compared by whoever has its link.
-    ids = forms.ModelMultipleChoiceField(
-        label=_("Scenarios"),
-        queryset=all_saved(),
-        required=False,
-        error_messages={
-            "invalid_choice": _("A ticked scenario no longer exists: %(value)s."),
-            "invalid_pk_value": _("“%(pk)s” is not the id of a saved scenario."),
-        },
-    )
+    ids = SavedScenariosField(label=_("Scenarios"), queryset=all_saved(), required=False)
+
+    def __init__(self, *args: Any, viewer: Any = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        cast(SavedScenariosField, self.fields["ids"]).viewer = viewer
 
     def clean_ids(self) -> list[SavedScenario]:
         chosen = list(self.cleaned_data["ids"])
@@ -491,13 +522,24 @@ class PlannerForm(ErrorTextMixin, forms.Form):
             ),
             "capacity": formatting.number(refusal.fit.capacity_gb),
         }
-        message = (
-            _(
-                "“%(job)s” needs about %(needed)s GB of GPU memory to train; this box has "
-                "%(capacity)s GB. Building this box is refused for this job."
+        if refusal.rent_capacity_gb is None:
+            message = (
+                _(
+                    "“%(job)s” needs about %(needed)s GB of GPU memory to train; this box has "
+                    "%(capacity)s GB. Building this box is refused for this job."
+                )
+                % values
             )
-            % values
-        )
+        else:  # nothing the plan may use holds it: not the box, not the cloud instance
+            values["rent"] = formatting.number(refusal.rent_capacity_gb)
+            message = (
+                _(
+                    "“%(job)s” needs about %(needed)s GB of GPU memory to train; this box has "
+                    "%(capacity)s GB and the cloud instance %(rent)s GB. Nothing this plan may "
+                    "use holds it."
+                )
+                % values
+            )
         self.add_error(f"job_parameters_billion_{refusal.index + 1}", message)
         offer = None
         if refusal.next_preset is not None and self.catalog is not None:
@@ -508,7 +550,14 @@ class PlannerForm(ErrorTextMixin, forms.Form):
                 "capacity": formatting.number(refusal.next_capacity_gb),
                 "url": reopen_url(self.data, refusal.next_preset),
             }
-        self.memory_refusal = {"message": message, "offer": offer}
+        offering = None
+        if refusal.next_offering is not None:
+            offering = {
+                "slug": refusal.next_offering,
+                "name": refusal.next_offering_name,
+                "capacity": formatting.number(refusal.next_offering_capacity_gb),
+            }
+        self.memory_refusal = {"message": message, "offer": offer, "offering": offering}
 
     def add_engine_errors(self, exc: ScenarioError) -> None:
         """Put each error of the resolver or the engine beside the field it names, in the

@@ -23,6 +23,7 @@ would.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
@@ -31,7 +32,12 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from costmodel import FieldError, ScenarioError
 from costmodel.scenario import MAX_JOBS, Runs
-from costmodel.sizing import Precision, TrainingMethod, smallest_preset_that_fits
+from costmodel.sizing import (
+    Precision,
+    TrainingMethod,
+    smallest_preset_that_fits,
+    training_memory_gb,
+)
 from costmodel.training import (
     DEFAULT_MFU,
     MemoryFit,
@@ -197,9 +203,15 @@ def engine_workload(
                 for e in exc.errors
             ]
             continue
-        engine_jobs.append(
-            {"name": job.name, "reference_gpu_hours": hours, "runs_per_month": job.runs_per_month}
-        )
+        engine_job: dict[str, Any] = {
+            "name": job.name,
+            "reference_gpu_hours": hours,
+            "runs_per_month": job.runs_per_month,
+        }
+        needed = memory_needed(job)
+        if needed is not None:  # the engine places the run on the box or rents it (v4)
+            engine_job["memory_gb"] = needed
+        engine_jobs.append(engine_job)
         items.append(
             {
                 "role": JOB_ROLE,
@@ -214,6 +226,14 @@ def engine_workload(
     if reference is not None and any(j.kind != "gpu_hours" for j in jobs):
         items.insert(0, _reference_item(reference, jobs))
     return {"kind": "jobs", "jobs": engine_jobs}, items
+
+
+def memory_needed(job: DescribedJob) -> float | None:
+    """GPU memory one run of a transformer job needs [GB] (the advisor's rule,
+    :func:`costmodel.sizing.training_memory_gb`); None for another kind of job."""
+    if job.kind != "transformer" or job.parameters_billion is None:
+        return None
+    return float(training_memory_gb(job.parameters_billion, job.precision, job.method))
 
 
 def _reference_item(reference: Reference, jobs: list[DescribedJob]) -> dict[str, Any]:
@@ -286,7 +306,8 @@ def described_jobs(provenance: list[dict[str, Any]]) -> list[DescribedJob]:
 
 @dataclass(frozen=True)
 class MemoryRefusal:
-    """A transformer job that does not fit the box, and the preset that would hold it."""
+    """A transformer job that fits nothing the plan may use (neither the box nor the cloud
+    instance), and the preset and the offering that would hold it."""
 
     index: int
     """The job's row in the form, from 0."""
@@ -296,6 +317,12 @@ class MemoryRefusal:
     """Slug of the advisor's smallest preset that holds the run (None: no preset does)."""
     next_capacity_gb: float | None = None
     """That preset's GPU memory, added up over its GPUs [GB]."""
+    rent_capacity_gb: float | None = None
+    """The plan's cloud instance's GPU memory, added up over its GPUs [GB]."""
+    next_offering: str | None = None
+    """Slug of the market's offering of least memory that holds the run (None: none does)."""
+    next_offering_name: str = ""
+    next_offering_capacity_gb: float | None = None
 
 
 @dataclass(frozen=True)
@@ -342,13 +369,58 @@ def job_memory(jobs: list[DescribedJob], box: BoxMemory | None) -> list[MemoryFi
     ]
 
 
-def memory_refusal(jobs: list[DescribedJob], box: BoxMemory | None) -> MemoryRefusal | None:
-    """The first transformer job whose training memory exceeds the box's GPU memory
-    (:func:`job_memory`), with the preset to offer instead."""
+@dataclass(frozen=True)
+class Holder:
+    """An offering that could hold a run: slug, name and instance memory [GB]."""
+
+    slug: str
+    name: str
+    capacity_gb: float
+
+
+def memory_refusal(
+    jobs: list[DescribedJob],
+    box: BoxMemory | None,
+    rent_capacity_gb: float | None = None,
+    holder: Callable[[float], Holder | None] | None = None,
+) -> MemoryRefusal | None:
+    """The first transformer job that fits nothing the plan may use: more training memory
+    than the box's (:func:`job_memory`) and than the plan's cloud instance's
+    (``rent_capacity_gb``; None: not known, the job is refused as before), with the preset
+    and (``holder``: the market's smallest offering that holds a given memory) the offering
+    to offer instead. A job that does not fit the box but fits the instance is not refused:
+    the build plan rents it (methodology version 4)."""
     for i, (job, fit) in enumerate(zip(jobs, job_memory(jobs, box), strict=True)):
-        if fit is not None and not fit.fits:
-            preset = smallest_preset_that_fits(fit.needed_gb, preset_specs())
-            if preset is None:
-                return MemoryRefusal(i, job, fit, None)
-            return MemoryRefusal(i, job, fit, preset.slug, preset.capacity_gb)
+        if fit is None or fit.fits:
+            continue
+        if rent_capacity_gb is not None and fit.needed_gb <= rent_capacity_gb:
+            continue
+        preset = smallest_preset_that_fits(fit.needed_gb, preset_specs())
+        offering = None if holder is None else holder(fit.needed_gb)
+        return MemoryRefusal(
+            i,
+            job,
+            fit,
+            None if preset is None else preset.slug,
+            None if preset is None else preset.capacity_gb,
+            rent_capacity_gb,
+            None if offering is None else offering.slug,
+            "" if offering is None else offering.name,
+            None if offering is None else offering.capacity_gb,
+        )
     return None
+
+
+def placed_jobs(scenario: Any, provenance: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Per job the engine placed on the rent side (``jobs[i].placement``), the words of why:
+    its name, the memory it needs and the box's (recorded by :func:`with_memory`)."""
+    from costmodel.projection import job_times
+
+    memory = job_memory_of(provenance)
+    out = []
+    for i, row in enumerate(job_times(scenario)):
+        if row.get("placement") == "rent" and i in memory:
+            out.append(
+                {"index": i, "name": row["name"], "needed": memory[i][0], "box": memory[i][1]}
+            )
+    return out

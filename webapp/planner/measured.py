@@ -31,21 +31,25 @@ from costmodel.usage import MeasuredUsage, UsageProfile, profile_from_usage
 from webapp import formatting
 from webapp.catalog.models import GpuModel, GpuThroughput
 from webapp.notices import month_above_limit_text, reader_error_text
+from webapp.planner import usage_box
 from webapp.planner.choices import CatalogChoices
 from webapp.planner.chosen import Chosen, chosen_for_you
 from webapp.planner.fields import DEFAULT_COST_OF_CAPITAL, PROFILE_MONTHS
 from webapp.planner.form_fields import DEFAULT_CHOICE, FieldRenderer
 from webapp.planner.permalink import Permalink, encode_link
 from webapp.planner.services import make_plan
-from webapp.usage.services import body_limit, file_text, measured_usage
+from webapp.planner.usage_box import UsageBox, box_for_usage
+from webapp.usage.services import body_limit, file_content, measured_usage
 
 SALT = "planner.usage.v1"
+CUSTOM_BOX_LABEL = _("A custom box of the measured GPUs (model and count from the file)")
 
 FORMAT_CHOICES = [
     ("nvidia-smi", _("nvidia-smi log (CSV)")),
     ("dcgm-prometheus", _("DCGM GPU utilization from Prometheus (query_range JSON)")),
     ("slurm-sacct", _("Slurm accounting (sacct -a -X -P --format=JobID,Start,End,AllocTRES)")),
     ("aws-cur", _("AWS Cost and Usage Report (CSV)")),
+    ("focus", _("FOCUS cost and usage export of any cloud: AWS, Azure, Google Cloud (CSV)")),
 ]
 FORMAT_LABELS = dict(FORMAT_CHOICES)
 
@@ -64,9 +68,10 @@ def too_large_message() -> str:
     return gettext("The file is larger than the limit of %(limit)s.") % {"limit": limit_text()}
 
 
-def unreadable_message(exc: ScenarioError) -> str:
-    """What the reader could not read (naming the line), in the active language."""
-    details = gettext("; ").join(reader_error_text(e) for e in exc.errors)
+def unreadable_message(exc: ScenarioError, skip: str = "") -> str:
+    """What the reader could not read (naming the line), in the active language; errors on
+    the field ``skip`` left out (they are shown beside it)."""
+    details = gettext("; ").join(reader_error_text(e) for e in exc.errors if e.field != skip)
     return gettext("The file could not be read: %(details)s") % {"details": details}
 
 
@@ -74,6 +79,16 @@ class UploadForm(forms.Form):
     default_renderer = FieldRenderer
     format = forms.ChoiceField(label=_("What the file is"), choices=FORMAT_CHOICES)
     file = forms.FileField(label=_("File"), allow_empty_file=True)
+    columns = forms.CharField(
+        label=_("Fields, for a file without a header line"),
+        required=False,
+        max_length=2000,
+        help_text=_(
+            "In the order the file has them: sacct's --format fields "
+            "(jobid,start,end,alloctres) or xdmod for Open XDMoD's export; nvidia-smi's "
+            "--query-gpu fields (timestamp,index,name,utilization.gpu)."
+        ),
+    )
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
@@ -84,10 +99,14 @@ class UploadForm(forms.Form):
             self.add_error("file", too_large_message())
             return data
         try:
-            text = file_text(upload.read())
-            data["usage"] = measured_usage(data["format"], text)
+            text = file_content(upload.read())
+            data["usage"] = measured_usage(data["format"], text, data.get("columns"))
         except ScenarioError as exc:
-            self.add_error("file", unreadable_message(exc))
+            on_columns = [e for e in exc.errors if e.field == "columns"]
+            if on_columns:
+                self.add_error("columns", "; ".join(reader_error_text(e) for e in on_columns))
+            if len(on_columns) < len(exc.errors):
+                self.add_error("file", unreadable_message(exc, skip="columns"))
         return data
 
 
@@ -176,12 +195,26 @@ class ProfileForm(forms.Form):
         fields["benchmark"].initial = catalog.default_benchmark or catalog.benchmarks[0][0]
         fields["cloud_offering"].initial = ""
         fields["cloud_offering"].required = False
+        self._custom_choice(str(CUSTOM_BOX_LABEL))
+
+    def _custom_choice(self, label: str) -> None:
+        """The custom box of the file's GPUs, first among the boxes."""
+        field = cast(forms.ChoiceField, self.fields["preset"])
+        field.choices = [(usage_box.CUSTOM, label), *self.catalog.presets]
 
     def preselect_gpu(self, usage: MeasuredUsage) -> None:
-        """Pre-select the GPU the file names, when the catalog has it."""
+        """Pre-select the GPU the file names, when the catalog has it, and the box of that GPU
+        model and count (:func:`webapp.planner.usage_box.box_for_usage`): its preset, or a
+        custom box of those GPUs."""
         self.guessed = guess_gpu(usage.gpu_models, self.gpus)
         if self.guessed:
             self.initial["measured_gpu"] = self.guessed
+        box = box_for_usage(self.guessed, usage.gpus)
+        if box is None:
+            return
+        self.initial["preset"] = box.preset or usage_box.CUSTOM
+        if box.preset is None:
+            self._custom_choice(box.label())
 
     def usage_data(self) -> tuple[str, MeasuredUsage] | None:
         """The signed months the form carries (``None`` if missing or altered)."""
@@ -201,9 +234,12 @@ class MeasuredPlan:
     """What the catalog chose for the plan (the tariff and hosting), and why."""
 
 
-def _planner_data(data: dict[str, Any], monthly_utilization: list[float]) -> dict[str, Any]:
+def _planner_data(
+    data: dict[str, Any], monthly_utilization: list[float], box: UsageBox | None = None
+) -> dict[str, Any]:
     """The planner form's cleaned data for this choice and profile (tariff and hosting left to
-    the catalog, which picks them for the box and the currency)."""
+    the catalog, which picks them for the box and the currency); ``box``: the custom box of
+    the file's GPUs, when that is the choice."""
     values: dict[str, Any] = {
         "box": "preset",
         "preset": data["preset"],
@@ -220,6 +256,10 @@ def _planner_data(data: dict[str, Any], monthly_utilization: list[float]) -> dic
     }
     for i in range(PROFILE_MONTHS):
         values[f"profile_percent_{i + 1}"] = monthly_utilization[i] * 100
+    if box is not None and box.preset is None:
+        values.update({"box": "custom", "parts": box.parts})
+        if box.scaling_efficiency is not None:
+            values["scaling_efficiency"] = box.scaling_efficiency * 100
     return values
 
 
@@ -245,6 +285,7 @@ def _provenance(
 ) -> dict[str, Any]:
     """The plan's record of where its workload came from (shown with the inputs)."""
     filled = [m for m, f in zip(profile.months, profile.filled, strict=True) if f]
+    days = sum(usage.observed_hours) / 24.0
     label = gettext("Measured usage: %(format)s, %(first)s to %(last)s, %(gpus)d GPUs") % {
         "format": FORMAT_LABELS[format],
         "first": usage.months[0],
@@ -268,6 +309,10 @@ def _provenance(
         "source": gettext("the uploaded file (not kept)"),
         "estimate": bool(filled),
         "note": note,
+        # how little is known: the decision (webapp.decided) and the page read these
+        "observed_days": days,
+        "filled_months": len(filled),
+        "profile_months": len(profile.months),
     }
 
 
@@ -283,8 +328,17 @@ def plan_from_usage(form: ProfileForm) -> MeasuredPlan | None:
     format, usage = carried
     data = form.cleaned_data
     growth = (data.get("growth_percent") or 0.0) / 100
+    custom = None
+    if data["preset"] == usage_box.CUSTOM:
+        custom = box_for_usage(data["measured_gpu"], usage.gpus)
+        if custom is None:
+            form.add_error(
+                "preset",
+                gettext("The catalog has no GPU card of this model: choose a preset."),
+            )
+            return None
     try:
-        box = make_plan(_planner_data(data, [1.0] * PROFILE_MONTHS), use_catalog=True)
+        box = make_plan(_planner_data(data, [1.0] * PROFILE_MONTHS, custom), use_catalog=True)
         profile = profile_from_usage(
             usage,
             measured_gpu_throughput=_throughput(data["measured_gpu"], data["benchmark"]),
@@ -292,7 +346,7 @@ def plan_from_usage(form: ProfileForm) -> MeasuredPlan | None:
             box_gpu_throughput=box.scenario.build.gpu_throughput,
             growth_per_year=growth,
         )
-        plan = make_plan(_planner_data(data, profile.monthly_utilization), use_catalog=True)
+        plan = make_plan(_planner_data(data, profile.monthly_utilization, custom), use_catalog=True)
     except ScenarioError as exc:
         for error in exc.errors:
             field = {"growth_per_year": "growth_percent"}.get(error.field, error.field)

@@ -36,7 +36,9 @@ def _months_step(
     request: HttpRequest, format: str, usage: MeasuredUsage, form: Any
 ) -> dict[str, Any]:
     return {
-        "upload": measured.UploadForm(initial={"format": format}),
+        "upload": measured.UploadForm(
+            initial={"format": format, "columns": request.POST.get("columns", "")}
+        ),
         "usage": usage,
         "format_label": measured.FORMAT_LABELS[format],
         "chart": measured.chart_data(usage),

@@ -14,14 +14,17 @@ from __future__ import annotations
 
 import datetime
 from typing import Any
+from urllib.parse import urlencode
 
 from django.http import HttpRequest
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from costmodel import ScenarioError
+from costmodel.decision import MIN_OBSERVED_DAYS
 from costmodel.operations import MAX_COMMITTED_INSTANCES, commitment_table, peak_committed_need
 from costmodel.paths import get_path
 from costmodel.projection import job_times
@@ -29,13 +32,15 @@ from costmodel.ranges import fleet_size
 from costmodel.scenario import JobsWorkload, Scenario
 from webapp import formatting
 from webapp.catalog.models import STALE_AFTER_DAYS
+from webapp.decided import filled_share, observed_days
 from webapp.planner.analysis import field_label, fixed_inputs, range_value, ranges_of, ranges_table
 from webapp.planner.chosen import chosen_for_you
 from webapp.planner.compared import compared
 from webapp.planner.fields import ALL_FIELDS, field_value, labels
 from webapp.planner.finance import finance_context
-from webapp.planner.jobs import job_memory_of, runs_text
+from webapp.planner.jobs import job_memory_of, placed_jobs, runs_text
 from webapp.planner.permalink import Permalink, encode, fits_in_link
+from webapp.planner.ranking import ranking_part
 from webapp.planner.sources import Sources, catalog_sources, old_prices
 from webapp.planner.verdict import verdict, what_is_compared
 from webapp.scenarios import decisions
@@ -186,13 +191,36 @@ def jobs_part(scenario: Scenario, provenance: list[dict[str, Any]]) -> list[dict
         {
             "name": row["name"],
             "runs": runs_text(job.runs_per_month),
-            "build_hours": formatting.number(row["build_hours_per_run"], 1),
+            "build_hours": (
+                "—"  # rented by the build plan: the box cannot hold it (methodology version 4)
+                if row["build_hours_per_run"] is None
+                else formatting.number(row["build_hours_per_run"], 1)
+            ),
             "rent_hours": formatting.number(row["rent_instance_hours_per_run"], 1),
             "memory": _memory_text(memory.get(i)),
+            "placement": row.get("placement", "box"),
+            "placement_label": _("rented") if row.get("placement") == "rent" else _("the box"),
         }
         for i, (job, row) in enumerate(
             zip(scenario.workload.jobs, job_times(scenario), strict=True)
         )
+    ]
+
+
+def rented_jobs_part(scenario: Scenario, provenance: list[dict[str, Any]]) -> list[str]:
+    """Each job the build plan rents because the box cannot hold it, in words: "the 7B full
+    fine-tune is rented: it needs 159.5 GB; this box has 96 GB" (the engine's placement,
+    the advisor's memory figures)."""
+    if not isinstance(scenario.workload, JobsWorkload):
+        return []
+    return [
+        _("“%(job)s” is rented: it needs %(needed)s GB of GPU memory; this box has %(box)s GB.")
+        % {
+            "job": row["name"],
+            "needed": formatting.number(row["needed"], 0 if row["needed"].is_integer() else 1),
+            "box": formatting.number(row["box"]),
+        }
+        for row in placed_jobs(scenario, provenance)
     ]
 
 
@@ -203,6 +231,36 @@ def _memory_text(memory: tuple[float, float] | None) -> str:
         "needed": formatting.number(memory[0], 0 if memory[0].is_integer() else 1),
         "capacity": formatting.number(memory[1]),
     }
+
+
+def measured_part(link: Permalink) -> dict[str, Any] | None:
+    """How little a measured-usage plan knows, in one sentence: the days measured and the
+    months of the profile filled by repeating their average (None for another plan)."""
+    days = observed_days(link.provenance)
+    share = filled_share(link.provenance)
+    if days is None or share is None:
+        return None
+    item = next(i for i in link.provenance if i.get("role") == "measured usage")
+    months, filled = int(item["profile_months"]), int(item.get("filled_months") or 0)
+    values = {
+        "days": formatting.number(days, 1),
+        "filled": formatting.number(filled),
+        "months": formatting.number(months),
+    }
+    sentence = (
+        _(
+            "Measured usage: %(days)s days observed; %(filled)s of the profile's %(months)s months "
+            "are filled by repeating the measured average, and their uncertainty ranges are "
+            "widened accordingly."
+        )
+        % values
+    )
+    if days < MIN_OBSERVED_DAYS:
+        sentence += " " + _(
+            "With fewer than %(minimum)s days measured, the verdict is at best “too uncertain "
+            "to call”."
+        ) % {"minimum": MIN_OBSERVED_DAYS}
+    return {"sentence": sentence, "days": days, "filled": filled, "months": months}
 
 
 def fixed_part(link: Permalink) -> dict[str, Any] | None:
@@ -232,8 +290,9 @@ def results_context(link: Permalink, code: str | None = None) -> dict[str, Any]:
     """Template context of the results page for a decoded permalink (and its code, if known)."""
     scenario = link.scenario
     sources = catalog_sources(link.provenance)
-    # the one function behind every stored verdict too (saved lists, the admin's report)
-    result, decision = decisions.summary_and_decision(scenario)
+    # the one function behind every verdict (webapp.decided): the saved lists, the compare
+    # page, the files and the API show what it decided
+    result, decision = decisions.summary_and_decision(scenario, link.ranges, link.provenance)
     said = verdict(decision, scenario)
     commitment = commitment_part(link)
     return {
@@ -247,16 +306,20 @@ def results_context(link: Permalink, code: str | None = None) -> dict[str, Any]:
             "Savings of building over %(months)s months",
             scenario.horizon_months,
         )
-        % {"months": scenario.horizon_months},
+        % {"months": scenario.horizon_months}
+        + " "
+        + _("(cash, resale credited)"),
         "compared": what_is_compared(scenario, decision, compared(link.provenance)),
         "fleet_chart": fleet_size(scenario) is not None,
         "commitment": commitment,
         "chosen": chosen_for_you(link, None if commitment is None else commitment["table"]),
         "price_age": price_age_part(link),
         "jobs": jobs_part(scenario, link.provenance),
+        "rented_jobs": rented_jobs_part(scenario, link.provenance),
         "ranges": ranges_table(ranges_of(link), scenario.currency),
         "ranges_chosen": bool(link.ranges),
         "fixed": fixed_part(link),
+        "measured": measured_part(link),
         "inputs": input_rows(scenario, sources, link.overrides),
         "from_catalog": bool(link.provenance),
         "provenance": link.provenance,
@@ -264,6 +327,18 @@ def results_context(link: Permalink, code: str | None = None) -> dict[str, Any]:
         "overrides": link.overrides,
         "permalink": code or encode(scenario, link.provenance, link.overrides, link.selection),
     }
+
+
+def ranking_section(link: Permalink, code: str) -> dict[str, Any] | None:
+    """ "Every way to do this work" (:func:`webapp.planner.ranking.ranking_part`): each row
+    opens its own results page through ``planner:results-option``."""
+    base = reverse("planner:results-option")
+
+    def link_for(preset: str | None, offering: str | None) -> str:
+        query = {"from": code, "preset": preset or "", "offering": offering or ""}
+        return f"{base}?{urlencode(query)}"
+
+    return ranking_part(link.scenario, link.selection, link_for)
 
 
 def results_fragments(link: Permalink, code: str | None = None) -> dict[str, str]:
@@ -275,6 +350,7 @@ def results_fragments(link: Permalink, code: str | None = None) -> dict[str, str
     form, a token or anything else of the visitor's.
     """
     context = results_context(link, code)
+    context["ranking"] = ranking_section(link, context["permalink"])
 
     def fragment(name: str) -> SafeString:
         return SafeString(render_to_string(f"planner/{name}.html", context))

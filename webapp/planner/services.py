@@ -36,6 +36,8 @@ from webapp.catalog import selectors as catalog_selectors
 from webapp.catalog.resolver import Resolution, Selection, parse_selection, resolve
 from webapp.catalog.resolver.box import hosting_kind
 from webapp.catalog.resolver.choose import default_hosting
+from webapp.catalog.selectors import CatalogSnapshot
+from webapp.planner import chosen, market, ranking
 from webapp.planner.choices import CatalogChoices
 from webapp.planner.fields import (
     CATALOG_FIELDS,
@@ -52,10 +54,12 @@ from webapp.planner.form_fields import RANGE_BY_PATH, range_name
 from webapp.planner.form_initial import draft_initial, initial_from_link, range_basis
 from webapp.planner.forms import PlannerForm
 from webapp.planner.jobs import (
+    Holder,
     MemoryRefusal,
     box_memory,
     engine_workload,
     job_memory,
+    memory_needed,
     memory_refusal,
     reference_for,
     with_memory,
@@ -234,25 +238,99 @@ def make_plan(
         selection = selection_from(data, today or datetime.date.today())
         jobs = list(data.get("jobs") or [])
         box = box_memory(selection.model_dump(mode="json")) if jobs else None
-        refusal = memory_refusal(jobs, box)
-        if refusal is not None:
-            raise MemoryRefused(refusal)
         if jobs:
+            refusal = _memory_refusal(jobs, box, selection)
+            if refusal is not None:
+                raise MemoryRefused(refusal)
             with_memory(job_items, job_memory(jobs, box))
-        resolution = resolve(selection)
+        resolution = _resolve_holding(selection, jobs)
+        ranked_items: list[dict[str, Any]] = []
+        if selection.cloud_offering is None:  # left to the catalog: the best way to rent it
+            resolution, ranked_items = _best_rent(selection, resolution)
         changes = _overrides(typed, resolution.scenario, basis or {})
         if data.get("name"):
             changes["name"] = data["name"]
         scenario = with_fields(resolution.scenario, changes) if changes else resolution.scenario
         plan = Plan(
             scenario=scenario,
-            provenance=resolution.provenance + job_items,
+            provenance=resolution.provenance + ranked_items + job_items,
             overrides=[path for path in changes if path != "name"],
             selection=selection.model_dump(mode="json"),
             ranges=ranges_from(data, scenario, basis or {}),
         )
     ensure_computable(plan.scenario)
     return plan
+
+
+def _best_rent(
+    selection: Selection, resolution: Resolution
+) -> tuple[Resolution, list[dict[str, Any]]]:
+    """The plan compared with the best way to rent its work: the offering of the best rent
+    plan among every offering of the plan's market that can do it (the options operation,
+    :func:`webapp.planner.ranking.best_rent`), and the record of that choice; the resolver's
+    default when none can be ranked."""
+    data = selection.model_dump(mode="json")
+    best = ranking.best_rent(resolution.scenario, data)
+    if best is None:
+        return resolution, []
+    slug, weighed = best
+    default = next((d.value for d in resolution.defaulted if d.field == "cloud_offering"), None)
+    if slug != default:
+        try:
+            resolution = resolve(selection.model_copy(update={"cloud_offering": slug}))
+        except ScenarioError:
+            return resolution, []
+    item = {
+        "role": chosen.RANKING_ROLE,
+        "label": slug,
+        "model": "options",
+        "natural_key": [],
+        "fields": ["rent.hourly_rate"],
+        "source": "",
+        "offering": slug,
+        "weighed": weighed,
+    }
+    return resolution, [item]
+
+
+def _resolve_holding(selection: Selection, jobs: list[Any]) -> Resolution:
+    """The selection resolved; when its offering is left to the catalog and the default
+    instance cannot hold a described job, resolved first with the market's smallest
+    offering that holds them all (the ranking then picks the best one)."""
+    try:
+        return resolve(selection)
+    except ScenarioError:
+        needed = [memory_needed(job) or 0.0 for job in jobs]
+        if selection.cloud_offering is not None or not any(needed):
+            raise
+        catalog = CatalogSnapshot(selection.day)
+        offered = market.market_offerings(selection.currency, catalog)
+        holder = market.smallest_holding(offered, max(needed))
+        if holder is None:
+            raise
+        return resolve(selection.model_copy(update={"cloud_offering": holder.slug}), catalog)
+
+
+def _memory_refusal(jobs: list[Any], box: Any, selection: Selection) -> MemoryRefusal | None:
+    """A described job that fits neither the box nor the plan's cloud instance (the chosen
+    offering; left to the catalog, any offering of the plan's market), with the smallest
+    preset and the smallest offering of the market that would hold it; a job that fits the
+    instance is rented."""
+    catalog = CatalogSnapshot(selection.day)
+    offered = market.market_offerings(selection.currency, catalog)
+    if selection.cloud_offering is None:  # left to the catalog: any offering of the market
+        capacity = max((market.instance_memory_gb(o) for o in offered), default=None)
+    else:
+        offering = catalog.offerings.get(selection.cloud_offering)
+        capacity = None if offering is None else market.instance_memory_gb(offering)
+
+    def holder(needed: float) -> Holder | None:
+        found = market.smallest_holding(offered, needed)
+        if found is None:
+            return None
+        return Holder(found.slug, found.localized_name(), market.instance_memory_gb(found))
+
+    return memory_refusal(jobs, box, capacity, holder)
 
 
 def plan_from_form(form: PlannerForm) -> Plan | None:
@@ -290,6 +368,11 @@ def saved_link(item: SavedScenario) -> Permalink:
         selection=item.selection,
         ranges=saved_services.stored_ranges(item, scenario),
     )
+
+
+def link_from(params: Mapping[str, Any]) -> Permalink | None:
+    """The plan a query names: ``?from=<permalink code>`` or ``?saved=<saved scenario id>``."""
+    return _link(params)
 
 
 def _link(params: Mapping[str, Any]) -> Permalink | None:

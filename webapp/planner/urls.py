@@ -9,6 +9,7 @@ urlpatterns = [
     path("usage/", measured_views.usage, name="usage"),
     path("usage/profile", measured_views.usage_profile, name="usage-profile"),
     path("plan/committed-instances", views.committed_default, name="committed-default"),
+    path("r/option", views.results_option, name="results-option"),
     path("r/<str:code>", views.results, name="results"),
     path("r/<str:code>/projection.csv", views.results_csv, name="results-csv"),
     path("r/<str:code>/finance.zip", views.results_zip, name="results-zip"),

@@ -37,7 +37,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext
 
-from costmodel.decision import CLOSE_CALL_SHARE, Decision
+from costmodel.decision import CLOSE_CALL_SHARE, MIN_OBSERVED_DAYS, Decision
 from costmodel.scenario import Scenario, SteadyWorkload
 from webapp import formatting
 from webapp.planner.compared import Compared
@@ -120,6 +120,30 @@ def headline(d: Decision, currency: str) -> str:
             _(
                 "A close call: renting is cheaper by only %(amount)s over %(horizon)s, less than "
                 "%(share)s of what either costs."
+            )
+            % values
+        )
+    if d.verdict == "uncertain" and d.too_little_measured:
+        values = {
+            "amount": formatting.amount(abs(d.savings), cur),
+            "horizon": horizon,
+            "days": formatting.number(d.observed_days or 0.0, 1),
+            "minimum": formatting.number(MIN_OBSERVED_DAYS),
+        }
+        if d.recommendation == "build":
+            return (
+                _(
+                    "Too uncertain to call: on these figures building saves %(amount)s over "
+                    "%(horizon)s, but they rest on %(days)s days of measured usage, fewer than "
+                    "the %(minimum)s a pattern needs."
+                )
+                % values
+            )
+        return (
+            _(
+                "Too uncertain to call: on these figures renting is cheaper by %(amount)s over "
+                "%(horizon)s, but they rest on %(days)s days of measured usage, fewer than the "
+                "%(minimum)s a pattern needs."
             )
             % values
         )

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import uuid
 
-from django import forms
 from django.contrib import messages
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
@@ -18,7 +17,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from costmodel import Scenario, ScenarioError
 from costmodel.accounting import accounting
 from costmodel.projection import ProjectionOverflowError
-from webapp.planner import export, services
+from webapp.planner import downloads, export, ranking, services
 from webapp.planner.analysis import analysis_document, run_analyses
 from webapp.planner.choices import catalog_choices
 from webapp.planner.chosen import chosen_for_you
@@ -39,6 +38,7 @@ from webapp.scenarios import selectors as saved_selectors
 from webapp.scenarios import services as saved_services
 from webapp.scenarios.forms import SavedListForm
 from webapp.scenarios.models import SavedScenario
+from webapp.security import NOT_VISIBLE_CODE, NOT_VISIBLE_STATUS
 
 
 @require_GET
@@ -53,8 +53,8 @@ def favicon(request: HttpRequest) -> HttpResponse:
     return redirect(static("favicon.ico"), permanent=True)
 
 
-def bad_request(request: HttpRequest, message: str) -> HttpResponse:
-    return render(request, "planner/bad_link.html", {"message": message}, status=400)
+def bad_request(request: HttpRequest, message: str, status: int = 400) -> HttpResponse:
+    return render(request, "planner/bad_link.html", {"message": message}, status=status)
 
 
 def too_large(request: HttpRequest) -> HttpResponse:
@@ -82,21 +82,20 @@ def _saved_or_404(request: HttpRequest, pk: uuid.UUID) -> SavedScenario:
 
 
 def compare_form(request: HttpRequest) -> CompareForm:
-    """The compare form of the query string, with an error for any scenario this visitor may
-    not see (worded as for an unknown id, so it reveals nothing)."""
-    form = CompareForm(request.GET)
-    if form.is_valid():
-        for item in form.cleaned_data["ids"]:
-            if not saved_selectors.can_view(item, request.user):
-                message = form.fields["ids"].error_messages["invalid_pk_value"]
-                form.add_error("ids", forms.ValidationError(message, params={"pk": item.pk}))
-    return form
+    """The compare form of the query string; any scenario this visitor may not see is refused
+    as an unknown id is, in words and status (webapp.security), so it reveals nothing."""
+    return CompareForm(request.GET, viewer=request.user)
+
+
+def compare_status(form: CompareForm, otherwise: int) -> int:
+    """The status of a refused compare form: :data:`NOT_VISIBLE_STATUS` when it names a
+    scenario the visitor may not see (on the page, summary.csv and workbook.xlsx alike)."""
+    return NOT_VISIBLE_STATUS if form.has_error("ids", NOT_VISIBLE_CODE) else otherwise
 
 
 def _csv_response(text: str, filename: str) -> HttpResponse:
     response = HttpResponse(text.encode("utf-8"), content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
-    return response
+    return downloads.attachment(response, filename)
 
 
 @require_http_methods(["GET", "POST"])
@@ -169,6 +168,27 @@ def results(request: HttpRequest, code: str) -> HttpResponse:
 
 
 @require_GET
+def results_option(request: HttpRequest) -> HttpResponse:
+    """A row of "Every way to do this work" opened as its own results page: the plan
+    (``?from=<code>`` or ``?saved=<id>``) with the row's box (``preset``) and offering."""
+    link = services.link_from(request.GET)
+    if link is None or not link.selection:
+        return bad_request(request, _("This link does not name a plan made from the catalog."))
+    found = ranking.variant(
+        link.scenario,
+        link.selection,
+        link.provenance,
+        preset=request.GET.get("preset") or None,
+        offering=request.GET.get("offering") or None,
+    )
+    if found is None:
+        return bad_request(request, _("The catalog can no longer price this option."))
+    scenario, provenance, selection = found
+    code = encode(scenario, provenance, [], selection)
+    return redirect("planner:results", code=code)
+
+
+@require_GET
 def results_csv(request: HttpRequest, code: str) -> HttpResponse:
     """The monthly projection of a permalink's scenario as a finance CSV."""
     try:
@@ -189,14 +209,15 @@ def results_zip(request: HttpRequest, code: str) -> HttpResponse:
     return _finance_zip_response(request, link, url)
 
 
-def _monthly_csv_response(request: HttpRequest, link: Permalink) -> HttpResponse:
+def _monthly_csv_response(request: HttpRequest, link: Permalink, name: str = "") -> HttpResponse:
     """The monthly projection of a link, with the uncertainty's bands by month."""
     try:
         analyses = run_analyses(link)
     except ProjectionOverflowError:
         return too_large(request)
     text = export.monthly_csv(link.scenario, analyses.result, analyses)
-    return _csv_response(text, "projection.csv")
+    filename = downloads.download_name(link.scenario, "csv", provenance=link.provenance, name=name)
+    return _csv_response(text, filename)
 
 
 def _finance_zip_response(
@@ -224,8 +245,8 @@ def _finance_zip_response(
         chosen=chosen_for_you(link),
     )
     response = HttpResponse(export.zipped(files), content_type="application/zip")
-    response["Content-Disposition"] = 'attachment; filename="finance.zip"'
-    return response
+    filename = downloads.download_name(link.scenario, "zip", provenance=link.provenance, name=name)
+    return downloads.attachment(response, filename)
 
 
 def _scenario_response(scenario: Scenario) -> HttpResponse:
@@ -308,7 +329,7 @@ SAVED_PAGE_SIZE = 50
 """Saved scenarios on one page of the saved list (and its compare picker)."""
 
 
-def _saved_list_page(request: HttpRequest, form: CompareForm) -> HttpResponse:
+def _saved_list_page(request: HttpRequest, form: CompareForm, status: int = 200) -> HttpResponse:
     """One page of the saved list, filtered and ordered as asked, each row with the decision
     stored with it (no engine run); a compare form with errors shows them here, its ticks
     kept. A page number out of range shows the last page, one that is not a number the first.
@@ -319,7 +340,7 @@ def _saved_list_page(request: HttpRequest, form: CompareForm) -> HttpResponse:
     chosen = set(request.GET.getlist("ids")) if form.is_bound else set()
     context = {"page": page, "rows": page.object_list, "form": form, "chosen": chosen}
     context["filters"] = filters
-    return render(request, "planner/saved_list.html", context)
+    return render(request, "planner/saved_list.html", context, status=status)
 
 
 @require_GET
@@ -379,7 +400,8 @@ def saved_delete(request: HttpRequest, pk: uuid.UUID) -> HttpResponse:
 @require_GET
 def saved_csv(request: HttpRequest, pk: uuid.UUID) -> HttpResponse:
     # a row saved before saves were checked may overflow: a 400
-    return _monthly_csv_response(request, services.saved_link(_saved_or_404(request, pk)))
+    item = _saved_or_404(request, pk)
+    return _monthly_csv_response(request, services.saved_link(item), item.name)
 
 
 @require_GET
@@ -404,7 +426,7 @@ def saved_compare(request: HttpRequest) -> HttpResponse:
     """Two to four saved scenarios side by side; any other choice is explained on the list."""
     chosen = _compared(request)
     if isinstance(chosen, CompareForm):
-        return _saved_list_page(request, chosen)
+        return _saved_list_page(request, chosen, compare_status(chosen, 200))
     try:
         context = comparison_context(chosen)
     except ProjectionOverflowError:
@@ -417,7 +439,7 @@ def saved_summary_csv(request: HttpRequest) -> HttpResponse:
     """One summary row per chosen saved scenario."""
     chosen = _compared(request)
     if isinstance(chosen, CompareForm):
-        return _saved_list_page(request, chosen)
+        return _saved_list_page(request, chosen, compare_status(chosen, 200))
     try:
         entries = evaluate(chosen)
     except ProjectionOverflowError:

@@ -51,7 +51,7 @@ class SavedScenarioAdmin(admin.ModelAdmin):
 
     def decisions_changed_view(self, request: HttpRequest) -> TemplateResponse:
         """Saved scenarios whose verdict would change at today's prices, and those the catalog
-        can no longer price, as the background re-pricing stored them (``webapp.tasks``)."""
+        can no longer price, as the background re-pricing stored them (``webapp.planner.tasks``)."""
         if not self.has_view_permission(request):
             raise PermissionDenied
         changed = Paginator(selectors.changed_at_todays_prices(), REPORT_PAGE_SIZE)

@@ -4,7 +4,7 @@ A list of thousands of saved scenarios cannot run the engine once per row, so ea
 row keeps the decision its results page states (:func:`decision_of`, the one
 function that page calls) when it is saved, when its analyses have run (which adds
 the share of the uncertainty draws that agree), and, for one resolved from the
-catalog, at today's prices after the catalog changes (``webapp.tasks``).
+catalog, at today's prices after the catalog changes (``webapp.planner.tasks``).
 
 What is stored is :func:`stored` of a :class:`costmodel.decision.Decision`:
 ``code`` (the verdict code), ``present_value_savings``, ``savings`` and
@@ -13,15 +13,17 @@ What is stored is :func:`stored` of a :class:`costmodel.decision.Decision`:
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any, TypedDict
 
 from django.utils import timezone
 
-from costmodel.decision import Decision, decide
+from costmodel.decision import Decision
+from costmodel.ranges import Range
 from costmodel.scenario import Scenario
-from costmodel.sensitivity import summary_and_sweep
+from webapp.decided import SWEEP_STEPS, decided
 
-VERDICT_SWEEP_STEPS = 6
+VERDICT_SWEEP_STEPS = SWEEP_STEPS
 """Points of the utilization sweep behind the verdict (0, 20, …, 100 %)."""
 
 
@@ -34,16 +36,25 @@ class StoredDecision(TypedDict):
     probability_agreeing: float | None
 
 
-def summary_and_decision(scenario: Scenario) -> tuple[dict[str, Any], Decision]:
-    """The headline figures of ``scenario`` and the decision its results page states
-    (without the Monte Carlo), from one small projection."""
-    result, sweep = summary_and_sweep(scenario, VERDICT_SWEEP_STEPS)
-    return result, decide(scenario, result, sweep)
+def summary_and_decision(
+    scenario: Scenario,
+    ranges: Sequence[Range] | None = None,
+    provenance: Sequence[Mapping[str, Any]] = (),
+) -> tuple[dict[str, Any], Decision]:
+    """The headline figures of ``scenario`` and the decision its results page states, the
+    Monte Carlo over ``ranges`` (None: the defaults) included: :func:`webapp.decided.decided`,
+    the one function behind every verdict."""
+    answer = decided(scenario, ranges, provenance)
+    return answer.result, answer.decision
 
 
-def decision_of(scenario: Scenario) -> Decision:
+def decision_of(
+    scenario: Scenario,
+    ranges: Sequence[Range] | None = None,
+    provenance: Sequence[Mapping[str, Any]] = (),
+) -> Decision:
     """The decision the results page states for ``scenario`` (:func:`summary_and_decision`)."""
-    return summary_and_decision(scenario)[1]
+    return summary_and_decision(scenario, ranges, provenance)[1]
 
 
 def stored(decision: Decision) -> StoredDecision:

@@ -110,7 +110,12 @@ def create_saved_scenario(
     ensure_computable(scenario)
     custom = customized(scenario, ranges or [])
     check_ranges(scenario, custom)
-    decision = decisions.stored(decisions.decision_of(scenario))
+    try:  # the verdict also sweeps the box's use from idle to flat out, which may overflow
+        decision = decisions.stored(
+            decisions.decision_of(scenario, with_defaults(scenario, custom), provenance or ())
+        )
+    except ProjectionOverflowError:
+        raise ScenarioError([overflow_error()]) from None
     return SavedScenario.objects.create(
         **decisions.saved_fields(decision),
         name=name,

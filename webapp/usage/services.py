@@ -3,7 +3,7 @@
 :func:`measured_usage` calls the reader of :mod:`costmodel.usage` once; a
 cloud bill's instance types get their GPUs from the catalog's offerings
 (:func:`gpus_per_instance`), every other format needs no database.
-:func:`file_text` turns an upload's bytes (plain or gzip) into text within the
+:func:`file_content` checks an upload's bytes (plain or gzip) as text within the
 request body limit. :func:`usage_answer` is what the API and the command print: the reader's
 result with its notices also worded in English (``warnings``).
 """
@@ -13,7 +13,7 @@ from __future__ import annotations
 from django.conf import settings
 from pydantic import Field
 
-from costmodel.usage import MeasuredUsage, decode_text, read_usage
+from costmodel.usage import MeasuredUsage, file_bytes, read_usage
 from webapp.catalog.models import CloudOffering
 from webapp.notices import english_warnings
 
@@ -34,19 +34,25 @@ def usage_answer(usage: MeasuredUsage) -> UsageAnswer:
     return UsageAnswer(**dict(usage), warnings=english_warnings(usage.notices))
 
 
-def gpus_per_instance() -> dict[str, tuple[int, str]]:
-    """Instance type → (GPUs per instance, GPU model name) of the catalog's AWS offerings."""
-    rows = CloudOffering.objects.filter(provider="AWS").select_related("gpu_model")
+def gpus_per_instance(provider: str | None = "AWS") -> dict[str, tuple[int, str]]:
+    """Instance type → (GPUs per instance, GPU model name) of the catalog's offerings of
+    ``provider`` (``None``: every provider's, for a FOCUS bill)."""
+    rows = CloudOffering.objects.select_related("gpu_model")
+    if provider is not None:
+        rows = rows.filter(provider=provider)
     return {row.instance_type: (row.gpu_count, str(row.gpu_model)) for row in rows}
 
 
-def measured_usage(format: str, content: str) -> MeasuredUsage:
-    """Read ``content`` in ``format``; a bill's instance types are looked up in the catalog.
+def measured_usage(format: str, content: str | bytes, columns: str | None = None) -> MeasuredUsage:
+    """Read ``content`` in ``format``; a bill's instance types are looked up in the catalog;
+    ``columns`` names the fields of a headerless file (:func:`costmodel.usage.read_usage`).
 
-    Raises :class:`costmodel.ScenarioError` naming ``format`` or ``content``.
+    Raises :class:`costmodel.ScenarioError` naming ``format``, ``columns`` or ``content``.
     """
     mapping = gpus_per_instance() if format == "aws-cur" else None
-    return read_usage(format, content, mapping)
+    if format == "focus":
+        mapping = gpus_per_instance(None)
+    return read_usage(format, content, mapping, columns or None)
 
 
 def body_limit() -> int:
@@ -55,11 +61,12 @@ def body_limit() -> int:
     return int(settings.DATA_UPLOAD_MAX_MEMORY_SIZE or 0)
 
 
-def file_text(data: bytes) -> str:
-    """The text of an uploaded file, inflated first when it is gzip (``.csv.gz``), to at
-    most :func:`body_limit` bytes.
+def file_content(data: bytes) -> bytes:
+    """An uploaded file's bytes checked as UTF-8 text, inflated first when it is gzip
+    (``.csv.gz``), to at most :func:`body_limit` bytes; :func:`measured_usage` reads them
+    without a text-sized copy.
 
     Raises :class:`costmodel.usage.UsageError` on ``content`` (empty, binary, a damaged
     archive or one that inflates past the limit).
     """
-    return decode_text(data, body_limit())
+    return file_bytes(data, body_limit())

@@ -1,5 +1,6 @@
-"""The sign-in lock behind docs/nginx.conf, served as `make serve` serves it: the address
-counted is the one nginx saw, whatever X-Forwarded-For a guesser sends."""
+"""The sign-in lock behind docs/nginx.conf, and straight to gunicorn, served as `make serve`
+serves it: the address counted is the one nginx saw, or the connection's, whatever
+X-Forwarded-For a guesser sends."""
 
 from __future__ import annotations
 
@@ -50,14 +51,19 @@ class Browser:
         self.front, self.address = front, address
         self.csrf = ""
 
-    def request(self, method: str, body: str = "", **headers: str) -> tuple[int, str]:
-        connection = http.client.HTTPSConnection(
+    scheme = "https"
+
+    def connect(self) -> http.client.HTTPConnection:
+        return http.client.HTTPSConnection(
             "127.0.0.1",
             self.front.https_port,
             context=self.front.context,
             timeout=20,
             source_address=(self.address, 0),
         )
+
+    def request(self, method: str, body: str = "", **headers: str) -> tuple[int, str]:
+        connection = self.connect()
         headers = {"Host": HOST, **headers}
         if self.csrf:
             headers["Cookie"] = f"csrftoken={self.csrf}"
@@ -78,7 +84,7 @@ class Browser:
         )
         headers = {
             "Content-Type": "application/x-www-form-urlencoded",
-            "Referer": f"https://{HOST}/accounts/login/",
+            "Referer": f"{self.scheme}://{HOST}/accounts/login/",
             "Accept-Language": "en",
         }
         if forwarded_for:
@@ -105,3 +111,50 @@ def test_a_guesser_claiming_other_addresses_stays_locked_and_nobody_else_is(tmp_
         # Erin from her own address signs in: the lock is not on nginx's address (all
         # requests reach the app from 127.0.0.1), nor on an address a client claimed.
         assert Browser(front, "127.0.0.3").sign_in(PASSWORD) == 302
+
+
+class DirectBrowser(Browser):
+    """One visitor connecting to gunicorn itself (no nginx) from ``address``."""
+
+    scheme = "http"
+
+    def connect(self) -> http.client.HTTPConnection:
+        return http.client.HTTPConnection(
+            "127.0.0.1", self.front.port, timeout=20, source_address=(self.address, 0)
+        )
+
+
+def guess_with_a_new_address_each_time(guesser: Browser) -> list[int]:
+    """Five wrong passwords, each claiming another address, then the right one."""
+    statuses = [guesser.sign_in(f"guess {n}", f"198.51.100.{n}") for n in range(1, 6)]
+    return [*statuses, guesser.sign_in(PASSWORD, "203.0.113.77")]
+
+
+@real_server
+def test_straight_to_gunicorn_without_a_proxy_a_claimed_address_is_not_believed(tmp_path):
+    """The probe: DJANGO_BEHIND_PROXY=false, from 127.0.0.1 (which uvicorn's worker trusts by
+    default), a new X-Forwarded-For per guess."""
+    prepare_database(tmp_path)
+    environment = {"DJANGO_ALLOWED_HOSTS": f"{HOST},127.0.0.1", "DJANGO_BEHIND_PROXY": "false"}
+    with serve(tmp_path, "--workers", "1", **environment) as app:
+        guesser = DirectBrowser(app, "127.0.0.1")
+        assert guess_with_a_new_address_each_time(guesser) == [200, 200, 200, 200, 429, 429]
+        assert DirectBrowser(app, "127.0.0.3").sign_in(PASSWORD) == 302
+
+
+@real_server
+def test_behind_a_proxy_a_claimed_address_is_believed_only_from_the_proxy(tmp_path):
+    """DJANGO_BEHIND_PROXY=true with the proxy at 127.0.0.1: a client connecting from
+    127.0.0.2 straight to gunicorn is counted by its own address (neither uvicorn nor
+    Django believes its header); the proxy's header is believed."""
+    prepare_database(tmp_path)
+    environment = {
+        "DJANGO_ALLOWED_HOSTS": f"{HOST},127.0.0.1",
+        "DJANGO_BEHIND_PROXY": "true",
+        "DJANGO_PROXY_ADDRESSES": "127.0.0.1/32",
+    }
+    with serve(tmp_path, "--workers", "1", **environment) as app:
+        guesser = DirectBrowser(app, "127.0.0.2")
+        assert guess_with_a_new_address_each_time(guesser) == [200, 200, 200, 200, 429, 429]
+        # The proxy says the visitor is another one: believed, so not locked.
+        assert DirectBrowser(app, "127.0.0.1").sign_in(PASSWORD, "192.0.2.9") == 302

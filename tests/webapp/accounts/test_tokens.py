@@ -88,3 +88,37 @@ def test_a_user_creates_a_team_and_becomes_its_admin(db, team):
 def test_the_account_page_speaks_both_languages(team, language, heading):
     page = signed_in(team.alice).get(reverse("accounts:account"), HTTP_ACCEPT_LANGUAGE=language)
     assert f"<h2>{heading}</h2>" in page.content.decode()
+
+
+def test_changing_the_password_revokes_every_token(team):
+    """On the password change page; the account page says so beforehand."""
+    team.alice.set_password("the old passphrase, long")
+    team.alice.save()
+    client = signed_in(team.alice)
+    page = client.get(reverse("accounts:account"), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "Changing or resetting your password revokes all your tokens" in page
+    scripts = [Client(HTTP_AUTHORIZATION=f"Bearer {create_token(client, n)}") for n in "ab"]
+    bobs = Client(HTTP_AUTHORIZATION=f"Bearer {create_token(signed_in(team.bob))}")
+    assert [s.get(LIST).status_code for s in scripts] == [200, 200]
+
+    changed = client.post(
+        reverse("password_change"),
+        {
+            "old_password": "the old passphrase, long",
+            "new_password1": "a brand new passphrase",
+            "new_password2": "a brand new passphrase",
+        },
+    )
+
+    assert changed.status_code == 302
+    assert [s.get(LIST).status_code for s in scripts] == [401, 401]
+    assert bobs.get(LIST).status_code == 200  # another user's token is not touched
+    assert not ApiToken.objects.filter(user=team.alice).exists()
+
+
+def test_a_password_set_anywhere_else_revokes_the_tokens_too(team):
+    """A reset link, the admin and `manage.py changepassword` all save with set_password."""
+    script = Client(HTTP_AUTHORIZATION=f"Bearer {create_token(signed_in(team.alice))}")
+    team.alice.set_password("set by an administrator")
+    team.alice.save()
+    assert script.get(LIST).status_code == 401

@@ -219,6 +219,7 @@ def test_a_summary_batch_of_many_varied_scenarios_matches_compare_index_by_index
         "break_even_month",
         "break_even_utilization",
         "savings",
+        "present_value_savings",
         "work_reference_gpu_hours",
         "build",
         "rent",

@@ -1,5 +1,5 @@
-"""Every request's work is bounded: keys in a body, draws × months of an uncertainty
-analysis, heavy analyses in flight per worker, problems listed in an error answer."""
+"""Every request's work is bounded: keys, items and depth of a body, draws × months of an
+uncertainty analysis, heavy analyses in flight per worker, problems listed in an error answer."""
 
 import json
 
@@ -7,7 +7,7 @@ import pytest
 
 from tests.webapp.api.conftest import post_json
 from webapp.busy import heavy_request
-from webapp.errors import key_count
+from webapp.errors import item_count, key_count, nested_deeper_than
 
 pytestmark = pytest.mark.django_db
 
@@ -44,6 +44,69 @@ def test_a_body_with_more_keys_than_the_limit_is_refused_before_it_is_parsed(cli
 )
 def test_keys_are_the_colons_outside_strings(body, keys):
     assert key_count(body) == keys
+
+
+@pytest.mark.parametrize("url", ["/api/v1/compare", "/api/v1/uncertainty", "/api/v1/resolve"])
+def test_a_body_with_more_items_than_the_limit_is_refused_before_it_is_parsed(client, url):
+    """The probe's body, smaller: a list of empty objects has no keys to count."""
+    response = post_json(client, url, "[" + "{}," * 25_000 + "{}]")
+
+    assert response.status_code == 413
+    assert response.json() == {
+        "errors": [
+            {
+                "field": "(body)",
+                "message": "holds more than 25000 items (values in lists and objects)",
+            }
+        ]
+    }
+
+
+def test_a_batch_may_hold_200_items_per_scenario_it_may_hold(client):
+    body = '{"scenarios": [' + "0," * 2_000_000 + "0]}"
+    response = post_json(client, "/api/v1/compare/batch", body)
+
+    assert response.status_code == 413
+    assert "more than 2000000 items" in response.json()["errors"][0]["message"]
+    response = post_json(client, "/api/v1/compare/batch", '{"scenarios": [' + "0," * 30_000 + "0]}")
+    assert response.status_code == 422  # read, then too many scenarios
+    assert response.json()["errors"][0]["field"] != "(body)"
+
+
+@pytest.mark.parametrize(
+    ("body", "items"),
+    [
+        (b"[]", 0),
+        (b'{"a": [ ], "b": { }}', 2),
+        (b'[1, 2, {"a": [3, {}], "b,": "[{"}]', 7),  # brackets and commas in a string
+        (b'{"a\\"b": "c,\\\\", "d": ["\\",", 1]}', 4),  # escaped quote and backslash
+    ],
+)
+def test_items_are_the_values_in_lists_and_objects(body, items):
+    assert item_count(body) == items
+
+
+@pytest.mark.parametrize(
+    ("body", "limit", "deeper"),
+    [
+        (b'{"a": [{"b": [1]}]}', 3, True),
+        (b'{"a": [{"b": [1]}]}', 4, False),
+        (b'["[[[[[[", {"a": "]]]]"}]', 2, False),  # brackets in strings do not nest
+        (b"[[]]" * 1000, 2, False),
+        (b"[" * 21 + b"]" * 21, 20, True),
+    ],
+)
+def test_depth_is_the_most_brackets_open_at_once(body, limit, deeper):
+    assert nested_deeper_than(body, limit) is deeper
+
+
+def test_a_body_nested_more_than_twenty_deep_is_a_422_and_twenty_are_read(client):
+    deep = post_json(client, "/api/v1/compare", "[" * 21 + "]" * 21)
+    assert deep.status_code == 422
+    assert deep.json()["errors"][0]["field"] == "(body)"
+    read = post_json(client, "/api/v1/compare", "[" * 20 + "]" * 20)
+    assert read.status_code == 422
+    assert read.json()["errors"][0]["field"] != "(body)"  # the parser's own answer
 
 
 def test_an_error_answer_lists_at_most_twenty_problems_and_counts_the_rest(client, scenario_data):

@@ -67,5 +67,10 @@ def test_the_openapi_document_describes_the_jobs_workload(client):
     schemas = client.get("/api/v1/openapi.json").json()["components"]["schemas"]
 
     assert set(schemas["JobsWorkload"]["properties"]) == {"kind", "jobs"}
-    assert set(schemas["Job"]["properties"]) == {"name", "reference_gpu_hours", "runs_per_month"}
+    assert set(schemas["Job"]["properties"]) == {
+        "name",
+        "reference_gpu_hours",
+        "runs_per_month",
+        "memory_gb",
+    }
     assert "jobs" in schemas["CompareResult"]["properties"]

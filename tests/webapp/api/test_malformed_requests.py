@@ -7,7 +7,7 @@ from django.test import override_settings
 
 from tests.webapp.api.conftest import post_json
 
-POST_URLS = ["/api/v1/compare", "/api/v1/compare/batch"]
+POST_URLS = ["/api/v1/compare", "/api/v1/compare/batch", "/api/v1/options"]
 
 
 def assert_error(response, status: int, field: str) -> str:
@@ -43,7 +43,8 @@ def test_it_refuses_deeply_nested_json(client, url, depth):
 def test_it_names_json_nested_too_deeply_to_read(client):
     response = post_json(client, "/api/v1/compare", "[" * 100_000 + "]" * 100_000)
 
-    assert "nested too deeply" in assert_error(response, 400, "(input)")
+    message = assert_error(response, 422, "(body)")
+    assert message == "nests lists and objects more than 20 levels deep"
 
 
 @pytest.mark.parametrize("url", POST_URLS)
@@ -136,4 +137,6 @@ def test_an_unknown_api_path_is_a_404_in_the_api_error_shape(client, url, method
 def test_a_missing_saved_scenario_keeps_its_own_404_message(client, db):
     response = client.get("/api/v1/scenarios/00000000-0000-4000-8000-000000000000")
 
-    assert assert_error(response, 404, "id") == "no saved scenario with this id"
+    assert assert_error(response, 404, "id") == (
+        "“00000000-0000-4000-8000-000000000000” is not a saved scenario you can open."
+    )

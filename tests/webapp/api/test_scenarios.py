@@ -135,3 +135,20 @@ def test_it_refuses_with_422_a_scenario_whose_results_overflow_as_compare_does(
     assert response.status_code == 422
     assert response.json() == compared.json()
     assert not SavedScenario.objects.exists()
+
+
+def test_it_refuses_with_422_a_scenario_that_overflows_only_when_the_box_is_busier(
+    client, db, scenario_data
+):
+    """Computable as given (the box nearly idle), but the verdict also prices the same work
+    with the box busy all month, and there the rent side's figures overflow: refused like any
+    overflow, nothing saved (schemathesis found it as a 500)."""
+    scenario_data["workload"] = {"kind": "steady", "utilization": 0.0001}
+    scenario_data["rent"]["hourly_rate"] = 1e305
+    assert post_json(client, "/api/v1/compare", scenario_data).status_code == 200
+
+    response = post_json(client, URL, {"name": "busier overflows", "scenario": scenario_data})
+
+    assert response.status_code == 422
+    assert response.json()["errors"][0]["field"] == "(scenario)"
+    assert not SavedScenario.objects.exists()

@@ -181,6 +181,7 @@ def test_the_endpoint_and_its_request_are_in_the_openapi_document(client):
         "dcgm-prometheus",
         "slurm-sacct",
         "aws-cur",
+        "focus",
     ]
     assert set(operation["responses"]) >= {"200", "413", "422"}
     assert operation["responses"]["200"]["content"]["application/json"]["schema"] == {
@@ -197,6 +198,9 @@ def test_the_endpoint_and_its_request_are_in_the_openapi_document(client):
         "gap",
         "more_gaps",
         "single_sample_gpus",
+        "samples_skipped",
+        "jobs_without_gpu",
+        "gpus_without_utilization",
         "job_steps_skipped",
         "unfinished_jobs_skipped",
         "instance_type_unknown",
@@ -225,13 +229,16 @@ def test_content_nested_100_000_deep_is_a_422_naming_the_place_not_a_500(client)
 def test_a_400_digit_sample_value_is_a_422_naming_the_place(client):
     content = (
         '{"status": "success", "data": {"resultType": "matrix", "result": '
-        '[{"metric": {"gpu": "0"}, "values": [[1730419200, ' + "9" * 400 + "]]}]}}"
+        '[{"metric": {"__name__": "DCGM_FI_DEV_GPU_UTIL"}, "values": [[1730419200, '
+        + "9" * 400
+        + "]]}]}}"
     )
     response = post_json(client, URL, {"format": "dcgm-prometheus", "content": content})
 
     [problem] = errors(response, 422)
     assert problem["field"] == "content"
-    assert problem["message"].startswith("line 1 column 116: the number 999999999999…")
+    # the number starts after the 139 characters before it
+    assert problem["message"].startswith("line 1 column 140: a number too long or too large")
 
 
 def test_the_key_bound_applies_to_the_content_as_well_as_the_body(client):
@@ -239,7 +246,7 @@ def test_the_key_bound_applies_to_the_content_as_well_as_the_body(client):
     response = post_json(client, URL, {"format": "dcgm-prometheus", "content": content})
 
     [problem] = errors(response, 422)
-    assert problem["message"].startswith("holds 60000 keys, more than the limit of 50000")
+    assert problem["message"].startswith("holds 60,000 keys, more than the limit of 50,000")
 
 
 def test_a_gzip_file_in_base64_is_read(client):
@@ -264,7 +271,7 @@ def test_a_gzip_bomb_is_refused_at_the_body_limit(client):
 
     [problem] = errors(response, 422)
     assert problem["message"].startswith(
-        "the gzip archive inflates to more than the limit of 1000000 bytes"
+        "the gzip archive inflates to more than the limit of 1,000,000 bytes"
     )
 
 
@@ -276,3 +283,61 @@ def test_content_that_is_not_base64_is_named(client):
     assert errors(response, 422) == [
         {"field": "content", "message": "is not base64 (encoding is base64)"}
     ]
+
+
+def test_headerless_sacct_reads_with_the_field_order_given(client):
+    content = (FIXTURES / "xdmod-sacct.log").read_text(encoding="utf-8")
+    response = post_json(
+        client, URL, {"format": "slurm-sacct", "content": content, "columns": "xdmod"}
+    )
+
+    assert response.status_code == 200, response.content
+    # hand computation in tests/costmodel/test_usage_slurm.py: 15 months, no GPU-hours
+    answer = response.json()
+    assert len(answer["months"]) == 15
+    assert {"code": "jobs_without_gpu", "count": 3} in answer["notices"]
+
+
+def test_a_field_order_without_a_needed_field_is_a_422_on_columns(client):
+    response = post_json(
+        client,
+        URL,
+        {"format": "slurm-sacct", "content": "1|2026-10-01|x\n", "columns": "jobid,start"},
+    )
+
+    [problem] = errors(response, 422)
+    assert problem["field"] == "columns"
+    assert problem["message"].startswith("has no end, alloctres")
+
+
+def test_a_headerless_nvidia_smi_log_reads_with_its_field_list(client):
+    content = (FIXTURES / "omniopt-nvidia-smi-noheader.csv").read_text(encoding="utf-8")
+    fields = "timestamp,name,pci.bus_id,driver_version,pstate,pcie.link.gen.max,"
+    fields += "pcie.link.gen.current,temperature.gpu,utilization.gpu,utilization.memory,"
+    fields += "memory.total,memory.free,memory.used"
+
+    response = post_json(
+        client, URL, {"format": "nvidia-smi", "content": content, "columns": fields}
+    )
+
+    assert response.status_code == 200, response.content
+    # hand computation in tests/costmodel/test_usage_nvidia_smi.py: 1.31067 GPU-seconds
+    assert_allclose(response.json()["gpu_hours"], [1.31067 / 3600], rtol=1e-6)
+    assert response.json()["gpus"] == 3
+
+
+def test_a_focus_bill_takes_every_providers_gpus_per_instance_from_the_catalog(client, catalog):
+    # an Azure row in FOCUS: 24 h of Standard_NC24ads_A100_v4 (1 A100 in the shipped
+    # catalog) and an AWS row: 2 h of p4d.24xlarge (8 A100 40GB) → 24 + 16 GPU-h
+    content = (
+        "ChargePeriodStart,ChargePeriodEnd,ChargeCategory,ConsumedQuantity,ConsumedUnit,"
+        "ChargeDescription\n"
+        "2026-10-01T00:00:00+00:00,2026-10-02T00:00:00+00:00,Usage,24,Hours,"
+        "Virtual Machines NCads A100 v4 Series - NC24ads A100 v4 - US East\n"
+        "2026-10-03T00:00:00Z,2026-10-03T02:00:00Z,Usage,2,Hours,"
+        "$32.77 per On Demand Linux p4d.24xlarge Instance Hour\n"
+    )
+    response = post_json(client, URL, {"format": "focus", "content": content})
+
+    assert response.status_code == 200, response.content
+    assert_allclose(response.json()["gpu_hours"], [24.0 + 16.0], rtol=1e-12)

@@ -19,6 +19,7 @@ from webapp.catalog.models import (
     PresetPart,
     Tariff,
     TariffPeriod,
+    UsedGpuPrice,
 )
 
 D = datetime.date
@@ -51,6 +52,11 @@ def mini(db):
     GpuThroughput.objects.create(
         gpu_model=gpu_ref, benchmark=bench, relative_throughput=Decimal("1"), source="test"
     )
+    # one observation of the reference GPU: no fit, a row for the admin to show
+    UsedGpuPrice.objects.create(
+        slug="ref-used", gpu_model=gpu_ref, amount=Decimal(500), currency="USD",
+        age_years=Decimal(2), effective_date=D(2024, 1, 1), source="test",
+    )  # fmt: skip
     card = Part.objects.create(slug="gpu-x", kind="gpu", name="Card X", gpu_model=gpu_x)
     cpu = Part.objects.create(
         slug="cpu", kind="cpu", name="CPU", idle_power_watts=20, load_power_watts=100

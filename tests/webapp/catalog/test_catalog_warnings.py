@@ -300,8 +300,10 @@ def test_catalog_check_lists_current_estimates_and_counts_the_replaced_ones(mini
     assert "1 older estimate row(s) replaced by a later price (kept as history)" in lines
 
 
-def test_the_shipped_catalog_keeps_at_most_ten_estimates_and_most_prices_on_a_url(shipped):
-    assert len(estimate_price_rows()) <= 10
+def test_the_shipped_catalog_keeps_few_estimates_and_most_prices_on_a_url(shipped):
+    # December 2026: rows an audit found more than 10 % off their best public source are
+    # flagged as estimates (with the reason) until re-read, rather than left unmarked
+    assert len(estimate_price_rows()) <= 25
     rows = [row for rows in selectors.dated_price_rows().values() for row in rows]
     with_url = [row for row in rows if "https://" in row.source or "http://" in row.source]
     assert len(with_url) >= 0.8 * len(rows)

@@ -40,7 +40,7 @@ def change_url(row) -> str:
 
 
 def runpod_rate() -> CloudRate:
-    return CloudRate.objects.get(offering__slug=RUNPOD, effective_date=D(2026, 11, 1))
+    return CloudRate.objects.live().get(offering__slug=RUNPOD, effective_date=D(2026, 11, 1))
 
 
 def rate_form(rate: CloudRate, **changes) -> dict:
@@ -83,7 +83,7 @@ def tariff_form(tariff: Tariff, **changes) -> dict:
 
 def record_california_tariff(client) -> Tariff:
     """Repro 2: California at 0.30 USD/kWh from 2026-12-04, recorded as a new price."""
-    old = Tariff.objects.get(slug="us-ca-commercial")
+    old = Tariff.objects.live().get(slug="us-ca-commercial")
     response = client.post(
         add_url(Tariff) + f"?record_from={old.pk}",
         tariff_form(old, price_per_kwh="0.30", effective_date="2026-12-04", source="utility bill"),
@@ -144,8 +144,9 @@ def test_a_correction_supersedes_the_rate_and_both_stay_in_the_history(
     old = runpod_rate()
     new = supersede_runpod(staff_client)
     old.refresh_from_db()
-    assert (old.hourly_rate, old.revision, old.recorded_by) == (Decimal("1.19"), 0, None)
-    assert (new.hourly_rate, new.revision, new.pending) == (Decimal("1.29"), 1, False)
+    # the live 1.19 row is the shipped correction (revision 1) that flags it as a spot price
+    assert (old.hourly_rate, old.revision, old.recorded_by) == (Decimal("1.19"), 1, None)
+    assert (new.hourly_rate, new.revision, new.pending) == (Decimal("1.29"), 2, False)
     assert new.recorded_by == admin_user
     assert new.recorded_at is not None
     offering = CloudOffering.objects.get(slug=RUNPOD)
@@ -159,9 +160,11 @@ def test_a_correction_supersedes_the_rate_and_both_stay_in_the_history(
     ]
     assert [(r["hourly_rate"], r["effective_date"], r.get("revision")) for r in rows] == [
         ("1.1900", "2026-11-01", None),
-        ("1.2900", "2026-11-01", 1),
+        ("1.1900", "2026-11-01", 1),
+        ("1.2900", "2026-11-01", 2),
     ]
     assert rows[1]["supersedes"] == [RUNPOD, "2026-11-01"]
+    assert rows[2]["supersedes"] == [RUNPOD, "2026-11-01", "1"]
 
 
 def test_a_new_price_through_the_item_page_records_who_entered_it(
@@ -295,10 +298,15 @@ def test_reloading_reports_a_shipped_value_that_differs_and_keeps_the_stored_one
     CloudRate.objects.filter(pk=runpod_rate().pk).update(note="as stored")
     out = StringIO()
     call_command("load_catalog", stdout=out)
-    assert (
-        f"differs: catalog.cloudrate {RUNPOD}/2026-11-01: note: shipped "
-        "'Community hosts: lower reliability guarantees.', stored 'as stored' (kept)"
-    ) in out.getvalue().splitlines()
+    differs = [
+        line
+        for line in out.getvalue().splitlines()
+        if line.startswith(
+            f"differs: catalog.cloudrate {RUNPOD}/2026-11-01/1: note: shipped "
+            "'Not a Community Cloud on-demand rate"
+        )
+    ]
+    assert len(differs) == 1 and differs[0].endswith("stored 'as stored' (kept)")
     assert runpod_rate().note == "as stored"
 
 

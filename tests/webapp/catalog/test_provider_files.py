@@ -56,6 +56,22 @@ def test_aws_reads_the_linux_on_demand_rate_and_leaves_the_capacity_block_out():
     )
 
 
+def test_the_shipped_aws_gpu_offerings_are_those_of_the_september_2026_offer_file(shipped):
+    rates = read_aws_offer(sample("aws-us-east-1-2026-09.json"), "us-east-1")
+    report = import_published(
+        rates, provider="aws", as_of=AS_OF, source="test", region="us-east-1", dry_run=True
+    )
+    assert report.unchanged == [
+        "aws-g4dn-xlarge-us-east-1 0.5260 USD (in effect since 2026-09-10)",
+        "aws-g5-2xlarge-us-east-1 1.2120 USD (in effect since 2026-09-10)",
+        "aws-g6-xlarge-us-east-1 0.8048 USD (in effect since 2026-09-10)",
+        # 21.957642 published, 21.9576 stored: the same within the stored precision
+        "aws-p4d-24xlarge 21.9576 USD (in effect since 2026-09-10)",
+        "aws-p5-48xlarge 55.0400 USD (in effect since 2026-09-10)",
+    ]
+    assert (report.new_offerings, report.changed, report.new_rates) == ([], [], [])
+
+
 def test_aws_leaves_windows_byol_and_upfront_fees_out():
     # the file prices p3.8xlarge only for Windows with its own licence (12.24 USD/h) and
     # m5.large only by a 3-year convertible upfront fee: no Linux hourly rate to read

@@ -56,6 +56,8 @@ IMAGENET = {
     "epochs": "90",
     "runs": "1, 0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0",
 }
+ONE_A100_80GB = {"cloud_offering": "runpod-a100-80gb-community"}
+"""An instance of one 80 GB GPU: too small for a 7B full fine-tune (159.5 GB)."""
 TYPED = {"name": "Evaluation sweep", "kind": "gpu_hours", "reference_gpu_hours": "120", "runs": "4"}
 
 
@@ -86,7 +88,7 @@ def test_the_results_page_shows_the_engines_time_to_result(client, shipped_catal
     html = page.content.decode()
     engine = compare(scenario)  # the engine's answer for the very scenario of the page
     for i, job in enumerate(engine["jobs"]):
-        row = html[html.index(f'<tr data-job="{i}">') :]
+        row = html[html.index(f'<tr data-job="{i}"') :]
         row = row[: row.index("</tr>")]
         assert job["name"] in row
         assert formatting.number(job["build_hours_per_run"], 1) in row
@@ -96,13 +98,19 @@ def test_the_results_page_shows_the_engines_time_to_result(client, shipped_catal
     assert savings == formatting.money(engine["savings"], scenario.currency)
 
 
-def test_a_model_the_box_cannot_hold_is_refused_with_the_preset_that_can(client, shipped_catalog):
-    response = client.post(HOME, jobs_data(client, FULL_7B), HTTP_ACCEPT_LANGUAGE="en")
+def test_a_model_that_fits_nothing_the_plan_may_use_is_refused_with_the_preset_that_can(
+    client, shipped_catalog
+):
+    data = jobs_data(client, FULL_7B, **ONE_A100_80GB)
+    response = client.post(HOME, data, HTTP_ACCEPT_LANGUAGE="en")
     assert response.status_code == 200  # no plan, no results page
     form = response.context["form"]
     # 7 B × 18 bytes × 1.25 + 2 GB = 159.5 GB (the advisor's rule) against 1 × 16 GB
     [message] = form.errors["job_parameters_billion_1"]
     assert "needs about 159.5 GB" in message and "this box has 16 GB" in message
+    assert "the cloud instance 80 GB. Nothing this plan may use holds it." in message
+    # no offering of the China market holds it (all of one GPU): none is named
+    assert form.memory_refusal["offering"] is None
     offer = form.memory_refusal["offer"]
     assert offer["slug"] == "multi-8x-rtx4090"  # 8 × 24 GB, the least memory that holds it
     html = response.content.decode()
@@ -117,6 +125,40 @@ def test_a_model_the_box_cannot_hold_is_refused_with_the_preset_that_can(client,
     assert "csrfmiddlewaretoken" not in query and "build__capex" not in query
 
 
+QUARTERLY_FULL_7B = {**FULL_7B, "name": "7B full fine-tune", "runs": "1, 0, 0" + ", 1, 0, 0" * 3}
+LORA_7B = {**ADAPTER_7B, "name": "7B LoRA"}
+
+
+def test_a_job_the_box_cannot_hold_is_rented_by_the_build_plan_in_words(client, shipped_catalog):
+    data = jobs_data(
+        client,
+        LORA_7B,
+        QUARTERLY_FULL_7B,
+        preset="multi-4x-rtx4090",  # 4 × 24 GB = 96 GB
+        currency="USD",
+        cloud_offering="lambda-8x-a100-80gb-sxm4",  # 8 × 80 GB = 640 GB
+    )
+    response = client.post(HOME, data, HTTP_ACCEPT_LANGUAGE="en")
+    assert response.status_code == 302, response.context["form"].errors
+    scenario = link_of(response["Location"]).scenario
+    lora, full = scenario.workload.jobs
+    assert full.memory_gb == pytest.approx(159.5) and lora.memory_gb < 96
+    assert scenario.build.gpu_memory_gb == 24 and scenario.rent.gpu_memory_gb == 80
+    engine = compare(scenario)
+    assert [job["placement"] for job in engine["jobs"]] == ["box", "rent"]
+    assert sum(engine["build"]["offload"]) > 0  # the build plan pays for the rented runs
+    html = client.get(response["Location"], HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert '<tr data-job="1" data-placement="rent">' in html
+    assert '<tr data-job="0" data-placement="box">' in html
+    assert (
+        "“7B full fine-tune” is rented: it needs 159.5 GB of GPU memory; this box has 96 GB."
+        in html.replace("&ldquo;", "“").replace("&rdquo;", "”")
+    )
+    assert "data-verdict=" in html
+    zh = client.get(response["Location"], HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
+    assert "改为租用：它需要 159.5 GB 显存，这台机器只有 96 GB" in zh
+
+
 def test_the_same_run_on_the_offered_preset_gets_a_verdict(client, shipped_catalog):
     response = client.post(HOME, jobs_data(client, FULL_7B, preset="multi-8x-rtx4090"))
     assert response.status_code == 302, response.context["form"].errors
@@ -124,9 +166,12 @@ def test_the_same_run_on_the_offered_preset_gets_a_verdict(client, shipped_catal
 
 def test_an_adapter_run_with_8_bit_base_weights_fits_the_budget_box(client, shipped_catalog):
     bf16 = client.post(HOME, jobs_data(client, {**ADAPTER_7B, "precision": "bf16"}))
-    assert "needs about 19.5 GB" in bf16.context["form"].errors["job_parameters_billion_1"][0]
+    # 19.5 GB: more than the 16 GB box holds, so the build plan rents it
+    [job] = link_of(bf16["Location"]).scenario.workload.jobs
+    assert job.memory_gb == pytest.approx(19.5)
+    assert compare(link_of(bf16["Location"]).scenario)["jobs"][0]["placement"] == "rent"
     int8 = client.post(HOME, jobs_data(client, ADAPTER_7B))  # 7 × 1 × 1.25 + 2 < 12 GB floor
-    assert int8.status_code == 302
+    assert compare(link_of(int8["Location"]).scenario)["jobs"][0]["placement"] == "box"
 
 
 @pytest.mark.parametrize(
@@ -243,7 +288,9 @@ def test_a_custom_box_holds_what_its_gpu_cards_hold_together(client, shipped_cat
         "part__cpu-desktop-16c": "1",
         "part__psu-silverstone-hela-2050": "1",
     }
-    data = jobs_data(client, FULL_7B, box="custom", scaling_efficiency="90", **parts)
+    data = jobs_data(
+        client, FULL_7B, box="custom", scaling_efficiency="90", **parts, **ONE_A100_80GB
+    )
     data.pop("preset")
     response = client.post(HOME, data, HTTP_ACCEPT_LANGUAGE="en")
     [message] = response.context["form"].errors["job_parameters_billion_1"]
@@ -254,9 +301,10 @@ def test_a_custom_box_holds_what_its_gpu_cards_hold_together(client, shipped_cat
 
 
 def test_the_refusal_speaks_chinese_to_a_chinese_browser(client, shipped_catalog):
-    response = client.post(HOME, jobs_data(client, FULL_7B), HTTP_ACCEPT_LANGUAGE="zh-hans")
+    data = jobs_data(client, FULL_7B, **ONE_A100_80GB)
+    response = client.post(HOME, data, HTTP_ACCEPT_LANGUAGE="zh-hans")
     html = response.content.decode()
-    assert "训练约需 159.5 GB 显存；这台机器只有 16 GB" in html
+    assert "训练约需 159.5 GB 显存；这台机器有 16 GB，云实例有 80 GB" in html
     assert "用这个预设打开规划器" in html
 
 

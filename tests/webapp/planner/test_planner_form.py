@@ -7,6 +7,7 @@ from django.urls import reverse
 from numpy.testing import assert_allclose
 
 from webapp.catalog.resolver import parse_selection, resolve
+from webapp.planner.ranking import best_rent
 
 from .helpers import link_of
 
@@ -83,7 +84,11 @@ def test_a_valid_submission_redirects_to_the_resolved_scenarios_permalink(client
     response = client.post(HOME, data)
     assert response.status_code == 302
     link = link_of(response["Location"])
-    expected = resolve(parse_selection(selection_of(data)))
+    # the offering left to the catalog is the best way to rent this work (the options
+    # operation over the market's offerings): the plan is the selection with that offering
+    best, _weighed = best_rent(link.scenario, link.selection)
+    assert link.selection["cloud_offering"] is None  # still left to the catalog
+    expected = resolve(parse_selection({**selection_of(data), "cloud_offering": best}))
     assert link.scenario.build == expected.scenario.build  # basis from another preset: no override
     assert link.scenario.rent == expected.scenario.rent
     assert link.scenario.workload.utilization == 0.6
@@ -91,7 +96,8 @@ def test_a_valid_submission_redirects_to_the_resolved_scenarios_permalink(client
     kept = [
         {k: v for k, v in i.items() if v not in (None, "", False, [])} for i in expected.provenance
     ]
-    assert link.provenance == kept
+    assert link.provenance[: len(kept)] == kept
+    assert link.provenance[len(kept)]["role"] == "cloud offering ranking"
     assert link.selection["preset"] == "entry-rtx4090"
     assert client.get(response["Location"]).status_code == 200
 

@@ -1,6 +1,9 @@
 """Who sees a saved scenario on the web: its owner, its team's members and staff; not another
 team, not an anonymous visitor. Only the owner, a team admin or staff rename or delete it."""
 
+import re
+import uuid
+
 import pytest
 from django.test import Client
 from django.urls import reverse
@@ -73,9 +76,10 @@ def test_only_those_who_see_both_scenarios_compare_them(team, shared, bobs, view
     body = response.content.decode(errors="replace")
     if allowed:
         assert response.status_code == 200
-        assert "is not the id of a saved scenario" not in body
+        assert "is not a saved scenario you can open" not in body
     else:
-        assert f"“{shared.pk}” is not the id of a saved scenario." in body
+        assert response.status_code == 404
+        assert f"“{shared.pk}” is not a saved scenario you can open." in body
 
 
 @pytest.mark.parametrize(
@@ -135,3 +139,59 @@ def test_only_those_who_see_a_scenario_re_run_it(team, shared, who, status):
     response = client_of(team, who).post(reverse("planner:saved-rerun", args=[shared.pk]))
     assert response.status_code == status
     assert SavedScenario.objects.count() == 1
+
+
+# Every route that takes the id of a saved scenario: (route, how the id is passed).
+ROUTES_WITH_AN_ID = [
+    ("saved-compare", "ids"),
+    ("saved-summary-csv", "ids"),
+    ("saved-compare-workbook", "ids"),
+    *((view, "path") for view in [*VIEWS, "saved-zip", "saved-scenario"]),
+    ("api", "path"),
+]
+
+
+def answer_about(client, route: str, how: str, scenario_id, others: list) -> tuple[int, str]:
+    """Status and body of ``route`` asked about ``scenario_id``, the id itself blanked out
+    (and the per-answer CSRF token), so that two answers can be compared."""
+    if route == "api":
+        response = client.get(f"/api/v1/scenarios/{scenario_id}", HTTP_ACCEPT_LANGUAGE="en")
+    elif how == "ids":
+        ids = [scenario_id, *others]
+        response = client.get(reverse(f"planner:{route}"), {"ids": ids}, HTTP_ACCEPT_LANGUAGE="en")
+    else:
+        url = reverse(f"planner:{route}", args=[scenario_id])
+        response = client.get(url, HTTP_ACCEPT_LANGUAGE="en")
+    body = response.content.decode(errors="replace").replace(str(scenario_id), "ID")
+    return response.status_code, re.sub(r'name="csrfmiddlewaretoken" value="[^"]+"', "", body)
+
+
+@pytest.mark.parametrize(("route", "how"), ROUTES_WITH_AN_ID)
+@pytest.mark.parametrize("who", ["carol", "anonymous"])
+def test_an_outsider_gets_the_same_answer_for_a_private_scenario_and_an_unknown_id(
+    team, scenario, shared, route, how, who
+):
+    """Alice's private scenario, her team's, a deleted one and a made-up id: one status and
+    one wording, on every route, so an outsider cannot tell which exist."""
+    private = create_saved_scenario(name="private", scenario=scenario, user=team.alice)
+    deleted = create_saved_scenario(name="gone", scenario=scenario, user=team.alice)
+    deleted_id = deleted.pk
+    deleted.delete()
+    client = client_of(team, who)
+    own = []
+    if who == "carol":
+        own = [create_saved_scenario(name="mine", scenario=scenario, user=team.carol).pk]
+    answers = {
+        name: answer_about(client, route, how, scenario_id, own)
+        for name, scenario_id in [
+            ("private", private.pk),
+            ("team's", shared.pk),
+            ("deleted", deleted_id),
+            ("made up", uuid.uuid4()),
+        ]
+    }
+    assert len(set(answers.values())) == 1, {k: v[0] for k, v in answers.items()}
+    status, body = answers["private"]
+    assert status == 404
+    if how == "ids" or route == "api":
+        assert "“ID” is not a saved scenario you can open." in body

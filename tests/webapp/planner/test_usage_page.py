@@ -441,10 +441,9 @@ def test_a_gzip_log_is_read_like_the_log(client, shipped_catalog):
     [
         (b"[" * 100_000, "line 1 column 33: nested more than 32 levels deep"),
         (
-            b'{"data": {"resultType": "matrix", "result": [{"metric": {}, "values": [[1, '
-            + b"9" * 400
-            + b"]]}]}}",
-            "line 1 column 76: a number too long or too large to read",
+            b'{"data": {"resultType": "matrix", "result": [{"metric": {"__name__": '
+            b'"DCGM_FI_DEV_GPU_UTIL"}, "values": [[1, ' + b"9" * 400 + b"]]}]}}",
+            "line 1 column 110: a number too long or too large to read",
         ),
     ],
 )
@@ -461,3 +460,35 @@ def test_a_gzip_bomb_is_refused_at_the_upload_limit(client, shipped_catalog):
 
     assert response.status_code == 400
     assert "inflates to more than the limit of 1,048,576 bytes" in response.content.decode()
+
+
+def test_a_headerless_export_reads_with_the_fields_named_on_the_page(client, shipped_catalog):
+    response = client.post(
+        URL,
+        {
+            "format": "slurm-sacct",
+            "columns": "xdmod",
+            "file": SimpleUploadedFile("slurm.log", fixture_bytes("xdmod-sacct.log")),
+        },
+    )
+
+    assert response.status_code == 200
+    # hand computation in tests/costmodel/test_usage_slurm.py
+    assert len(response.context["usage"].months) == 15
+
+
+def test_a_field_order_missing_a_field_is_explained_beside_it(client, shipped_catalog):
+    response = client.post(
+        URL,
+        {
+            "format": "slurm-sacct",
+            "columns": "jobid,start",
+            "file": SimpleUploadedFile("slurm.log", b"1|2026-10-01T00:00:00\n"),
+        },
+        HTTP_ACCEPT_LANGUAGE="zh-hans",
+    )
+
+    assert response.status_code == 400
+    assert response.context["upload"].errors["columns"] == [
+        "缺少 end, alloctres：请按 sacct 输出的顺序列出字段（即其 --format），或使用预设：xdmod"
+    ]

@@ -263,7 +263,8 @@ def test_what_is_compared_names_the_catalog_rows_in_chinese(shipped_catalog):
 
 
 def test_savings_within_one_percent_are_a_close_call_not_a_recommendation():
-    base = example("steady-4090-vs-a100")
+    # No discount rate: the verdict's measure, present-value savings, is the cash savings.
+    base = changed(example("steady-4090-vs-a100"), **{"discount_rate_per_year": 0.0})
     threshold = compare(parse_scenario(base))["break_even_utilization"]
     said, decision, result = decided(changed(base, **{"workload.utilization": threshold + 0.0002}))
     assert decision.close_call and decision.recommendation == "build"

@@ -11,17 +11,24 @@ import io
 import json
 import shutil
 import subprocess
+import tempfile
 from pathlib import Path
 from typing import Any
 
 import pytest
 from django.urls import reverse
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
 from openpyxl import load_workbook
 from openpyxl.workbook import Workbook
 
 from costmodel import ScenarioError, compare, parse_scenario
 from costmodel.accounting import AccountingOptions, accounting
+from costmodel.lines import LINES, lines_of
+from costmodel.projection import ProjectionOverflowError
+from tests.costmodel.strategies import nonzero_scenarios
 from webapp.planner.permalink import encode
+from webapp.planner.workbook import scenario_workbook
 from webapp.scenarios.services import create_saved_scenario
 
 EXAMPLES = Path(__file__).parents[2] / "costmodel" / "examples"
@@ -34,10 +41,10 @@ V2 = [
 ]
 CENT = 0.005
 SERIES = {
-    "build": ("energy", "hosting", "maintenance", "ops", "burst", "replacement", "financing",
-              "monthly", "cumulative", "value_if_sold"),
-    "rent": ("compute", "committed", "fixed", "monthly", "cumulative"),
-}  # fmt: skip
+    "build": (*(line.key for line in lines_of("build")), "monthly", "cumulative", "value_if_sold"),
+    "rent": (*(line.key for line in lines_of("rent")), "monthly", "cumulative"),
+}
+"""Every cost line (costmodel.lines) and each side's totals: each a column of Monthly."""
 SUMMARY = {
     "build.total": ("build", "total"),
     "build.resale_value": ("build", "resale_value"),
@@ -254,6 +261,32 @@ def test_changing_the_inputs_moves_the_totals_as_the_engine_does(client, tmp_pat
     assert abs(summary["savings"] - before["savings"]) > 1000
 
 
+@settings(
+    max_examples=4,  # each is a LibreOffice run of a few seconds
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(nonzero_scenarios(max_horizon=30), st.integers(1, 12), st.integers(1, 12))
+def test_a_workbook_of_random_inputs_none_of_them_zero_recalculates_to_the_engine(
+    data: dict[str, Any], start: int, purchase: int
+) -> None:
+    # Every input given and non-zero, so every fee, the replacement, the loan and the
+    # commitments are at work in the formulas LibreOffice computes.
+    scenario = parse_scenario(data)
+    try:
+        result = compare(scenario)
+    except ProjectionOverflowError:
+        assume(False)
+    for line in LINES:
+        if line.fee is not None or line.key in ("energy", "maintenance", "financing", "committed"):
+            assert any(v != 0 for v in result[line.side][line.key]), line.key
+    options = AccountingOptions(fiscal_year_start_month=start, purchase_month=purchase)
+    content = scenario_workbook(scenario, result, accounting(scenario, result, options))
+    with tempfile.TemporaryDirectory() as folder:
+        book = recalculated({"random": content}, Path(folder))["random"]
+    assert_workbook_is_the_engine(book, scenario, options)
+
+
 def test_the_series_are_formulas_and_the_monte_carlo_is_labelled_as_values(client, scenario):
     code = encode(scenario)
     response = client.get(reverse("planner:results-workbook", args=[code]))
@@ -438,3 +471,14 @@ def test_a_chinese_workbooks_sources_name_catalog_rows_and_fields_in_chinese(
     preset = BuildPreset.objects.get(slug="cluster-4x-hgx-h100")
     assert preset.defaults_rationale_zh in cells and preset.defaults_rationale not in text
     assert preset.retention_source_zh in cells and preset.retention_source not in text
+
+
+@pytest.mark.django_db
+def test_the_workbook_of_the_v4_placement_example_rents_the_job_the_box_cannot_hold(
+    client, tmp_path
+):
+    name = "v4/jobs-placement-4x4090-vs-8xa100.json"
+    books = recalculated({"placement": workbook_of(client, example(name))}, tmp_path)
+    scenario = parse_scenario(example(name))
+    assert_workbook_is_the_engine(books["placement"], scenario, AccountingOptions())
+    assert sum(compare(scenario)["build"]["offload"]) > 0

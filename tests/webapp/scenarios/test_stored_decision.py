@@ -23,7 +23,9 @@ def test_a_save_stores_the_verdict_its_results_page_states(scenario):
     page = results_context(saved_link(saved))["decision"]
     assert saved.decision_code == page.verdict
     assert saved.decision_savings == pytest.approx(page.savings, rel=1e-12)
-    assert saved.decision_probability_agreeing is None  # the Monte Carlo has not run yet
+    # the Monte Carlo is part of the one decision (webapp.decided): stored when saved
+    assert saved.decision_probability_agreeing == page.probability_recommendation_holds
+    assert saved.decision_probability_agreeing is not None
     assert saved.decision_computed_at >= before
 
 

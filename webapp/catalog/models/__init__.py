@@ -11,7 +11,8 @@ overwritten: a new price is a new row with a later ``effective_date``, and
 One module per part of the catalog: :mod:`.base` (slugs, texts in two languages, price
 history), :mod:`.currency` (currencies and FX rates), :mod:`.hardware` (GPU models,
 benchmarks, parts and their prices), :mod:`.energy` (electricity tariffs and hosting),
-:mod:`.cloud` (offerings and their rates) and :mod:`.presets` (ready-made boxes). This
+:mod:`.cloud` (offerings and their rates), :mod:`.presets` (ready-made boxes) and
+:mod:`.resale` (observed prices of used GPUs). This
 package exposes the names the rest of the project uses.
 
 Money is ``DecimalField``; conversion between currencies happens only in the resolver
@@ -51,6 +52,7 @@ from webapp.catalog.models.hardware import (
     PartPrice,
 )
 from webapp.catalog.models.presets import BuildPreset, PresetPart, Tier
+from webapp.catalog.models.resale import UsedGpuPrice
 from webapp.catalog.pricing_modes import PricingMode
 
 __all__ = [
@@ -84,6 +86,7 @@ __all__ = [
     "TariffPeriod",
     "Tier",
     "TranslatedTextMixin",
+    "UsedGpuPrice",
     "is_chinese",
     "is_stale_on",
     "months_between",

@@ -12,6 +12,7 @@ from costmodel import FieldError, Scenario, ScenarioError
 from costmodel.operations import commitment_table
 from webapp.catalog.models import (
     Benchmark,
+    BuildPreset,
     CloudOffering,
     GpuModel,
     PartKind,
@@ -19,6 +20,7 @@ from webapp.catalog.models import (
     Tariff,
     TariffKind,
 )
+from webapp.catalog.resale import RetentionFit, retention_fit
 from webapp.catalog.resolver.box import box_power
 from webapp.catalog.resolver.choose import Choice, custom_box_defaults
 from webapp.catalog.resolver.currency import convert
@@ -210,6 +212,10 @@ def running_costs_rule(choice: Choice, catalog: CatalogSnapshot) -> Ruling:
         }
         return Ruling(values, (), defaulted)
     ops, rate = convert(catalog, preset.ops_monthly, preset.ops_currency, choice.currency)
+    fit = retention_fit(
+        preset.gpu_model, catalog.day, catalog.used_prices.get(preset.gpu_model_id, [])
+    )
+    retention = fit.retention_decimal if fit.usable else preset.residual_value_retention_per_year
     items = [
         Provenance(
             role=gettext_noop("preset"),
@@ -228,16 +234,7 @@ def running_costs_rule(choice: Choice, catalog: CatalogSnapshot) -> Ruling:
             converted_amount=ops if rate is not None else None,
             note=preset.defaults_rationale,
         ),
-        Provenance(
-            role=gettext_noop("resale retention"),
-            label=preset.name,
-            model="catalog.buildpreset",
-            natural_key=[preset.slug],
-            fields=["build.residual_value_retention_per_year"],
-            amount=preset.residual_value_retention_per_year,
-            source=preset.retention_source,
-            estimate=preset.retention_estimate,
-        ),
+        retention_provenance(preset, fit),
     ]
     if preset.useful_life_months is not None:
         items.append(
@@ -255,11 +252,43 @@ def running_costs_rule(choice: Choice, catalog: CatalogSnapshot) -> Ruling:
         )
     values = {
         "build.maintenance_rate_per_year": float(preset.maintenance_rate_per_year),
-        "build.residual_value_retention_per_year": float(preset.residual_value_retention_per_year),
+        "build.residual_value_retention_per_year": float(retention or 0),
         "build.ops_monthly": float(ops),
         "build.useful_life_months": preset.useful_life_months,
     }
     return Ruling(values, tuple(items))
+
+
+def retention_provenance(preset: BuildPreset, fit: RetentionFit) -> Provenance:
+    """Where the resale retention comes from: the fit over the preset GPU's observed used
+    prices when it stands (:mod:`webapp.catalog.resale`), else the preset's stated figure,
+    marked as an estimate, with the reason there is no fit."""
+    role = gettext_noop("resale retention")
+    fields = ["build.residual_value_retention_per_year"]
+    if fit.usable:
+        return Provenance(
+            role=role,
+            fields=fields,
+            label=preset.gpu_model.name,
+            model="catalog.gpumodel",
+            natural_key=[preset.gpu_model.slug],
+            amount=fit.retention_decimal,
+            effective_date=fit.as_of,
+            estimate=fit.estimate,
+            source="; ".join(dict.fromkeys(o.source for o in fit.fitted if o.source)),
+            note=fit.summary(),
+        )
+    return Provenance(
+        role=role,
+        fields=fields,
+        label=preset.name,
+        model="catalog.buildpreset",
+        natural_key=[preset.slug],
+        amount=preset.residual_value_retention_per_year,
+        source=preset.retention_source,
+        estimate=True,
+        note=f"the preset's stated figure ({fit.summary()})",
+    )
 
 
 def per_gpu_throughput(
@@ -340,13 +369,15 @@ def build_throughput_rule(choice: Choice, catalog: CatalogSnapshot) -> Ruling:
         gettext_noop("build throughput"),
         box.gpu,
         choice.benchmark,
-        ["build.gpu_throughput"],
+        ["build.gpu_throughput", "build.gpu_memory_gb"],
         gpus_per_node=box.gpus_per_node,
         node_count=box.node_count,
         scaling_efficiency=box.scaling_efficiency,
         multi_node_scaling_efficiency=box.multi_node_scaling_efficiency,
     )
-    return Ruling({"build.gpu_throughput": value}, (item,))
+    # the GPU model's memory: what a job's run may use, sharded across the box's GPUs (v4)
+    memory = float(box.gpu.vram_gb)
+    return Ruling({"build.gpu_throughput": value, "build.gpu_memory_gb": memory}, (item,))
 
 
 def rent_throughput_rule(choice: Choice, catalog: CatalogSnapshot) -> Ruling:
@@ -357,11 +388,16 @@ def rent_throughput_rule(choice: Choice, catalog: CatalogSnapshot) -> Ruling:
         gettext_noop("rent throughput"),
         offering.gpu_model,
         choice.benchmark,
-        ["rent.gpu_count", "rent.gpu_throughput"],
+        ["rent.gpu_count", "rent.gpu_throughput", "rent.gpu_memory_gb"],
         gpus_per_node=offering.gpu_count,
         scaling_efficiency=offering.scaling_efficiency,
     )
-    return Ruling({"rent.gpu_count": offering.gpu_count, "rent.gpu_throughput": value}, (item,))
+    values = {
+        "rent.gpu_count": offering.gpu_count,
+        "rent.gpu_throughput": value,
+        "rent.gpu_memory_gb": float(offering.gpu_model.vram_gb),  # offerings carry it (v4)
+    }
+    return Ruling(values, (item,))
 
 
 def _rate_of(catalog: CatalogSnapshot, offering: CloudOffering) -> Any:

@@ -1,4 +1,5 @@
-"""The commands tornado, uncertainty, fleet and commitment: one request JSON in, one answer out."""
+"""The commands tornado, uncertainty, fleet, commitment and options: one request JSON in, one
+answer out."""
 
 from __future__ import annotations
 

@@ -8,6 +8,7 @@ from openpyxl.utils import get_column_letter
 
 from costmodel import Scenario
 from costmodel.lines import LINES, SideName, lines_of
+from costmodel.scenario import placements
 from webapp.planner.workbook.base import MONTH_ROW, Sheets, box_table_columns, header
 
 
@@ -26,6 +27,11 @@ def monthly_sheet(wb: Workbook, s: Sheets, scenario: Scenario, boxes: int) -> No
     apc, T = i["rent.annual_price_change"], i["rent.commitment_term_months"]
     committed_hours = f"({i['rent.committed_instances']}*730)"
     workload = scenario.workload
+    rented_work = "0"  # reference GPU-hours of the jobs the box cannot hold (version 4)
+    offload_hours = (
+        f"{{rented_work}}/({i['rent.gpu_count']}*{i['rent.gpu_throughput']})"
+        f"*(1+{i['rent.rework_fraction']})"
+    )
 
     # name → (label, formula of month m ≥ 1, formula of month 0); {x} is this row's x,
     # {prev_x} the previous row's, {m} the month.
@@ -35,15 +41,23 @@ def monthly_sheet(wb: Workbook, s: Sheets, scenario: Scenario, boxes: int) -> No
         days, hours = i["workload.active_days_per_month"], i["workload.hours_per_active_day"]
         utilization = f"MIN({days}*{hours},730)/730"
     elif str(workload.kind) == "jobs":  # version 3 of the methodology
-        jobs = scenario.model_dump(mode="json")["workload"]["jobs"]
-        work = "+".join(
-            f"INDEX({i[f'workload.jobs.{k}.runs_per_month']},"
-            f"MOD({{m}}-1,{i[f'workload.jobs.{k}.runs_length']})+1)"
-            f"*{i[f'workload.jobs.{k}.reference_gpu_hours']}"
-            for k in range(len(jobs))
-        )
+        where = placements(scenario)  # version 4: a job the box cannot hold is rented
+
+        def work_of(placement: str) -> str:
+            return (
+                "+".join(
+                    f"INDEX({i[f'workload.jobs.{k}.runs_per_month']},"
+                    f"MOD({{m}}-1,{i[f'workload.jobs.{k}.runs_length']})+1)"
+                    f"*{i[f'workload.jobs.{k}.reference_gpu_hours']}"
+                    for k, placed in enumerate(where)
+                    if placed == placement
+                )
+                or "0"
+            )
+
         box = f"({i['build.gpu_count']}*{i['build.gpu_throughput']})"
-        utilization = f"({work})/{box}/730"
+        utilization = f"({work_of('box')})/{box}/730"
+        rented_work = work_of("rent")
     else:
         profile, length = i["workload.monthly_utilization"], i["workload.profile_length"]
         utilization = f"INDEX({profile},MOD({{m}}-1,{length})+1)"
@@ -79,6 +93,7 @@ def monthly_sheet(wb: Workbook, s: Sheets, scenario: Scenario, boxes: int) -> No
             f"*(1+{i['rent.rework_fraction']})*{{rate}}",
             "0",
         ),
+        "offload": (f"{offload_hours}*{{rate}}", "0"),
         "replacement": ("{purchase}-{trade_in}", "0"),
         "financing": (
             f"IF({i['build.financing.term_months']}>0,"
@@ -124,6 +139,7 @@ def monthly_sheet(wb: Workbook, s: Sheets, scenario: Scenario, boxes: int) -> No
         ("utilization", _("Work wanted [× one box]"), utilization, "0"),
         ("demand_hours", _("Box-hours wanted [h]"), "{utilization}*730", "0"),
         ("busy_hours", _("Box busy [h]"), "MIN({demand_hours},730)", "0"),
+        ("rented_work", _("Rented jobs' work [reference GPU-h]"), rented_work, "0"),
         (
             "escalation",
             _("Running-cost factor"),
@@ -149,7 +165,8 @@ def monthly_sheet(wb: Workbook, s: Sheets, scenario: Scenario, boxes: int) -> No
         (
             "rent_hours",
             _("Instance-hours"),
-            f"{{demand_hours}}*{i['capacity_ratio']}*(1+{i['rent.rework_fraction']})",
+            f"{{demand_hours}}*{i['capacity_ratio']}*(1+{i['rent.rework_fraction']})"
+            f"+{offload_hours}",
             "0",
         ),
         *line_columns("build"),

@@ -36,7 +36,10 @@ def summary_sheet(
         return f"'{monthly}'!{letter}{MONTH_ROW}:{letter}{last}"
 
     header(ws, 1, [_("Figure"), _("Label"), _("Workbook (formula)"), _("Engine")])
-    work = f"SUM({rng('demand_hours')})*{i['build.gpu_count']}*{i['build.gpu_throughput']}"
+    work = (
+        f"SUM({rng('demand_hours')})*{i['build.gpu_count']}*{i['build.gpu_throughput']}"
+        f"+SUM({rng('rented_work')})"
+    )
     build, rent = result["build"], result["rent"]
     never = _("does not pay back")
     be = rng("break_even_here")

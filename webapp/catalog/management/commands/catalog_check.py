@@ -13,6 +13,7 @@ from webapp.catalog.checks import (
     estimate_price_rows,
     superseded_estimate_rows,
 )
+from webapp.catalog.freshness import freshness
 
 
 class Command(BaseCommand):
@@ -49,6 +50,13 @@ class Command(BaseCommand):
         warnings = catalog_warnings(options["as_of"])
         for warning in warnings:
             self.stdout.write(f"warning: {warning}")
+        fresh = freshness(options["as_of"])
+        self.stdout.write(fresh.summary())
+        for row in fresh.stale:
+            self.stdout.write(f"stale: {row.line()}")
+        self.stdout.write(
+            f"estimates: {fresh.estimates} of {fresh.total} current rows flagged as estimates"
+        )
         if options["estimates"]:
             estimates = estimate_price_rows()
             for line in estimates:

@@ -6,6 +6,7 @@ from django.core.management.base import BaseCommand
 from django.utils.translation import gettext as _
 
 from webapp.catalog.fixtures_io import load_catalog
+from webapp.catalog.signals import catalog_loaded
 
 
 class Command(BaseCommand):
@@ -22,10 +23,8 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         report = load_catalog()
-        if report.added:  # rows saved raw send no signal: queue the re-pricing here
-            from webapp.tasks import after_catalog_change
-
-            after_catalog_change()
+        if report.added:  # rows saved raw send no post_save a receiver acts on: say so here
+            catalog_loaded.send(sender=self.__class__, added=report.added)
         if not report.files:
             self.stdout.write("no fixtures to load")
             return

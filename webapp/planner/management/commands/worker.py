@@ -1,4 +1,5 @@
-"""Run the background worker of webapp.tasks: queue what a stopped worker left undone, then work.
+"""Run the background worker of webapp.planner.tasks: queue what a stopped worker left undone,
+then work.
 
 With the database backend (the default) this is django-tasks' ``db_worker``; with
 ``DJANGO_TASKS_BACKEND=rq`` it is django-rq's ``rqworker`` on the default queue, its
@@ -24,7 +25,7 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
-        from webapp.tasks import catch_up
+        from webapp.planner.tasks import catch_up
 
         catch_up.enqueue()
         if settings.TASKS_BACKEND == "rq":

@@ -49,6 +49,7 @@ from django_tasks.base import Task
 from django_tasks_db import DatabaseBackend
 
 from costmodel.projection import ProjectionOverflowError
+from webapp.catalog.signals import catalog_loaded
 from webapp.planner import analysis
 from webapp.planner.services import saved_link
 from webapp.scenarios import decisions
@@ -124,10 +125,16 @@ def _queue_repricing() -> None:
 @receiver(post_delete, dispatch_uid="tasks-reprice-on-catalog-delete")
 def catalog_row_changed(sender: type[Model], raw: bool = False, **kwargs: Any) -> None:
     """A catalog row saved or deleted (a price recorded or approved, an import, the admin):
-    queue the re-pricing. ``load_catalog`` saves raw rows and calls
-    :func:`after_catalog_change` itself when it added any."""
+    queue the re-pricing. ``load_catalog`` saves raw rows and sends
+    :data:`~webapp.catalog.signals.catalog_loaded` instead (:func:`catalog_loaded_rows`)."""
     if sender._meta.app_label == "catalog" and not raw:
         after_catalog_change()
+
+
+@receiver(catalog_loaded, dispatch_uid="tasks-reprice-on-catalog-load")
+def catalog_loaded_rows(sender: Any, **kwargs: Any) -> None:
+    """``load_catalog`` added shipped rows: queue the re-pricing."""
+    after_catalog_change()
 
 
 # --------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""Background work (webapp.tasks) queued by what happens on the site and run by the real
+"""Background work (webapp.planner.tasks) queued by what happens on the site and run by the real
 worker (django-tasks' db_worker, through `manage.py worker --batch`, in this process)."""
 
 import datetime
@@ -14,16 +14,15 @@ from django.utils import timezone, translation
 from django_tasks_db.models import DBTaskResult
 
 from tests.webapp.scenarios.test_decisions_changed import OFFERING, flip, save
-from webapp import tasks
 from webapp.catalog.models import CloudOffering, CloudRate
-from webapp.planner import analysis
+from webapp.planner import analysis, tasks
 from webapp.planner.services import saved_link
 from webapp.scenarios.models import SavedScenario
 
 pytestmark = pytest.mark.django_db
 
-REPRICE = "webapp.tasks.reprice_saved_scenarios"
-ANALYSES = "webapp.tasks.run_saved_analyses"
+REPRICE = "webapp.planner.tasks.reprice_saved_scenarios"
+ANALYSES = "webapp.planner.tasks.run_saved_analyses"
 
 
 @pytest.fixture
@@ -151,7 +150,7 @@ def test_the_catch_up_queues_what_a_stopped_worker_left_undone(lead):
 def test_mail_is_sent_by_the_worker_so_a_reset_answers_alike_for_any_address(
     lead, client, settings
 ):
-    settings.EMAIL_BACKEND = "webapp.tasks.QueuedEmailBackend"
+    settings.EMAIL_BACKEND = "webapp.planner.tasks.QueuedEmailBackend"
     settings.SENT_EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
     url = reverse("password_reset")
     known = client.post(url, {"email": "lead@example.com"})
@@ -159,7 +158,7 @@ def test_mail_is_sent_by_the_worker_so_a_reset_answers_alike_for_any_address(
     assert known.status_code == unknown.status_code == 302
     assert known["Location"] == unknown["Location"]
     assert mail.outbox == []  # the page only queued it
-    assert DBTaskResult.objects.filter(task_path="webapp.tasks.send_email").count() == 1
+    assert DBTaskResult.objects.filter(task_path="webapp.planner.tasks.send_email").count() == 1
     work()
     assert [m.to for m in mail.outbox] == [["lead@example.com"]]
     assert "/accounts/reset/" in mail.outbox[0].body
