@@ -225,7 +225,8 @@ PROXIED = {"Host": SITE, "X-Forwarded-Proto": "https", "X-Forwarded-For": "203.0
 
 @contextlib.contextmanager
 def hosts(directory: Path, environment: dict[str, str], count: int) -> Iterator[list[Host]]:
-    """``count`` gunicorn hosts started together, each with one worker process; answering."""
+    """``count`` gunicorn hosts started together, each with one worker process (not yet
+    answering: see :func:`answering`)."""
     started: list[Host] = []
     try:
         for number in range(count):
@@ -240,12 +241,15 @@ def hosts(directory: Path, environment: dict[str, str], count: int) -> Iterator[
                 start_new_session=True,
             )
             started.append(Host(port, process, log))
-        for host in started:
-            wait_until(host.answers, 60, f"gunicorn on port {host.port} answering")
         yield started
     finally:
         for host in started:
             stop(host.process)
+
+
+def answering(started: list[Host]) -> None:
+    for host in started:
+        wait_until(host.answers, 60, f"gunicorn on port {host.port} answering")
 
 
 @contextlib.contextmanager
