@@ -13,6 +13,9 @@ texts as they are now. So each provenance and language (and, under Chinese,
 catalog version: :func:`~webapp.catalog.selectors.catalog_version`, which
 every change of a row replaces) is rendered once and kept in a bounded
 per-process memo.
+``benchmarks/sources.py`` times it on 200 distinct provenances of the shipped catalog (CPU
+time, 2-core VM): rendering without the memo 5.7 ms (English) and 19.8 ms (Chinese) a
+page, a memo hit 0.06 ms; so the memo stays.
 
 This is not a page cache: it holds catalog facts that every visitor of any
 page with that provenance sees, never a visitor's form, token or message.

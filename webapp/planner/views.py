@@ -17,7 +17,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from costmodel import Scenario, ScenarioError
 from costmodel.accounting import accounting
 from costmodel.projection import ProjectionOverflowError
-from webapp.planner import export, ranking, services
+from webapp.planner import downloads, export, ranking, services
 from webapp.planner.analysis import analysis_document, run_analyses
 from webapp.planner.choices import catalog_choices
 from webapp.planner.chosen import chosen_for_you
@@ -95,7 +95,7 @@ def compare_status(form: CompareForm, otherwise: int) -> int:
 
 def _csv_response(text: str, filename: str) -> HttpResponse:
     response = HttpResponse(text.encode("utf-8"), content_type="text/csv; charset=utf-8")
-    return export.attachment(response, filename)
+    return downloads.attachment(response, filename)
 
 
 @require_http_methods(["GET", "POST"])
@@ -216,7 +216,7 @@ def _monthly_csv_response(request: HttpRequest, link: Permalink, name: str = "")
     except ProjectionOverflowError:
         return too_large(request)
     text = export.monthly_csv(link.scenario, analyses.result, analyses)
-    filename = export.download_name(link.scenario, "csv", provenance=link.provenance, name=name)
+    filename = downloads.download_name(link.scenario, "csv", provenance=link.provenance, name=name)
     return _csv_response(text, filename)
 
 
@@ -245,8 +245,8 @@ def _finance_zip_response(
         chosen=chosen_for_you(link),
     )
     response = HttpResponse(export.zipped(files), content_type="application/zip")
-    filename = export.download_name(link.scenario, "zip", provenance=link.provenance, name=name)
-    return export.attachment(response, filename)
+    filename = downloads.download_name(link.scenario, "zip", provenance=link.provenance, name=name)
+    return downloads.attachment(response, filename)
 
 
 def _scenario_response(scenario: Scenario) -> HttpResponse:

@@ -17,7 +17,7 @@ from django.views.decorators.http import require_GET
 from costmodel import project
 from costmodel.accounting import AccountingOptions, accounting
 from costmodel.projection import ProjectionOverflowError
-from webapp.planner import export, workbook
+from webapp.planner import downloads, workbook
 from webapp.planner.analysis import run_analyses
 from webapp.planner.chosen import chosen_for_you
 from webapp.planner.finance import accounting_form, options_of
@@ -30,7 +30,7 @@ XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 
 
 def _xlsx_response(content: bytes, filename: str) -> HttpResponse:
-    return export.attachment(HttpResponse(content, content_type=XLSX), filename)
+    return downloads.attachment(HttpResponse(content, content_type=XLSX), filename)
 
 
 def _options(request: HttpRequest) -> AccountingOptions | str:
@@ -59,7 +59,7 @@ def _link_workbook(request: HttpRequest, link: Permalink, url: str, name: str = 
         overrides=link.overrides,
         chosen=chosen_for_you(link),
     )
-    filename = export.download_name(link.scenario, "xlsx", provenance=link.provenance, name=name)
+    filename = downloads.download_name(link.scenario, "xlsx", provenance=link.provenance, name=name)
     return _xlsx_response(content, filename)
 
 
