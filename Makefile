@@ -95,6 +95,7 @@ debian-test-deps:
 	command -v soffice >/dev/null || missing="$$missing libreoffice-calc-nogui"; \
 	command -v pdftotext >/dev/null || missing="$$missing poppler-utils"; \
 	command -v nginx >/dev/null || test -x /usr/sbin/nginx || missing="$$missing nginx-light"; \
+	command -v redis-server >/dev/null || missing="$$missing redis-server"; \
 	if [ -n "$$missing" ]; then \
 	  echo "==> Debian packages the tests drive:$$missing (several minutes the first time)"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing fonts-noto-cjk >/dev/null; \
