@@ -18,7 +18,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from costmodel.columns import ProjectionOverflowError, columns_from, variants
 from costmodel.errors import FieldError, ScenarioError, field_errors
-from costmodel.projection import project_columns, rent_instance_hours
+from costmodel.line_costs import rent_instance_hours
+from costmodel.projection import project_columns
 from costmodel.scenario import HOURS_PER_MONTH, Scenario
 
 MAX_COMMITTED_INSTANCES = 64
@@ -86,7 +87,7 @@ def peak_committed_need(scenario: Scenario) -> int:
     -----
     ``ceil(max_m rent_hours[m] / 730)`` with ``rent_hours[m] = demand[m] ×
     capacity_ratio × (1 + rework_fraction)`` plus the jobs the box cannot hold
-    (:func:`costmodel.projection.rent_instance_hours`): the rent side's
+    (:func:`costmodel.line_costs.rent_instance_hours`): the rent side's
     instance-hours, burst above one box and rework included (they do not depend
     on the committed count).
     """

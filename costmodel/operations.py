@@ -23,7 +23,8 @@ from pydantic_core import PydanticCustomError
 
 from costmodel.columns import Array, ProjectionOverflowError, variants
 from costmodel.errors import FieldError, ScenarioError, field_errors
-from costmodel.projection import chunks, power, project_columns
+from costmodel.line_costs import power
+from costmodel.projection import chunks, project_columns
 from costmodel.scenario import (
     ProfileWorkload,
     Scenario,
