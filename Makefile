@@ -26,7 +26,7 @@ DEV_ENV := DJANGO_DEBUG=true
 TEST_ENV := DJANGO_SECRET_KEY=test-only-not-secret DJANGO_STATIC_MANIFEST=false
 DEBIAN_TEST_PACKAGES := chromium gettext postgresql wrk libreoffice-calc-nogui poppler-utils nginx-light
 
-.PHONY: run test serve install lint messages fixtures debian-test-deps debian-node bench bench-browser lock clean
+.PHONY: run test serve install lint messages fixtures debian-test-deps debian-node bench bench-browser bench-scale lock clean
 
 install: $(STAMP) $(PLOTLY_JS) messages
 
@@ -95,6 +95,7 @@ debian-test-deps:
 	command -v soffice >/dev/null || missing="$$missing libreoffice-calc-nogui"; \
 	command -v pdftotext >/dev/null || missing="$$missing poppler-utils"; \
 	command -v nginx >/dev/null || test -x /usr/sbin/nginx || missing="$$missing nginx-light"; \
+	command -v redis-server >/dev/null || missing="$$missing redis-server"; \
 	if [ -n "$$missing" ]; then \
 	  echo "==> Debian packages the tests drive:$$missing (several minutes the first time)"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing fonts-noto-cjk >/dev/null; \
@@ -121,6 +122,13 @@ bench: install
 bench-browser: install
 	@command -v chromium >/dev/null || $(MAKE) --no-print-directory debian-test-deps
 	$(PY) benchmarks/browser.py
+
+# 10 000 saved scenarios in 200 teams on a throwaway PostgreSQL: the saved list, the admin's
+# report, re-pricing everything in one worker, the results page while it runs
+# (docs/production.md, "Thousands of saved scenarios"). Several minutes.
+bench-scale: install
+	@command -v initdb >/dev/null || test -x /usr/lib/postgresql/15/bin/initdb || $(MAKE) --no-print-directory debian-test-deps
+	$(TEST_ENV) scripts/with-postgres.sh $(PY) benchmarks/scale.py --count 10000 --teams 200
 
 lock:
 	$(UV) pip compile --quiet --extra dev --python-version 3.11 pyproject.toml -o requirements.lock

@@ -2,8 +2,8 @@
 (`make serve`, benchmarks/, tests/webapp/test_serving.py and test_slow_clients.py).
 
 Worker model: gunicorn manages the processes; each worker is uvicorn's, from the
-maintained `uvicorn-worker` package (with a deadline for reading a request,
-webapp/serving.py), serving Django's own ASGI application (webapp/asgi.py), the
+maintained `uvicorn-worker` package, serving Django's own ASGI application
+(webapp/asgi.py), the
 deployment Django's documentation describes ("How to use Django with Uvicorn").
 uvicorn reads each request, its body included, on an event loop; Django then runs
 the synchronous middleware and view in a thread. A client that sends its body
@@ -18,8 +18,9 @@ import os
 import warnings
 
 wsgi_app = "webapp.asgi:application"
-# uvicorn's worker, closing a connection too slow to send its request (webapp/serving.py).
-worker_class = "webapp.serving.Worker"
+# uvicorn's stock worker. It has no deadline for a client to send its request: nginx in front
+# sets one (client_header_timeout, client_body_timeout); see docs/production.md.
+worker_class = "uvicorn_worker.UvicornWorker"
 workers = int(os.environ.get("WEB_CONCURRENCY") or 2 * multiprocessing.cpu_count())
 # A worker whose event loop does not report back for this long is restarted [s].
 timeout = 60

@@ -17,6 +17,10 @@ no cost of its own. What it adds is bookkeeping:
   month it is traded in.
 * **Financing** split into interest and principal (the engine's ``financing``
   series is their sum).
+* **Disposal at the horizon**: the box in service at month H is sold for the
+  engine's resale value (``build.resale_value``, what the build's net total
+  credits); the proceeds less its book value then is a gain (a loss when
+  negative), booked in the last fiscal year (:func:`disposal`).
 * **Fiscal years**: projection months grouped into years that start in the
   calendar month the user chooses.
 
@@ -51,6 +55,7 @@ __all__ = [
     "accounting",
     "booked",
     "depreciation_months",
+    "disposal",
     "fiscal_year_of_months",
 ]
 
@@ -98,6 +103,8 @@ FISCAL_YEAR_FIELDS: tuple[str, ...] = (
     "interest",
     "principal",
     "trade_in",
+    "disposal_proceeds",
+    "disposal_gain",
     "book_value",
     "rent",
 )
@@ -108,7 +115,10 @@ key; ``opex``: their sum;
 ``depreciation``: straight-line charge of every box;
 ``written_off``: book value left when a box is traded in early; ``interest``
 and ``principal``: the loan payments split; ``trade_in``: what a replaced box
-fetches; ``book_value``: of the box in service at the end of the year;
+fetches; ``disposal_proceeds``: the resale of the box in service at the horizon
+(in the last year, 0 before); ``disposal_gain``: those proceeds less its book
+value then (:func:`disposal`; negative: a loss); ``book_value``: of the box in
+service at the end of the year (in the last year, the book value disposed of);
 ``rent``: every cost of renting instead (all operating expense).
 """
 
@@ -158,6 +168,12 @@ class Accounts:
     """Principal part of the loan payment of month m [currency], shape (H + 1,)."""
     fiscal_year: npt.NDArray[np.int64]
     """Fiscal year (0 = the first) of each month 0..H, shape (H + 1,)."""
+    disposal_proceeds: float
+    """What the box in service at the horizon is sold for [currency]: the resale value."""
+    disposal_book_value: float
+    """Its book value at the horizon [currency]."""
+    disposal_gain: float
+    """``disposal_proceeds − disposal_book_value`` [currency]; negative: a loss."""
     fiscal_years: tuple[dict[str, Any], ...]
     """One row per fiscal year: ``fiscal_year`` (1-based), ``first_month``,
     ``last_month``, ``start_calendar_month`` (1..12, of its first month) and the
@@ -190,6 +206,27 @@ def fiscal_year_of_months(
     before = (purchase_month - fiscal_year_start_month) % 12
     months = np.arange(horizon_months + 1)
     return (before + np.maximum(months - 1, 0)) // 12
+
+
+def disposal(resale_value: float, book_value_at_horizon: float) -> tuple[float, float]:
+    """The sale of the box in service at the horizon: ``(proceeds, gain)`` [currency].
+
+    Notes
+    -----
+    The proceeds are the engine's resale value at month H (``build.resale_value``,
+    ``value_if_sold[H]``); the gain (a loss when negative) is::
+
+        gain = proceeds − book value at H
+
+    where the book value is the price less the straight-line depreciation so far
+    (0 once written down, so the whole resale is then a gain).
+
+    Examples
+    --------
+    >>> disposal(12_000.0, 10_000.0)
+    (12000.0, 2000.0)
+    """
+    return resale_value, resale_value - book_value_at_horizon
 
 
 def _loan_split(scenario: Scenario, financing: Array) -> tuple[Array, Array]:
@@ -264,8 +301,9 @@ def accounting(
         written_off_j     = book_value_j just before disposal
 
     so ``book value + accumulated depreciation + written off = cost`` for
-    every box. Per fiscal year, amounts are sums over its months; month 0
-    belongs to the year of month 1.
+    every box. The box held at H is sold then (:func:`disposal`):
+    ``gain = build.resale_value − book_value[H]``. Per fiscal year, amounts
+    are sums over its months; month 0 belongs to the year of month 1.
     """
     options = options or AccountingOptions()
     build = result["build"]
@@ -310,6 +348,10 @@ def accounting(
     def per_year(series: npt.ArrayLike) -> list[float]:
         return list(np.bincount(fiscal_year, weights=np.asarray(series), minlength=years).tolist())
 
+    book_value_at_horizon = float(book_value[:, -1].sum())
+    proceeds, gain = disposal(float(build["resale_value"]), book_value_at_horizon)
+    in_last_year = (np.arange(years) == years - 1).astype(np.float64)
+
     purchases_by_month = np.zeros(months)
     purchases_by_month[starts] = costs
     trade_in_by_month = np.zeros(months)
@@ -327,6 +369,8 @@ def accounting(
         "interest": per_year(interest),
         "principal": per_year(principal),
         "trade_in": per_year(trade_in_by_month),
+        "disposal_proceeds": (proceeds * in_last_year).tolist(),
+        "disposal_gain": (gain * in_last_year).tolist(),
         "book_value": book_value.sum(axis=0)[last_month_of_year].tolist(),
         "rent": per_year(result["rent"]["monthly"]),
     }
@@ -367,5 +411,8 @@ def accounting(
         interest=interest,
         principal=principal,
         fiscal_year=fiscal_year,
+        disposal_proceeds=proceeds,
+        disposal_book_value=book_value_at_horizon,
+        disposal_gain=gain,
         fiscal_years=rows,
     )

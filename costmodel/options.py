@@ -7,7 +7,7 @@ do it is a plan:
 - a **rent plan** per offering: renting does all the work; its cost is the rent
   side's present value (an offering that prices a commitment and names no
   count is committed at the commitment operation's best count,
-  :func:`costmodel.operations.commitment_table`);
+  :func:`costmodel.commitment.commitment_table`);
 - a **build plan** per box: the box does what it holds, and one offering does
   the rest (burst above one box, jobs the box cannot hold): the offering that
   gives the lowest build present value.
@@ -36,8 +36,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from pydantic_core import PydanticCustomError
 
 from costmodel.columns import Array, Columns, ProjectionOverflowError, columns_from
+from costmodel.commitment import commitment_table
 from costmodel.errors import FieldError, ScenarioError, field_errors
-from costmodel.operations import commitment_table
 from costmodel.projection import chunks, project_columns
 from costmodel.scenario import (
     HOURS_PER_MONTH,

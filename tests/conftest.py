@@ -3,6 +3,8 @@
 import pytest
 from django.utils import translation
 
+from tests import catalog_once
+
 
 @pytest.fixture(autouse=True)
 def _english_unless_a_test_says_otherwise():
@@ -28,3 +30,33 @@ def _catalog_version_read_afresh():
 
     forget_catalog_version()
     yield
+
+
+# --------------------------------------------------------------------------
+# The shipped catalog: read from fixtures/ once per test session, restored per test
+# --------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _fast_password_hashing():
+    """Passwords hashed with a fast hasher: the suite signs people in hundreds of times, and
+    the production hasher is slow by design (Django's advice for tests). No test here is about
+    the hasher's strength."""
+    from django.test import override_settings
+
+    with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]):
+        yield
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup, django_db_blocker):
+    """The test database (pytest-django's), and the shipped catalog read into memory once."""
+    with django_db_blocker.unblock():
+        catalog_once.read()
+    yield
+
+
+@pytest.fixture
+def shipped_catalog(db):
+    """The price catalog as `make run` loads it from fixtures/ (rolled back after the test)."""
+    catalog_once.restore()

@@ -98,14 +98,17 @@ def item_count(body: bytes) -> int:
 def nested_deeper_than(body: bytes, limit: int) -> bool:
     """Whether a JSON body opens lists and objects more than ``limit`` levels deep.
 
-    Only the brackets outside strings are kept, a list's and an object's alike; the depth
-    is the highest running count of open brackets, summed with numpy a megabyte at a time
-    (no parsing, and a few megabytes of memory whatever the body).
+    Only the brackets outside strings count, a list's and an object's alike; the depth is
+    the highest running count of open brackets, summed with numpy a megabyte of the text at
+    a time (no parsing, and a few megabytes of memory whatever the body).
     """
-    brackets = _without_strings(body).translate(_BRACKETS_ONLY, _NOT_BRACKETS)
+    bare = memoryview(_without_strings(body))
     depth = 0
-    for start in range(0, len(brackets), _CHUNK):
-        steps = np.frombuffer(brackets, np.uint8, min(_CHUNK, len(brackets) - start), start)
+    for start in range(0, len(bare), _CHUNK):
+        brackets = bytes(bare[start : start + _CHUNK]).translate(_BRACKETS_ONLY, _NOT_BRACKETS)
+        if not brackets:
+            continue
+        steps = np.frombuffer(brackets, np.uint8)
         running = np.cumsum(np.where(steps == ord("["), 1, -1), dtype=np.int64) + depth
         if int(running.max()) > limit:
             return True

@@ -76,9 +76,9 @@ def page(browser, live_server):
 
 @pytest.fixture
 def shipped_catalog(transactional_db):
-    from webapp.catalog.fixtures_io import load_catalog
+    from tests import catalog_once
 
-    load_catalog()
+    catalog_once.restore()  # as load_catalog writes it (read once per session)
 
 
 @pytest.fixture

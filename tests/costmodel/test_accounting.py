@@ -171,6 +171,21 @@ def test_the_operating_costs_per_year_are_the_engines_series() -> None:
     assert_allclose(column(accounts, "rent").sum(), result["rent"]["total"], rtol=1e-12)
 
 
+def test_the_box_kept_to_the_horizon_is_sold_at_a_gain_over_its_book_value() -> None:
+    # 36 months, no useful life: written down over 60 months, so 24/60 of the price is
+    # still on the books when it is sold for what it keeps after three years.
+    scenario, result, accounts = books(example("steady-4090-vs-a100.json"))
+    capex, horizon = scenario.build.capex, scenario.horizon_months
+    book = capex - capex / 60 * horizon
+    resale = result["build"]["resale_value"]
+    assert accounts.disposal_book_value == pytest.approx(book, rel=1e-12)
+    assert accounts.disposal_proceeds == resale
+    assert accounts.disposal_gain == pytest.approx(resale - book, rel=1e-12)
+    last = accounts.fiscal_years[-1]
+    assert last["disposal_proceeds"] == resale
+    assert last["disposal_gain"] == pytest.approx(resale - book, rel=1e-12)
+
+
 def test_the_options_name_the_field_they_refuse() -> None:
     with pytest.raises(ValidationError, match="depreciation_months"):
         AccountingOptions(depreciation_months=0)
@@ -215,5 +230,14 @@ def test_the_books_tie_out_to_the_engine_on_any_scenario(data: dict[str, Any], p
         rows = accounts.fiscal_years
         cash = sum(r["capex"] - r["trade_in"] + r["opex"] + r["interest"] for r in rows)
         assert_allclose(cash, result["build"]["total"], atol=tolerance)
+        # The box held at the horizon is sold for the resale value: cash less the proceeds
+        # is the build's net total, and the gain is the proceeds less its book value then.
+        proceeds = sum(r["disposal_proceeds"] for r in rows)
+        assert proceeds == rows[-1]["disposal_proceeds"] == result["build"]["resale_value"]
+        assert_allclose(cash - proceeds, result["build"]["total_net"], atol=tolerance)
+        gain = result["build"]["resale_value"] - accounts.book_value[:, -1].sum()
+        assert_allclose(rows[-1]["disposal_gain"], gain, atol=tolerance)
+        assert_allclose(accounts.disposal_gain, gain, atol=tolerance)
+        assert all(r["disposal_gain"] == 0 for r in rows[:-1])
         assert_allclose(sum(r["rent"] for r in rows), result["rent"]["total"], atol=tolerance)
         assert rows[0]["first_month"] == 0 and rows[-1]["last_month"] == scenario.horizon_months

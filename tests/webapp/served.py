@@ -143,9 +143,10 @@ class Nginx:
 
 
 @contextlib.contextmanager
-def documented_nginx(tmp_path: Path, app_port: int) -> Iterator[Nginx]:
+def documented_nginx(tmp_path: Path, app_port: int, *more_app_ports: int) -> Iterator[Nginx]:
     """nginx running docs/nginx.conf as it is, only its addresses, ports and certificate paths
-    replaced, in front of the app on ``app_port``; answering ``/healthz``; stopped on exit."""
+    replaced, in front of the app on ``app_port`` (and on ``more_app_ports``: one upstream over
+    several app hosts); answering ``/healthz``; stopped on exit."""
     https_port, http_port = free_port(), free_port()
     subprocess.run(
         [
@@ -170,7 +171,13 @@ def documented_nginx(tmp_path: Path, app_port: int) -> Iterator[Nginx]:
     )
     site = (ROOT / "docs" / "nginx.conf").read_text()
     for documented, here in (
-        ("127.0.0.1:8000", f"127.0.0.1:{app_port}"),
+        (
+            "server 127.0.0.1:8000 max_fails=3 fail_timeout=10s;",
+            " ".join(
+                f"server 127.0.0.1:{port} max_fails=3 fail_timeout=10s;"
+                for port in (app_port, *more_app_ports)
+            ),
+        ),
         ("listen 80;", f"listen 127.0.0.1:{http_port};"),
         ("listen [::]:80;", ""),
         ("listen 443 ssl http2;", f"listen 127.0.0.1:{https_port} ssl http2;"),

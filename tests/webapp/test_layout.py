@@ -2,7 +2,6 @@
 rules: test_architecture.py)."""
 
 from costmodel.results import BUILD_FIGURES, HEADLINE, RENT_FIGURES
-from webapp.catalog.fixtures_io import load_catalog
 from webapp.planner.choices import catalog_choices
 from webapp.planner.figures import FIGURES
 from webapp.planner.forms import PlannerForm
@@ -17,8 +16,9 @@ def test_every_figure_the_pages_label_is_a_name_of_the_result_schema():
     assert set(FIGURES) <= schema
 
 
-def test_the_planner_form_validates_without_a_database_query(db, django_assert_num_queries):
-    load_catalog()
+def test_the_planner_form_validates_without_a_database_query(
+    shipped_catalog, django_assert_num_queries
+):
     catalog = catalog_choices()
     data = {
         "currency": "CNY",

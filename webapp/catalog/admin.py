@@ -485,6 +485,7 @@ class CloudOfferingAdmin(RecordsPricesInline, admin.ModelAdmin):
         "instance_type",
         "gpu_model",
         "gpu_count",
+        "gpu_memory",
         "pricing_mode",
         "rate_now",
     ]
@@ -492,6 +493,11 @@ class CloudOfferingAdmin(RecordsPricesInline, admin.ModelAdmin):
     search_fields = ["slug", "provider", "instance_type", "region"]
     list_select_related = ["gpu_model"]
     inlines = [CloudRateInline]
+
+    @admin.display(description=_("GPU memory"))
+    def gpu_memory(self, obj: CloudOffering) -> str:
+        """The instance's GPU memory, from its GPU model: count × memory of one GPU."""
+        return f"{obj.gpu_count} × {obj.gpu_model.vram_gb} GB"
 
     @admin.display(description=_("effective hourly rate"))
     def rate_now(self, obj: CloudOffering) -> str:

@@ -39,13 +39,25 @@ FISCAL_YEAR_LABELS: dict[str, Any] = {
     "interest": gettext_lazy("Loan interest"),
     "principal": gettext_lazy("Loan principal"),
     "trade_in": gettext_lazy("Trade-in"),
+    "disposal_proceeds": gettext_lazy("Sold at the horizon: proceeds"),
+    "disposal_gain": gettext_lazy("Gain (loss) on the sale against book value"),
     "book_value": gettext_lazy("Book value at year end"),
     "rent": gettext_lazy("Renting instead (OpEx)"),
 }
 """Column labels of the fiscal-year table, by :data:`costmodel.accounting.FISCAL_YEAR_FIELDS`
 (each operating expense labelled as its cost line, :mod:`costmodel.lines`)."""
 
-SHOWN_COLUMNS = ("capex", "opex", "depreciation", "interest", "principal", "book_value", "rent")
+SHOWN_COLUMNS = (
+    "capex",
+    "opex",
+    "depreciation",
+    "interest",
+    "principal",
+    "book_value",
+    "disposal_proceeds",
+    "disposal_gain",
+    "rent",
+)
 """Columns the results page shows; the CSV and the workbook carry every one."""
 
 
@@ -61,10 +73,11 @@ class AccountingForm(forms.Form):
     )
     fiscal_year_start_month = forms.TypedChoiceField(
         label=gettext_lazy("Fiscal year starts in month"),
-        choices=[("", "—"), *MONTH_CHOICES],
+        choices=MONTH_CHOICES,  # no blank: calendar years (January) unless another is chosen
         coerce=int,
         required=False,
         empty_value=None,
+        initial=AccountingOptions.model_fields["fiscal_year_start_month"].default,
     )
     purchase_month = forms.TypedChoiceField(
         label=gettext_lazy("Box bought in month"),
@@ -115,10 +128,12 @@ def defaults_said(accounts: Accounts) -> list[str]:
             _("Depreciation over %(months)s months (not set: the useful life, otherwise 60).")
             % {"months": accounts.depreciation_months}
         )
-    if options.purchase_month is None:
-        said.append(_("Fiscal years are counted from the purchase (purchase month not set)."))
-    elif "fiscal_year_start_month" not in options.model_fields_set:
+    if "fiscal_year_start_month" not in options.model_fields_set:
         said.append(_("Fiscal years start in January (not set)."))
+    if options.purchase_month is None:
+        said.append(
+            _("The box is bought in the fiscal year's first month (purchase month not set).")
+        )
     return said
 
 
@@ -164,7 +179,8 @@ def finance_context(scenario: Scenario, query: Mapping[str, Any]) -> dict[str, A
         {
             "name": name,
             "label": str(field.label),
-            "value": str(given.get(name, "")),
+            "value": str(given.get(name, field.initial if field.initial is not None else "")),
+            "blank": name != "fiscal_year_start_month",
             "errors": " ".join(str(m) for m in errors.get(name, [])),
             "months": [] if name == "depreciation_months" else [str(n) for n in range(1, 13)],
         }

@@ -24,8 +24,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from costmodel import ScenarioError
+from costmodel.commitment import MAX_COMMITTED_INSTANCES, commitment_table, peak_committed_need
 from costmodel.decision import MIN_OBSERVED_DAYS
-from costmodel.operations import MAX_COMMITTED_INSTANCES, commitment_table, peak_committed_need
 from costmodel.paths import get_path
 from costmodel.projection import job_times
 from costmodel.ranges import fleet_size

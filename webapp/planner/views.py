@@ -17,7 +17,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from costmodel import Scenario, ScenarioError
 from costmodel.accounting import accounting
 from costmodel.projection import ProjectionOverflowError
-from webapp.planner import export, ranking, services
+from webapp.planner import downloads, export, ranking, services
 from webapp.planner.analysis import analysis_document, run_analyses
 from webapp.planner.choices import catalog_choices
 from webapp.planner.chosen import chosen_for_you
@@ -95,8 +95,7 @@ def compare_status(form: CompareForm, otherwise: int) -> int:
 
 def _csv_response(text: str, filename: str) -> HttpResponse:
     response = HttpResponse(text.encode("utf-8"), content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
-    return response
+    return downloads.attachment(response, filename)
 
 
 @require_http_methods(["GET", "POST"])
@@ -210,14 +209,15 @@ def results_zip(request: HttpRequest, code: str) -> HttpResponse:
     return _finance_zip_response(request, link, url)
 
 
-def _monthly_csv_response(request: HttpRequest, link: Permalink) -> HttpResponse:
+def _monthly_csv_response(request: HttpRequest, link: Permalink, name: str = "") -> HttpResponse:
     """The monthly projection of a link, with the uncertainty's bands by month."""
     try:
         analyses = run_analyses(link)
     except ProjectionOverflowError:
         return too_large(request)
     text = export.monthly_csv(link.scenario, analyses.result, analyses)
-    return _csv_response(text, "projection.csv")
+    filename = downloads.download_name(link.scenario, "csv", provenance=link.provenance, name=name)
+    return _csv_response(text, filename)
 
 
 def _finance_zip_response(
@@ -245,8 +245,8 @@ def _finance_zip_response(
         chosen=chosen_for_you(link),
     )
     response = HttpResponse(export.zipped(files), content_type="application/zip")
-    response["Content-Disposition"] = 'attachment; filename="finance.zip"'
-    return response
+    filename = downloads.download_name(link.scenario, "zip", provenance=link.provenance, name=name)
+    return downloads.attachment(response, filename)
 
 
 def _scenario_response(scenario: Scenario) -> HttpResponse:
@@ -400,7 +400,8 @@ def saved_delete(request: HttpRequest, pk: uuid.UUID) -> HttpResponse:
 @require_GET
 def saved_csv(request: HttpRequest, pk: uuid.UUID) -> HttpResponse:
     # a row saved before saves were checked may overflow: a 400
-    return _monthly_csv_response(request, services.saved_link(_saved_or_404(request, pk)))
+    item = _saved_or_404(request, pk)
+    return _monthly_csv_response(request, services.saved_link(item), item.name)
 
 
 @require_GET

@@ -8,6 +8,7 @@ a 400 that names the field.
 from __future__ import annotations
 
 import uuid
+from datetime import date
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.urls import reverse
@@ -16,7 +17,7 @@ from django.views.decorators.http import require_GET
 from costmodel import project
 from costmodel.accounting import AccountingOptions, accounting
 from costmodel.projection import ProjectionOverflowError
-from webapp.planner import workbook
+from webapp.planner import downloads, workbook
 from webapp.planner.analysis import run_analyses
 from webapp.planner.chosen import chosen_for_you
 from webapp.planner.finance import accounting_form, options_of
@@ -29,9 +30,7 @@ XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 
 
 def _xlsx_response(content: bytes, filename: str) -> HttpResponse:
-    response = HttpResponse(content, content_type=XLSX)
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
-    return response
+    return downloads.attachment(HttpResponse(content, content_type=XLSX), filename)
 
 
 def _options(request: HttpRequest) -> AccountingOptions | str:
@@ -41,7 +40,7 @@ def _options(request: HttpRequest) -> AccountingOptions | str:
     return form.problems() if options is None else options
 
 
-def _link_workbook(request: HttpRequest, link: Permalink, url: str) -> HttpResponse:
+def _link_workbook(request: HttpRequest, link: Permalink, url: str, name: str = "") -> HttpResponse:
     options = _options(request)
     if isinstance(options, str):
         return bad_request(request, options)
@@ -60,7 +59,8 @@ def _link_workbook(request: HttpRequest, link: Permalink, url: str) -> HttpRespo
         overrides=link.overrides,
         chosen=chosen_for_you(link),
     )
-    return _xlsx_response(content, "scenario.xlsx")
+    filename = downloads.download_name(link.scenario, "xlsx", provenance=link.provenance, name=name)
+    return _xlsx_response(content, filename)
 
 
 @require_GET
@@ -89,7 +89,7 @@ def saved_workbook(request: HttpRequest, pk: uuid.UUID) -> HttpResponse:
         ranges=saved_services.stored_ranges(item, scenario),
     )
     url = request.build_absolute_uri(reverse("planner:saved-detail", args=[item.pk]))
-    return _link_workbook(request, link, url)
+    return _link_workbook(request, link, url, item.name)
 
 
 @require_GET
@@ -119,4 +119,5 @@ def compare_workbook(request: HttpRequest) -> HttpResponse:
         )
         for item, scenario, result in zip(chosen, scenarios, results, strict=True)
     ]
-    return _xlsx_response(workbook.comparison_workbook(entries), "comparison.xlsx")
+    day = date.today().isoformat()
+    return _xlsx_response(workbook.comparison_workbook(entries), f"comparison-{day}.xlsx")

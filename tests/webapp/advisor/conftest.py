@@ -2,7 +2,8 @@
 
 import pytest
 from django.core.cache import cache
-from django.core.management import call_command
+
+from tests import catalog_once
 
 
 @pytest.fixture(autouse=True)
@@ -15,4 +16,4 @@ def empty_cache():
 @pytest.fixture
 def catalog(db):
     """The price catalog as `make run` loads it (rolled back after the test)."""
-    call_command("load_catalog", verbosity=0)
+    catalog_once.restore()  # as load_catalog writes it (read once per session)

@@ -18,9 +18,9 @@ SELECTION = {
 @pytest.fixture
 def catalog(db):
     """The shipped price catalog, as `make run` loads it."""
-    from webapp.catalog.fixtures_io import load_catalog
+    from tests import catalog_once
 
-    load_catalog()
+    catalog_once.restore()  # as load_catalog writes it (read once per session)
 
 
 @pytest.fixture

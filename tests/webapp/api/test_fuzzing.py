@@ -50,3 +50,31 @@ def test_every_operation_answers_within_its_schema(case, catalog, keep_test_tran
     case.call_and_validate(
         headers={"Accept-Encoding": "identity"}, excluded_checks=[positive_data_acceptance]
     )
+
+
+@pytest.fixture
+def token(db):
+    """A user's API token, so that the operations that need one run past the 401."""
+    from django.contrib.auth.models import User
+
+    from webapp.accounts.services import create_token
+
+    user = User.objects.create_user("fuzzer", "fuzzer@example.com")
+    return create_token(user, "schemathesis")[1]
+
+
+@schema.parametrize()
+@settings(
+    max_examples=40,
+    deadline=None,
+    suppress_health_check=list(HealthCheck),
+    derandomize=True,
+)
+def test_every_operation_answers_within_its_schema_with_a_token(
+    case, catalog, keep_test_transaction, token
+):
+    """As above, signed in with a bearer token, as the security probe ran it."""
+    case.call_and_validate(
+        headers={"Accept-Encoding": "identity", "Authorization": f"Bearer {token}"},
+        excluded_checks=[positive_data_acceptance],
+    )

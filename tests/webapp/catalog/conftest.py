@@ -5,7 +5,6 @@ from decimal import Decimal
 
 import pytest
 
-from webapp.catalog.fixtures_io import load_catalog
 from webapp.catalog.models import (
     Benchmark,
     BuildPreset,
@@ -27,9 +26,8 @@ D = datetime.date
 
 
 @pytest.fixture
-def shipped(db):
-    """The catalog as `make run` loads it from fixtures/."""
-    load_catalog()
+def shipped(shipped_catalog):
+    """The catalog as `make run` loads it from fixtures/ (read once per session: tests/conftest)."""
 
 
 @pytest.fixture

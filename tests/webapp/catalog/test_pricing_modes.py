@@ -9,8 +9,8 @@ import pytest
 from django.utils import translation
 
 from costmodel import compare
+from costmodel.commitment import commitment_table
 from costmodel.errors import with_fields
-from costmodel.operations import commitment_table
 from webapp.catalog.models import BuildPreset, CloudOffering, CloudRate, GpuModel
 from webapp.catalog.resolver import resolve_data
 from webapp.catalog.resolver.rules import per_gpu_throughput

@@ -10,7 +10,6 @@ from django.urls import reverse
 
 from costmodel import parse_scenario
 from webapp.catalog import services as catalog_services
-from webapp.catalog.fixtures_io import load_catalog
 from webapp.catalog.models import CloudOffering, CloudRate
 from webapp.catalog.resolver import resolve_data
 from webapp.scenarios.models import SavedScenario
@@ -30,8 +29,7 @@ SELECTION = {
 
 
 @pytest.fixture
-def user(db, django_user_model):
-    load_catalog()
+def user(shipped_catalog, django_user_model):
     return django_user_model.objects.create_superuser("lead", "lead@example.com", "pw")
 
 

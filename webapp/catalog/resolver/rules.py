@@ -9,7 +9,7 @@ from typing import Any
 from django.utils.translation import gettext, gettext_noop, ngettext
 
 from costmodel import FieldError, Scenario, ScenarioError
-from costmodel.operations import commitment_table
+from costmodel.commitment import commitment_table
 from webapp.catalog.models import (
     Benchmark,
     BuildPreset,
@@ -549,7 +549,7 @@ listed."""
 
 def commitment_reason(table: dict[str, Any], currency: str, horizon_months: int) -> str:
     """Why the engine's cheapest count was chosen, in words (translated), from its
-    :func:`costmodel.operations.commitment_table`."""
+    :func:`costmodel.commitment.commitment_table`."""
     rows = table["rows"]
     best = table["best_committed_instances"]
     cheapest = rows[best]["rent_present_value"]
@@ -589,7 +589,7 @@ def commitment_reason(table: dict[str, Any], currency: str, horizon_months: int)
 def commitment_rule(choice: Choice, catalog: CatalogSnapshot, draft: Scenario) -> Ruling:
     """``rent.committed_instances`` of a commitment: the count the selection gives, or by
     default the engine's cheapest (``best_committed_instances`` of
-    :func:`costmodel.operations.commitment_table`: the lowest rent present value over
+    :func:`costmodel.commitment.commitment_table`: the lowest rent present value over
     0..K instances). Reads the draft scenario (every other field resolved, nothing
     committed) and changes nothing. Nothing for other pricing modes."""
     offering = choice.offering

@@ -10,7 +10,8 @@ these sheets:
 * **Depreciation** — each box bought within the horizon, written down
   straight-line (formulas over Inputs and Monthly).
 * **Fiscal years** — CapEx, OpEx, depreciation, interest and principal per
-  fiscal year (SUMIF over Monthly).
+  fiscal year (SUMIF over Monthly), and the sale of the box at the horizon:
+  proceeds and the gain or loss against its book value.
 * **Summary** — totals, savings, break-even month and present values as
   formulas, beside the engine's own figures; what is not a formula (the
   break-even utilization, the Monte Carlo) is a value and says so.

@@ -114,5 +114,13 @@ def fiscal_sheet(wb: Workbook, s: Sheets, scenario: Scenario, accounts: Accounts
             ws[c[name]] = f"=SUMIF({rng('fiscal_year')},{c['fiscal_year']},{rng(series)})"
         ws[c["opex"]] = f"=SUM({c[OPEX_LINES[0]]}:{c[OPEX_LINES[-1]]})"
         ws[c["book_value"]] = f"=INDEX({rng('book_value')},{c['last_month']}+1)"
+        # The box held at the horizon is sold for its value then (costmodel.accounting.disposal).
+        at_horizon = f"{c['last_month']}={H}"
+        ws[c["disposal_proceeds"]] = (
+            f"=IF({at_horizon},INDEX({rng('build_value_if_sold')},{H}+1),0)"
+        )
+        ws[c["disposal_gain"]] = (
+            f"=IF({at_horizon},{c['disposal_proceeds']}-INDEX({rng('book_value')},{H}+1),0)"
+        )
         for name in names[3:]:
             ws[c[name]].number_format = s.money

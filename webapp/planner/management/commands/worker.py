@@ -29,7 +29,10 @@ class Command(BaseCommand):
 
         catch_up.enqueue()
         if settings.TASKS_BACKEND == "rq":
-            call_command("rqworker", "default", with_scheduler=True)
+            # django-tasks-rq's Job runs a django.tasks Task; RQ's own Job cannot call one.
+            call_command(
+                "rqworker", "default", with_scheduler=True, job_class="django_tasks_rq.Job"
+            )
             return
         worker_options: dict[str, Any] = {"reload": False, "startup_delay": False}
         if options["batch"]:

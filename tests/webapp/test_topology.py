@@ -1,0 +1,186 @@
+"""Several app hosts, as docs/production.md ("Several hosts") lays them out, started on this
+machine as real processes: a throwaway PostgreSQL, Redis from Debian, two gunicorn hosts as
+`make serve` runs them (gunicorn.conf.py), nginx over both (docs/nginx.conf, one upstream of
+two servers) and one worker on the RQ queue (`manage.py worker`).
+
+A visitor may land on either host on any request: the session and sign-in, a save, a
+permalink and the sign-in lockout's count are the same on both; a catalog change made on one
+host is re-priced by the worker and shown on both; with one host killed the other answers
+through nginx and no acknowledged save is lost."""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import signal
+
+import pytest
+
+from tests.webapp.served import documented_nginx, real_server_marks
+from tests.webapp.topology import (
+    Browser,
+    answering,
+    app_environment,
+    hosts,
+    missing_binaries,
+    parse_json_line,
+    postgres,
+    redis,
+    run_django,
+    through,
+    wait_until,
+    worker,
+)
+
+pytestmark = [
+    *real_server_marks,
+    pytest.mark.skipif(
+        bool(missing_binaries()),
+        reason=f"not installed (make debian-test-deps installs them): {missing_binaries()}",
+    ),
+]
+
+PASSWORD = "several-hosts-pw-17"
+# The sign-in lockout after this many failures (django-axes, DJANGO_LOGIN_FAILURE_LIMIT).
+FAILURES = 3
+
+# Runs once against the shared database, as a deploy step would: migrations, the catalog, the
+# accounts of the test, and a results permalink of a plan resolved from the catalog (the code
+# the planner's form would redirect to) with the catalog change that flips its verdict.
+SETUP = f"""
+import datetime, json
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+from costmodel import compare
+from webapp.catalog.models import CloudOffering
+from webapp.catalog.resolver import resolve_data
+from webapp.planner.permalink import encode
+
+call_command("migrate", interactive=False, verbosity=0)
+call_command("load_catalog", verbosity=0)
+users = get_user_model().objects
+users.create_superuser("lead", "lead@example.com", {PASSWORD!r})
+users.create_user("target", "target@example.com", {PASSWORD!r})
+selection = {{
+    "preset": "entry-rtx4090",
+    "cloud_offering": "runpod-a100-80gb-community",
+    "tariff": "us-ca-commercial",
+    "hosting": "office-deskside",
+    "benchmark": "resnet50-fp16",
+    "workload": {{"kind": "steady", "utilization": 1.0}},
+    "horizon_months": 36,
+    "currency": "USD",
+}}
+resolution = resolve_data(selection)
+building_wins = compare(resolution.scenario)["savings"] > 0
+print(json.dumps({{
+    "code": encode(resolution.scenario, resolution.provenance, None, selection),
+    "offering": CloudOffering.objects.get(slug=selection["cloud_offering"]).pk,
+    "rate": "0.0100" if building_wins else "500.0000",
+    "yesterday": (datetime.date.today() - datetime.timedelta(days=1)).isoformat(),
+}}))
+"""
+
+
+def saved_ids(html: str) -> set[str]:
+    return set(re.findall(r'data-saved="([0-9a-f-]{36})"', html))
+
+
+def sign_in(browser: Browser, base: str, username: str, password: str):
+    browser.get(base + "/accounts/login/")
+    return browser.post(
+        base + "/accounts/login/", {"username": username, "password": password, "next": "/"}
+    )
+
+
+def test_two_hosts_behind_nginx_share_everything_and_survive_losing_one(tmp_path):
+    with contextlib.ExitStack() as running:
+        database_url = running.enter_context(postgres())
+        redis_url = running.enter_context(redis(tmp_path))
+        environment = app_environment(
+            database_url, redis_url, DJANGO_LOGIN_FAILURE_LIMIT=str(FAILURES)
+        )
+        # The hosts load the site while the deploy step runs: they need no table to start.
+        a, b = running.enter_context(hosts(tmp_path, environment, 2))
+        plan = parse_json_line(run_django(environment, SETUP))
+        answering([a, b])
+        the_worker = running.enter_context(worker(tmp_path, environment))
+
+        # A session and a sign-in made on host A hold on host B.
+        visitor = Browser()
+        signed_in = sign_in(visitor, a.base, "lead", PASSWORD)
+        assert signed_in.status_code == 302, signed_in.text[-2000:]
+        account = visitor.get(b.base + "/accounts/")
+        assert account.status_code == 200 and "lead" in account.text
+
+        # A save on host A is listed on host B at once; its permalink and the saved page
+        # resolve on both.
+        code = plan["code"]
+        saved = visitor.post(a.base + "/saved/new", {"code": code, "name": "4090 vs RunPod"})
+        assert saved.status_code == 302, saved.text[-2000:]
+        pk = re.search(r"/saved/([0-9a-f-]{36})/", saved.headers["Location"]).group(1)
+        assert pk in saved_ids(visitor.get(b.base + "/saved/").text)
+        for host in (a, b):
+            assert visitor.get(f"{host.base}/r/{code}").status_code == 200
+            assert visitor.get(f"{host.base}/saved/{pk}/").status_code == 200
+
+        # The sign-in lockout counts failures made on either host.
+        attacker = Browser()
+        for host in (a, b):
+            failed = sign_in(attacker, host.base, "target", "wrong")
+            assert failed.status_code == 200  # the form again, with its error
+        locked = sign_in(attacker, a.base, "target", "wrong")
+        assert locked.status_code == 429  # the third failure, on host A
+        assert sign_in(attacker, b.base, "target", PASSWORD).status_code == 429
+
+        # A catalog change made on host A (a far move, held for review, then approved) is
+        # re-priced by the worker and shown on both hosts.
+        recorded = visitor.post(
+            a.base + "/admin/catalog/cloudrate/add/",
+            {
+                "offering": str(plan["offering"]),
+                "hourly_rate": plan["rate"],
+                "currency": "USD",
+                "effective_date": plan["yesterday"],
+                "source": "several-hosts test",
+                "_continue": "1",
+            },
+        )
+        assert recorded.status_code == 302, recorded.text[-3000:]
+        rate = re.search(r"/cloudrate/(\d+)/change/", recorded.headers["Location"]).group(1)
+        approved = visitor.post(
+            a.base + "/admin/catalog/cloudrate/",
+            {"action": "approve_selected", "_selected_action": rate, "index": "0"},
+        )
+        assert approved.status_code == 302, approved.text[-3000:]
+
+        def shown_changed(host) -> bool:
+            html = visitor.get(host.base + "/saved/?changed=on").text
+            return pk in saved_ids(html) and "data-decision-today=" in html
+
+        wait_until(lambda: shown_changed(b), 40, "the re-priced decision on host B", 0.5)
+        assert shown_changed(a)
+        assert the_worker.poll() is None
+
+        # Through nginx, with host B killed: host A answers, and every save that was
+        # acknowledged is listed.
+        (tmp_path / "nginx").mkdir()
+        front = running.enter_context(documented_nginx(tmp_path / "nginx", a.port, b.port))
+        acknowledged = {pk}
+        for round_ in range(6):
+            if round_ == 3:
+                b.process.send_signal(signal.SIGKILL)
+                b.process.wait(timeout=10)
+            status, location, _ = through(
+                front, visitor, "POST", "/saved/new", {"code": code, "name": f"round {round_}"}
+            )
+            if status == 302:
+                acknowledged.add(re.search(r"/saved/([0-9a-f-]{36})/", location).group(1))
+            else:
+                # nginx never sends a POST twice: one that went out on a kept-alive connection
+                # to the killed host is answered 502, and was not acknowledged.
+                assert round_ == 3 and status == 502
+        assert len(acknowledged) >= 6
+        status, _, listed = through(front, visitor, "GET", "/saved/")
+        assert status == 200 and acknowledged <= saved_ids(listed)
+        assert a.answers() and b.process.poll() is not None
