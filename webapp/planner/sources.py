@@ -34,7 +34,7 @@ from typing import Any
 from django.apps import apps
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString
-from django.utils.translation import get_language, override
+from django.utils.translation import get_language, gettext, gettext_noop, override
 
 from webapp.catalog.models import TranslatedTextMixin, is_chinese, is_stale_on, months_between
 from webapp.catalog.resolver.notes import is_note, note_text
@@ -79,6 +79,11 @@ def catalog_sources(provenance: list[dict[str, Any]]) -> Sources:
 def provenance_table(provenance: list[dict[str, Any]]) -> SafeString:
     """The rendered table of the catalog rows a scenario was resolved from ('' if none)."""
     return catalog_sources(provenance).table
+
+
+CATALOG_PHRASES = frozenset({gettext_noop("n/a: no fee; electricity paid at the chosen tariff")})
+"""Catalog sources that are a phrase rather than a citation: a source exactly equal to one of
+these is shown in the page's language (any other source is a citation, shown as published)."""
 
 
 NAMED_ROWS: dict[str, tuple[tuple[str, int], ...]] = {
@@ -206,7 +211,8 @@ def localized_text(item: Mapping[str, Any], name: str, book: TextBook | None = N
     the row's Chinese (its ``*_zh`` companion) when the row still holds the same English; a
     text the row no longer holds (the row's note was edited since, or the row is gone)
     stays as stored, so an old link never shows the translation of another text. So do the
-    notes of permalinks made before the codes existed: their English, as stored.
+    notes of permalinks made before the codes existed: their English, as stored. A source
+    that is one of the :data:`CATALOG_PHRASES` (the whole text) is shown translated.
     ``book``: the rows read for all the items of a table at once (:func:`text_book`).
     """
     if name == "note":
@@ -220,7 +226,9 @@ def localized_text(item: Mapping[str, Any], name: str, book: TextBook | None = N
         book = text_book([item])
     row = book.get((str(item.get("model", "")), _key(item)))
     chinese = row.translation_of(text) if row is not None else None
-    return chinese if chinese is not None else text
+    if chinese is not None:
+        return chinese
+    return gettext(text) if text in CATALOG_PHRASES else text
 
 
 def localized_label(item: Mapping[str, Any], book: NameBook | None = None) -> str:
