@@ -91,7 +91,10 @@ def test_a_selection_sets_the_committed_instances(mini, selection):
     data = {**selection, "cloud_offering": "cloud-1-3y", "committed_instances": 3}
     resolution = resolve_data(data)
     assert resolution.scenario.rent.committed_instances == 3
-    assert _roles(resolution)["committed instances"]["note"] == "the count given in the selection"
+    item = _roles(resolution)["committed instances"]
+    assert item["note"] == "the count given in the selection"
+    with translation.override("zh-hans"):
+        assert localized_text(item, "note") == "选择中给出的数量"
     assert "committed_instances" not in [d.field for d in resolution.defaulted]
 
 

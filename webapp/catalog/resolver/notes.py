@@ -48,6 +48,7 @@ NOTES: dict[str, str] = {
         "instances are billed at the committed rate"
     ),
     "months": gettext_noop("%(months)s months"),
+    "count_given": gettext_noop("the count given in the selection"),
 }
 """Every note the resolver writes, by code: the English template (translated in the .po)."""
 

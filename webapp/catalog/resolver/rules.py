@@ -24,7 +24,7 @@ from webapp.catalog.resale import RetentionFit, retention_fit
 from webapp.catalog.resolver.box import box_power
 from webapp.catalog.resolver.choose import Choice, custom_box_defaults
 from webapp.catalog.resolver.currency import convert
-from webapp.catalog.resolver.notes import note
+from webapp.catalog.resolver.notes import Note, note
 from webapp.catalog.resolver.provenance import (
     Defaulted,
     Provenance,
@@ -597,9 +597,11 @@ def commitment_rule(choice: Choice, catalog: CatalogSnapshot, draft: Scenario) -
         return Ruling({})
     selection = choice.selection
     defaulted: tuple[Defaulted, ...] = ()
+    notes: tuple[Note, ...] = ()
+    reason = ""
     if selection.committed_instances is not None:
         count = selection.committed_instances
-        reason = gettext("the count given in the selection")
+        notes = (note("count_given"),)
     else:
         table = commitment_table(draft)
         count = table["best_committed_instances"]
@@ -613,5 +615,6 @@ def commitment_rule(choice: Choice, catalog: CatalogSnapshot, draft: Scenario) -
         fields=["rent.committed_instances"],
         quantity=count,
         note=reason,
+        notes=notes,
     )
     return Ruling({"rent.committed_instances": count}, (item,), defaulted)
