@@ -200,6 +200,14 @@ def _for_box(scenario: Scenario, build: Build, work: Array | None) -> Scenario:
     return scenario.model_copy(update={"build": build, "workload": profile})
 
 
+def with_box(scenario: Scenario, build: Build) -> Scenario:
+    """``scenario`` with ``build`` as its box, doing the same work: what the options operation
+    compares each box on (a jobs workload as it is; any other turned into the reference
+    GPU-hours the scenario's own box does, then into the other box's utilization profile)."""
+    work = None if isinstance(scenario.workload, JobsWorkload) else _work(scenario)
+    return _for_box(scenario, build, work)
+
+
 def _job_memory(scenario: Scenario) -> npt.NDArray[np.float64]:
     """Each job's memory [GB] (0 when not given: it fits anywhere); empty for other work."""
     workload = scenario.workload
