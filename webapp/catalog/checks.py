@@ -25,7 +25,7 @@ from django.db.models import Model
 
 from costmodel import ScenarioError
 from costmodel.sizing import check_psu
-from webapp.catalog import selectors
+from webapp.catalog import check_queries, selectors
 from webapp.catalog.models import (
     GPU_CARRYING_KINDS,
     Benchmark,
@@ -70,7 +70,7 @@ def unsourced_rows() -> list[str]:
     """Dated figures with neither a source nor the estimate flag."""
     problems = []
     for model in (PartPrice, CloudRate, FxRate, Tariff, HostingOption, GpuThroughput):
-        for row in selectors.unsourced_rows(model):
+        for row in check_queries.unsourced_rows(model):
             problems.append(f"{_key(row)}: no source (give one, or mark the figure an estimate)")
     return problems
 
@@ -78,21 +78,21 @@ def unsourced_rows() -> list[str]:
 def orphan_rows() -> list[str]:
     """Rows nothing can use: unpriced parts and offerings, tariffs without usable periods, …"""
     problems = []
-    for part in selectors.parts_without_price():
+    for part in check_queries.parts_without_price():
         problems.append(f"{_key(part)}: has no price")
-    for offering in selectors.offerings_without_rate():
+    for offering in check_queries.offerings_without_rate():
         problems.append(f"{_key(offering)}: has no hourly rate")
-    for tariff in selectors.time_of_use_tariffs():
+    for tariff in check_queries.time_of_use_tariffs():
         hours = sum((p.hours_per_day for p in tariff.periods.all()), Decimal(0))
         if hours != 24:
             problems.append(f"{_key(tariff)}: time-of-use periods cover {hours} h, not 24 h")
-    for period in selectors.periods_of_flat_tariffs():
+    for period in check_queries.periods_of_flat_tariffs():
         problems.append(f"{_key(period)}: a period of a flat tariff is never used")
-    for gpu in selectors.gpus_without_throughput():
+    for gpu in check_queries.gpus_without_throughput():
         problems.append(f"{_key(gpu)}: has no throughput on any benchmark")
-    benchmarks = selectors.all_benchmarks()
-    for gpu in selectors.gpus_in_use():
-        have = selectors.benchmark_ids_measured(gpu)
+    benchmarks = check_queries.all_benchmarks()
+    for gpu in check_queries.gpus_in_use():
+        have = check_queries.benchmark_ids_measured(gpu)
         for benchmark in benchmarks:
             if benchmark.pk not in have:
                 problems.append(f"{_key(gpu)}: no throughput on benchmark '{benchmark.slug}'")
@@ -161,7 +161,7 @@ def preset_problems() -> list[str]:
 
 
 def _cards_of(gpu: GpuModel) -> set[str]:
-    return selectors.card_slugs(gpu)
+    return check_queries.card_slugs(gpu)
 
 
 def _first(model: type[Model]) -> str | None:
@@ -222,7 +222,7 @@ def resolution_problems(as_of: datetime.date | None = None) -> list[str]:
 def sibling_problems() -> list[str]:
     """Commitments whose on-demand sibling is not an on-demand offering of the same kind."""
     problems = []
-    for offering in selectors.commitments_with_sibling():
+    for offering in check_queries.commitments_with_sibling():
         sibling = offering.on_demand_sibling
         if sibling is None:
             continue
@@ -254,7 +254,7 @@ def stale_prices(as_of: datetime.date | None = None) -> list[str]:
     """Parts and offerings whose newest price is older than 12 months; tariffs and hosting too."""
     today = as_of or datetime.date.today()
     warnings = []
-    rows: list[Model] = [*selectors.latest_prices(), *selectors.dated_rows_in_effect()]
+    rows: list[Model] = [*check_queries.latest_prices(), *check_queries.dated_rows_in_effect()]
     for row in rows:
         date = row.effective_date  # type: ignore[attr-defined]
         if months_between(date, today) >= STALE_AFTER_MONTHS:
@@ -268,23 +268,23 @@ def stale_prices(as_of: datetime.date | None = None) -> list[str]:
 def catalog_warnings(as_of: datetime.date | None = None) -> list[str]:
     """What an admin should look at: stale prices, missing pricing-mode data, names."""
     warnings = stale_prices(as_of)
-    for offering in selectors.commitments_without_sibling():
+    for offering in check_queries.commitments_without_sibling():
         warnings.append(
             f"{_key(offering)}: commitment without an on-demand sibling "
             "(hours beyond the commitment are billed at the committed rate)"
         )
     warnings += commitment_rate_warnings(as_of)
-    for offering in selectors.spot_offerings_without_rework():
+    for offering in check_queries.spot_offerings_without_rework():
         warnings.append(f"{_key(offering)}: spot offering without a rework fraction (0 is used)")
-    for preset in selectors.presets_without_useful_life():
+    for preset in check_queries.presets_without_useful_life():
         warnings.append(f"{_key(preset)}: preset without a useful life")
-    for row in selectors.rows_without_chinese_name():
+    for row in check_queries.rows_without_chinese_name():
         warnings.append(f"{_key(row)}: no Chinese name (the English name is shown)")
-    for text_row, fields in selectors.rows_without_chinese_text():
+    for text_row, fields in check_queries.rows_without_chinese_text():
         untranslated = ", ".join(fields)
         warnings.append(f"{_key(text_row)}: no Chinese for {untranslated} (the English is shown)")
     warnings += machine_made_chinese_names()
-    for row in selectors.pending_rows():
+    for row in check_queries.pending_rows():
         warnings.append(f"{_key(row)}: pending review (not used until a staff user approves it)")
     return warnings + missing_defaults(as_of)
 
@@ -303,7 +303,7 @@ def commitment_rate_warnings(as_of: datetime.date | None = None) -> list[str]:
     now = selectors.cloud_rates_on(day)
     rated = [
         (offering, now[offering.pk], now[offering.on_demand_sibling_id])
-        for offering in selectors.commitments_with_sibling()
+        for offering in check_queries.commitments_with_sibling()
         if offering.pk in now and offering.on_demand_sibling_id in now
     ]
     then = {
@@ -370,7 +370,7 @@ def estimate_price_rows() -> list[str]:
     """
     superseded = _superseded_estimate_pks()
     lines = []
-    for label, rows in selectors.dated_price_rows(estimate=True).items():
+    for label, rows in check_queries.dated_price_rows(estimate=True).items():
         for row in rows:
             if (label, row.pk) in superseded:
                 continue
@@ -393,13 +393,13 @@ def superseded_estimate_rows() -> int:
 
 
 def _superseded_estimate_pks() -> set[tuple[str, int]]:
-    newest = {(row._meta.label_lower, row.pk) for row in selectors.latest_prices()}
+    newest = {(row._meta.label_lower, row.pk) for row in check_queries.latest_prices()}
     # a tariff or a hosting option is its newest live version
     newest |= {("catalog.tariff", pk) for pk in selectors.in_effect_per_slug(Tariff, FAR)}
     newest |= {
         ("catalog.hostingoption", pk) for pk in selectors.in_effect_per_slug(HostingOption, FAR)
     }
-    flagged = selectors.dated_price_rows(estimate=True)
+    flagged = check_queries.dated_price_rows(estimate=True)
     return {
         (label, row.pk)
         for label in REPLACEABLE

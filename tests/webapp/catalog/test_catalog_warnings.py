@@ -7,7 +7,7 @@ from decimal import Decimal
 from django.core.management import call_command
 from django.utils import translation
 
-from webapp.catalog import selectors
+from webapp.catalog import check_queries
 from webapp.catalog.checks import (
     catalog_warnings,
     check_catalog,
@@ -304,6 +304,6 @@ def test_the_shipped_catalog_keeps_few_estimates_and_most_prices_on_a_url(shippe
     # December 2026: rows an audit found more than 10 % off their best public source are
     # flagged as estimates (with the reason) until re-read, rather than left unmarked
     assert len(estimate_price_rows()) <= 25
-    rows = [row for rows in selectors.dated_price_rows().values() for row in rows]
+    rows = [row for rows in check_queries.dated_price_rows().values() for row in rows]
     with_url = [row for row in rows if "https://" in row.source or "http://" in row.source]
     assert len(with_url) >= 0.8 * len(rows)

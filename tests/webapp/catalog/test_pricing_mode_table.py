@@ -10,7 +10,7 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.urls import reverse
 
-from webapp.catalog import selectors
+from webapp.catalog import check_queries
 from webapp.catalog.models import CloudOffering, GpuModel
 from webapp.catalog.pricing_modes import MODES, PricingMode
 
@@ -79,8 +79,8 @@ def test_the_database_takes_an_offering_that_keeps_its_modes_terms(mini, fields)
 def test_the_selectors_find_commitments_and_spot_offerings_by_the_table(mini):
     offering(slug="c1", pricing_mode=PricingMode.COMMIT_1Y, commitment_term_months=12).save()
     offering(slug="spot", pricing_mode=PricingMode.SPOT).save()
-    assert [o.slug for o in selectors.commitments_without_sibling()] == ["c1"]
-    spot = selectors.spot_offerings_without_rework()
+    assert [o.slug for o in check_queries.commitments_without_sibling()] == ["c1"]
+    spot = check_queries.spot_offerings_without_rework()
     assert "spot" in [o.slug for o in spot]
     assert {o.pricing_mode for o in spot} == {PricingMode.SPOT}
 
