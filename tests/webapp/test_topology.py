@@ -11,6 +11,7 @@ through nginx and no acknowledged save is lost."""
 from __future__ import annotations
 
 import contextlib
+import os
 import re
 import signal
 
@@ -104,7 +105,7 @@ def test_two_hosts_behind_nginx_share_everything_and_survive_losing_one(tmp_path
         a, b = running.enter_context(hosts(tmp_path, environment, 2))
         plan = parse_json_line(run_django(environment, SETUP))
         answering([a, b])
-        the_worker = running.enter_context(worker(tmp_path, environment))
+        first_worker = running.enter_context(worker(tmp_path, environment, "worker-1.log"))
 
         # A session and a sign-in made on host A hold on host B.
         visitor = Browser()
@@ -133,8 +134,15 @@ def test_two_hosts_behind_nginx_share_everything_and_survive_losing_one(tmp_path
         assert locked.status_code == 429  # the third failure, on host A
         assert sign_in(attacker, b.base, "target", PASSWORD).status_code == 429
 
-        # A catalog change made on host A (a far move, held for review, then approved) is
-        # re-priced by the worker and shown on both hosts.
+        # A catalog change made on host A (a far move, held for review, then approved) while
+        # no worker runs (the one there was killed) waits in Redis; the next worker re-prices
+        # it, and the change is shown on both hosts.
+        def shown_changed(host) -> bool:
+            html = visitor.get(host.base + "/saved/?changed=on").text
+            return pk in saved_ids(html) and "data-decision-today=" in html
+
+        os.killpg(first_worker.pid, signal.SIGKILL)
+        first_worker.wait(timeout=10)
         recorded = visitor.post(
             a.base + "/admin/catalog/cloudrate/add/",
             {
@@ -153,14 +161,12 @@ def test_two_hosts_behind_nginx_share_everything_and_survive_losing_one(tmp_path
             {"action": "approve_selected", "_selected_action": rate, "index": "0"},
         )
         assert approved.status_code == 302, approved.text[-3000:]
-
-        def shown_changed(host) -> bool:
-            html = visitor.get(host.base + "/saved/?changed=on").text
-            return pk in saved_ids(html) and "data-decision-today=" in html
+        assert not shown_changed(a)
+        second_worker = running.enter_context(worker(tmp_path, environment, "worker-2.log"))
 
         wait_until(lambda: shown_changed(b), 40, "the re-priced decision on host B", 0.5)
         assert shown_changed(a)
-        assert the_worker.poll() is None
+        assert second_worker.poll() is None
 
         # Through nginx, with host B killed: host A answers, and every save that was
         # acknowledged is listed.
@@ -169,7 +175,7 @@ def test_two_hosts_behind_nginx_share_everything_and_survive_losing_one(tmp_path
         acknowledged = {pk}
         for round_ in range(6):
             if round_ == 3:
-                b.process.send_signal(signal.SIGKILL)
+                os.killpg(b.process.pid, signal.SIGKILL)  # gunicorn and its worker at once
                 b.process.wait(timeout=10)
             status, location, _ = through(
                 front, visitor, "POST", "/saved/new", {"code": code, "name": f"round {round_}"}
