@@ -41,8 +41,8 @@ import numpy as np
 import numpy.typing as npt
 from pydantic import BaseModel, ConfigDict, Field
 
+from costmodel.line_costs import loan_payment
 from costmodel.lines import Booking, lines_of
-from costmodel.projection import loan_payment
 from costmodel.scenario import MAX_HORIZON_MONTHS, Scenario
 
 __all__ = [

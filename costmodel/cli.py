@@ -20,7 +20,7 @@ import tempfile
 from pathlib import Path
 from typing import Any, BinaryIO, Literal
 
-from costmodel import operations, options
+from costmodel import commitment, operations, options
 from costmodel.errors import FieldError, ScenarioError, load_json, parse_scenario_json
 from costmodel.projection import ProjectionOverflowError, compare
 from costmodel.tables import monthly_table
@@ -161,7 +161,7 @@ OPERATIONS: dict[str, tuple[Any, Any]] = {
     "tornado": (operations.parse_tornado, operations.tornado),
     "uncertainty": (operations.parse_uncertainty, operations.uncertainty),
     "fleet": (operations.parse_fleet, operations.fleet),
-    "commitment": (operations.parse_commitment, operations.commitment),
+    "commitment": (commitment.parse_commitment, commitment.commitment),
     "options": (options.parse_options, options.options),
 }
 """Each operation's request parser and the operation itself."""

@@ -1,10 +1,10 @@
-"""Operations on one scenario: tornado, uncertainty (Monte Carlo), fleet sizing and commitment.
+"""Operations on one scenario: tornado, uncertainty (Monte Carlo) and fleet sizing.
 
 Each operation derives many variants of one validated scenario and evaluates
 them as one projection: the variants are columns built by broadcasting
 (:func:`costmodel.columns.variants`), never a scenario object per variant.
 Requests are validated here (:func:`parse_tornado`, :func:`parse_uncertainty`,
-:func:`parse_fleet`, :func:`parse_commitment`) with errors that name the field, e.g.
+:func:`parse_fleet`) with errors that name the field, e.g.
 ``distributions.rent.hourly_rate.low: must be less than or equal to high``.
 
 Answers have the shapes of the methodology's "Operations on a scenario"
@@ -21,11 +21,11 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 from pydantic_core import PydanticCustomError
 
-from costmodel.columns import Array, ProjectionOverflowError, columns_from, variants
+from costmodel.columns import Array, ProjectionOverflowError, variants
 from costmodel.errors import FieldError, ScenarioError, field_errors
-from costmodel.projection import chunks, power, project_columns, rent_instance_hours
+from costmodel.line_costs import power
+from costmodel.projection import chunks, project_columns
 from costmodel.scenario import (
-    HOURS_PER_MONTH,
     ProfileWorkload,
     Scenario,
     SteadyWorkload,
@@ -46,9 +46,6 @@ MAX_BOXES = 16
 
 MAX_DRIVERS = 50
 """Most drivers of a tornado, or distributions of an uncertainty request."""
-
-MAX_COMMITTED_INSTANCES = 64
-"""Most committed instances a commitment request weighs (0..64)."""
 
 
 class _Strict(BaseModel):
@@ -154,13 +151,6 @@ class FleetRequest(_Strict):
         return self
 
 
-class CommitmentRequest(_Strict):
-    """``{scenario, max_instances?}``; the scenario must price a committed instance-hour."""
-
-    scenario: Scenario
-    max_instances: Annotated[int, Field(ge=0, le=MAX_COMMITTED_INSTANCES)] | None = None
-
-
 # --------------------------------------------------------------------------
 # Answers (for the OpenAPI document; the operations return plain dicts)
 # --------------------------------------------------------------------------
@@ -233,25 +223,6 @@ class FleetAnswer(BaseModel):
     rent_present_value: float = Field(description="Renting everything [currency].")
     best_boxes: int = Field(description="Boxes with the lowest present value; 0: rent all.")
     rows: list[FleetRow]
-
-
-class CommitmentRow(BaseModel):
-    committed_instances: int
-    rent_total: float = Field(description="[currency]")
-    rent_present_value: float = Field(description="[currency]")
-    savings: float = Field(description="[currency]")
-    break_even_month: float | None = Field(description="[months]; null: no pay-back")
-
-
-class CommitmentAnswer(BaseModel):
-    max_instances: int = Field(
-        description="K: the request's max_instances, else the peak need ceil(max rent_hours / "
-        "730) with nothing committed, at most 64 [instances]."
-    )
-    best_committed_instances: int = Field(
-        description="The count with the lowest rent present value (ties: the smaller)."
-    )
-    rows: list[CommitmentRow] = Field(description="One per count 0..K, in order.")
 
 
 # --------------------------------------------------------------------------
@@ -428,30 +399,6 @@ def parse_uncertainty(data: object) -> UncertaintyRequest:
 def parse_fleet(data: object) -> FleetRequest:
     """Validate a fleet request, or raise :class:`ScenarioError` naming every problem."""
     request: FleetRequest = _parse(FleetRequest, data)
-    return request
-
-
-COMMITTED_RATE = "rent.committed_hourly_rate"
-
-
-def _commitment_errors(scenario: Scenario, where: str) -> list[FieldError]:
-    if scenario.rent.committed_hourly_rate > 0:
-        return []
-    return [
-        FieldError(
-            f"{where}{COMMITTED_RATE}",
-            "must be greater than 0 to weigh a commitment (the price of a committed instance-hour)",
-            "committed_rate_required",
-        )
-    ]
-
-
-def parse_commitment(data: object) -> CommitmentRequest:
-    """Validate a commitment request, or raise :class:`ScenarioError` naming every problem."""
-    request: CommitmentRequest = _parse(CommitmentRequest, data)
-    errors = _commitment_errors(request.scenario, "scenario.")
-    if errors:
-        raise ScenarioError(errors)
     return request
 
 
@@ -716,112 +663,3 @@ def fleet(request: FleetRequest) -> dict[str, Any]:
     cheapest = int(np.argmin(p.build.present_value))
     best = 0 if rent_present_value < p.build.present_value[cheapest] else cheapest + 1
     return {"rent_present_value": rent_present_value, "best_boxes": best, "rows": rows}
-
-
-def peak_committed_need(scenario: Scenario) -> int:
-    """Instances that the busiest month needs with nothing committed [instances], at most 64.
-
-    Notes
-    -----
-    ``ceil(max_m rent_hours[m] / 730)`` with ``rent_hours[m] = demand[m] ×
-    capacity_ratio × (1 + rework_fraction)`` plus the jobs the box cannot hold
-    (:func:`costmodel.projection.rent_instance_hours`): the rent side's
-    instance-hours, burst above one box and rework included (they do not depend
-    on the committed count).
-    """
-    c = columns_from([scenario])
-    with np.errstate(over="ignore", invalid="ignore"):  # huge inputs: capped below
-        peak = float(rent_instance_hours(c).max()) / HOURS_PER_MONTH
-    if not math.isfinite(peak):
-        return MAX_COMMITTED_INSTANCES
-    return min(math.ceil(peak), MAX_COMMITTED_INSTANCES)
-
-
-def commitment_table(scenario: Scenario, max_instances: int | None = None) -> dict[str, Any]:
-    """The rent side with 0, 1, …, K committed instances, and the count that costs least.
-
-    The stable entry point for callers that hold a validated scenario (the
-    resolver's default committed count, the planner's table);
-    :func:`commitment` answers a parsed request with it.
-
-    Parameters
-    ----------
-    scenario : Scenario
-        Its ``rent.committed_hourly_rate`` must be above 0; its own
-        ``committed_instances`` is replaced by each count in turn.
-    max_instances : int, optional
-        K, 0..64. Default: :func:`peak_committed_need`.
-
-    Returns
-    -------
-    dict
-        ``{"max_instances": K, "best_committed_instances": k, "rows": [...]}``;
-        each row holds ``committed_instances``, ``rent_total``,
-        ``rent_present_value``, ``savings`` [currency] and ``break_even_month``
-        [months] (null when it does not pay back).
-
-    Raises
-    ------
-    ScenarioError
-        If the committed rate is 0 (naming ``rent.committed_hourly_rate``),
-        ``max_instances`` is outside 0..64, or a count makes the results
-        overflow (naming ``max_instances``).
-
-    Notes
-    -----
-    ``best_committed_instances`` is the ``k`` with the lowest
-    ``rent_present_value``, the smaller ``k`` on a tie: commitments are paid
-    whether or not the work comes, so the cheapest count in present value
-    is the one to buy.
-
-    Examples
-    --------
-    >>> commitment_table(scenario)["best_committed_instances"]  # doctest: +SKIP
-    1
-    """
-    errors = _commitment_errors(scenario, "")
-    if max_instances is not None and not 0 <= max_instances <= MAX_COMMITTED_INSTANCES:
-        errors.append(
-            FieldError(
-                "max_instances",
-                f"must be between 0 and {MAX_COMMITTED_INSTANCES}",
-                "less_than_equal" if max_instances > 0 else "greater_than_equal",
-                {"le": MAX_COMMITTED_INSTANCES} if max_instances > 0 else {"ge": 0},
-            )
-        )
-    if errors:
-        raise ScenarioError(errors)
-    try:
-        top = peak_committed_need(scenario) if max_instances is None else max_instances
-        counts = np.arange(top + 1, dtype=np.float64)
-        values = {"rent.committed_instances": counts}
-        p = project_columns(
-            variants(scenario, len(counts), values), with_break_even_utilization=False
-        )
-    except ProjectionOverflowError:
-        raise ScenarioError(
-            [
-                FieldError(
-                    "max_instances",
-                    "so many instances give results that are not finite",
-                    "overflow",
-                )
-            ]
-        ) from None
-    rows = [
-        {
-            "committed_instances": k,
-            "rent_total": float(p.rent.total[k]),
-            "rent_present_value": float(p.rent.present_value[k]),
-            "savings": float(p.savings[k]),
-            "break_even_month": _nullable(p.break_even_month[k]),
-        }
-        for k in range(top + 1)
-    ]
-    best = int(np.argmin(p.rent.present_value))  # the first, so the smaller k, on a tie
-    return {"max_instances": top, "best_committed_instances": best, "rows": rows}
-
-
-def commitment(request: CommitmentRequest) -> dict[str, Any]:
-    """:func:`commitment_table` of a parsed request (``{scenario, max_instances?}``)."""
-    return commitment_table(request.scenario, request.max_instances)

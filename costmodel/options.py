@@ -7,7 +7,7 @@ do it is a plan:
 - a **rent plan** per offering: renting does all the work; its cost is the rent
   side's present value (an offering that prices a commitment and names no
   count is committed at the commitment operation's best count,
-  :func:`costmodel.operations.commitment_table`);
+  :func:`costmodel.commitment.commitment_table`);
 - a **build plan** per box: the box does what it holds, and one offering does
   the rest (burst above one box, jobs the box cannot hold): the offering that
   gives the lowest build present value.
@@ -36,8 +36,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from pydantic_core import PydanticCustomError
 
 from costmodel.columns import Array, Columns, ProjectionOverflowError, columns_from
+from costmodel.commitment import commitment_table
 from costmodel.errors import FieldError, ScenarioError, field_errors
-from costmodel.operations import commitment_table
 from costmodel.projection import chunks, project_columns
 from costmodel.scenario import (
     HOURS_PER_MONTH,
@@ -198,6 +198,14 @@ def _for_box(scenario: Scenario, build: Build, work: Array | None) -> Scenario:
         kind="profile", monthly_utilization=(work[1 : scenario.horizon_months + 1] / box).tolist()
     )
     return scenario.model_copy(update={"build": build, "workload": profile})
+
+
+def with_box(scenario: Scenario, build: Build) -> Scenario:
+    """``scenario`` with ``build`` as its box, doing the same work: what the options operation
+    compares each box on (a jobs workload as it is; any other turned into the reference
+    GPU-hours the scenario's own box does, then into the other box's utilization profile)."""
+    work = None if isinstance(scenario.workload, JobsWorkload) else _work(scenario)
+    return _for_box(scenario, build, work)
 
 
 def _job_memory(scenario: Scenario) -> npt.NDArray[np.float64]:

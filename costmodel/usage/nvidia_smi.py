@@ -168,12 +168,12 @@ def read_nvidia_smi(text: str | bytes, columns: str | Sequence[str] | None = Non
     if time is not None:
         bad_time = np.zeros(time.size, dtype=bool)
     else:
-        time, bad_time = timestamps(_field(table, at["timestamp"]).astype(str).tolist())
+        time, bad_time = timestamps(_texts(_field(table, at["timestamp"])))
     util = table.convert(at["utilization.gpu"], bytes_numbers)
     if util is not None:
         bad_util = np.zeros(util.size, dtype=bool)
     else:
-        util, bad_util = numbers(_field(table, at["utilization.gpu"]).astype(str).tolist())
+        util, bad_util = numbers(_texts(_field(table, at["utilization.gpu"])))
     bad = bad_time | bad_util
     if bad_time.all():
         raise fail(
@@ -257,6 +257,12 @@ def read_nvidia_smi(text: str | bytes, columns: str | Sequence[str] | None = Non
         gpus=gpus,
     )
     return sampled(samples, sorted(m for m in models if m), notices)
+
+
+def _texts(values: npt.NDArray[np.bytes_]) -> list[str]:
+    """Fields as text (UTF-8; a byte that is not is replaced, and the value then refused as
+    unreadable, like any other)."""
+    return [value.decode("utf-8", errors="replace") for value in values.tolist()]
 
 
 def _field(

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from costmodel import ScenarioError, compare, parse_scenario
-from costmodel.operations import commitment, commitment_table, parse_commitment
+from costmodel.commitment import commitment, commitment_table, parse_commitment
 
 EXAMPLES = Path(__file__).resolve().parent / "examples"
 V3 = EXAMPLES / "v3"

@@ -13,13 +13,9 @@ from pathlib import Path
 import pytest
 
 from costmodel import FieldError, ScenarioError, parse_scenario
+from costmodel.commitment import parse_commitment
 from costmodel.errors import ENGINE_CODES, load_json
-from costmodel.operations import (
-    parse_commitment,
-    parse_fleet,
-    parse_tornado,
-    parse_uncertainty,
-)
+from costmodel.operations import parse_fleet, parse_tornado, parse_uncertainty
 
 EXAMPLES = Path(__file__).resolve().parent / "examples"
 STEADY = json.loads((EXAMPLES / "steady-4090-vs-a100.json").read_text())

@@ -15,10 +15,9 @@ from numpy.testing import assert_allclose
 from strategies import jobs_workloads, v2_scenarios
 
 from costmodel import ScenarioError, compare, parse_scenario, parse_scenario_json
+from costmodel.commitment import commitment, parse_commitment
 from costmodel.operations import (
-    commitment,
     fleet,
-    parse_commitment,
     parse_fleet,
     parse_tornado,
     parse_uncertainty,

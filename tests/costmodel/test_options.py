@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from costmodel import ScenarioError, compare, parse_scenario
-from costmodel.operations import commitment_table
+from costmodel.commitment import commitment_table
 from costmodel.options import MAX_BUILDS, MAX_RENTS, options, parse_options
 
 EXAMPLES = Path(__file__).resolve().parent / "examples"

@@ -11,8 +11,8 @@ import pytest
 from numpy.testing import assert_allclose
 
 from costmodel import ScenarioError, compare, parse_scenario
+from costmodel.commitment import commitment_table
 from costmodel.operations import (
-    commitment_table,
     fleet,
     parse_fleet,
     parse_tornado,

@@ -17,12 +17,8 @@ from ninja import NinjaAPI
 from ninja.openapi.schema import REF_TEMPLATE
 
 from costmodel import Scenario
-from costmodel.operations import (
-    CommitmentRequest,
-    FleetRequest,
-    TornadoRequest,
-    UncertaintyRequest,
-)
+from costmodel.commitment import CommitmentRequest
+from costmodel.operations import FleetRequest, TornadoRequest, UncertaintyRequest
 from costmodel.options import OptionsRequest
 from webapp.api import catalog, compare, operations, resolve, scenarios, usage
 from webapp.catalog.resolver import Selection

@@ -14,15 +14,13 @@ from django.http import HttpRequest, HttpResponse
 from ninja import Router
 
 from costmodel import ScenarioError
+from costmodel.commitment import CommitmentAnswer, commitment, parse_commitment
 from costmodel.errors import load_json
 from costmodel.operations import (
-    CommitmentAnswer,
     FleetAnswer,
     TornadoAnswer,
     UncertaintyAnswer,
-    commitment,
     fleet,
-    parse_commitment,
     parse_fleet,
     parse_tornado,
     parse_uncertainty,

@@ -29,12 +29,7 @@ from django.utils.translation import gettext as _
 from costmodel import Scenario, ScenarioError, compare
 from costmodel.decision import Decision
 from costmodel.lines import LINES, SIDE_LABELS
-from costmodel.operations import (
-    fleet,
-    parse_fleet,
-    parse_tornado,
-    tornado,
-)
+from costmodel.operations import fleet, parse_fleet, parse_tornado, tornado
 from costmodel.ranges import Range, drivers, fleet_size, with_spread
 from costmodel.sensitivity import (
     average_utilization,

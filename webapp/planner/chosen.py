@@ -25,7 +25,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from costmodel import Scenario, ScenarioError
-from costmodel.operations import commitment_table
+from costmodel.commitment import commitment_table
 from costmodel.paths import get_path
 from webapp import formatting
 from webapp.catalog.resolver import (
@@ -65,7 +65,7 @@ def chosen_for_you(link: Permalink, commitment: Mapping[str, Any] | None = None)
     """Every choice the catalog made for the plan of ``link``, in the form's order; empty
     for a scenario typed without the catalog, or one whose selection named everything.
 
-    ``commitment`` is the engine's :func:`costmodel.operations.commitment_table` of the
+    ``commitment`` is the engine's :func:`costmodel.commitment.commitment_table` of the
     scenario when it has a commitment (the page's table, so that it is computed once): the
     committed count's reason is read from it. Without it, it is asked for here.
     """

@@ -43,7 +43,6 @@ from webapp.catalog.models import (
 from webapp.decided import observed_days
 from webapp.planner.chosen import with_rows_used
 from webapp.planner.fields import ALL_FIELDS, field_value
-from webapp.planner.sources import translated
 from webapp.scenarios.models import SavedScenario
 from webapp.scenarios.services import stored_scenario
 
@@ -146,8 +145,8 @@ class DisplayRate:
 
     @property
     def source(self) -> str:
-        """The rate's source in the page's language ("PBOC central parity …" under Chinese)."""
-        return translated(self.row.source)
+        """The rate's source as published (a citation: not translated)."""
+        return str(self.row.source)
 
 
 def display_rate(currency: str, target: str, day: datetime.date) -> DisplayRate | None:

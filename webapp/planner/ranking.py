@@ -29,7 +29,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from costmodel import Scenario, ScenarioError
-from costmodel.options import options, parse_options
+from costmodel.options import options, parse_options, with_box
 from costmodel.projection import job_times
 from costmodel.scenario import JobsWorkload
 from webapp import formatting
@@ -370,9 +370,7 @@ def variant(
     resolved = resolution.scenario
     if preset and not isinstance(scenario.workload, JobsWorkload):
         # the engine's own conversion (costmodel.options): the same work on the other box
-        from costmodel.options import _for_box, _work
-
-        same = _for_box(scenario, resolved.build, _work(scenario))
+        same = with_box(scenario, resolved.build)
         resolved = resolved.model_copy(update={"workload": same.workload})
     workload_items = [
         dict(item)

@@ -24,8 +24,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from costmodel import ScenarioError
+from costmodel.commitment import MAX_COMMITTED_INSTANCES, commitment_table, peak_committed_need
 from costmodel.decision import MIN_OBSERVED_DAYS
-from costmodel.operations import MAX_COMMITTED_INSTANCES, commitment_table, peak_committed_need
 from costmodel.paths import get_path
 from costmodel.projection import job_times
 from costmodel.ranges import fleet_size
@@ -329,19 +329,23 @@ def results_context(link: Permalink, code: str | None = None) -> dict[str, Any]:
     }
 
 
-def ranking_section(link: Permalink, code: str) -> dict[str, Any] | None:
+def ranking_section(link: Permalink, code: str, saved: str | None = None) -> dict[str, Any] | None:
     """ "Every way to do this work" (:func:`webapp.planner.ranking.ranking_part`): each row
-    opens its own results page through ``planner:results-option``."""
+    opens its own results page through ``planner:results-option``, naming the plan by its
+    permalink code, or by the saved scenario's id (``saved``) for one too large for a link."""
     base = reverse("planner:results-option")
+    plan = {"saved": saved} if saved is not None else {"from": code}
 
     def link_for(preset: str | None, offering: str | None) -> str:
-        query = {"from": code, "preset": preset or "", "offering": offering or ""}
+        query = {**plan, "preset": preset or "", "offering": offering or ""}
         return f"{base}?{urlencode(query)}"
 
     return ranking_part(link.scenario, link.selection, link_for)
 
 
-def results_fragments(link: Permalink, code: str | None = None) -> dict[str, str]:
+def results_fragments(
+    link: Permalink, code: str | None = None, saved: str | None = None
+) -> dict[str, str]:
     """The rendered headline and details fragments of a results page, and its title.
 
     Rendered for every request: permalinks are many and each is visited
@@ -350,7 +354,7 @@ def results_fragments(link: Permalink, code: str | None = None) -> dict[str, str
     form, a token or anything else of the visitor's.
     """
     context = results_context(link, code)
-    context["ranking"] = ranking_section(link, context["permalink"])
+    context["ranking"] = ranking_section(link, context["permalink"], saved)
 
     def fragment(name: str) -> SafeString:
         return SafeString(render_to_string(f"planner/{name}.html", context))
@@ -362,10 +366,15 @@ def results_fragments(link: Permalink, code: str | None = None) -> dict[str, str
     }
 
 
-def results_page(request: HttpRequest, link: Permalink, code: str) -> dict[str, Any]:
+def results_page(
+    request: HttpRequest, link: Permalink, code: str, saved: str | None = None
+) -> dict[str, Any]:
     """Context of the results page shell: the fragments plus what varies per visitor (the
-    view adds ``saved`` and ``can_modify`` for a saved scenario's page)."""
-    fragments = results_fragments(link, code)
+    view adds ``saved`` and ``can_modify`` for a saved scenario's page, whose id is
+    ``saved``: its ranking rows name it when the plan is too large for a link)."""
+    fragments = results_fragments(
+        link, code, None if saved is None or fits_in_link(code) else saved
+    )
     return {
         "fragments": fragments,
         "title": fragments["title"],

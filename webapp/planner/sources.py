@@ -26,7 +26,6 @@ from __future__ import annotations
 import datetime
 import functools
 import pickle
-import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
@@ -38,7 +37,7 @@ from django.utils.safestring import SafeString
 from django.utils.translation import get_language, gettext, gettext_noop, override
 
 from webapp.catalog.models import TranslatedTextMixin, is_chinese, is_stale_on, months_between
-from webapp.catalog.resolver import NOTES
+from webapp.catalog.resolver.notes import is_note, note_text
 from webapp.catalog.selectors import catalog_version
 from webapp.planner.fields import fed_fields, items_by_field, labels
 
@@ -82,48 +81,9 @@ def provenance_table(provenance: list[dict[str, Any]]) -> SafeString:
     return catalog_sources(provenance).table
 
 
-CATALOG_PHRASES = (
-    gettext_noop("PBOC central parity %(date)s (Xinhua): %(url)s"),
-    gettext_noop("PBOC central parity %(date)s: %(rate)s CNY per 100 USD (Xinhua): %(url)s"),
-    gettext_noop("The day's fixing, not an average."),
-    gettext_noop("n/a: no fee; electricity paid at the chosen tariff"),
-)
-"""Sources and notes of shipped catalog rows that are phrases rather than citations: shown
-in the page's language. (A source that is a title or a URL stays as published.)"""
-
-
-def _pattern(template: str) -> re.Pattern[str]:
-    """A template's text with each ``%(name)s`` as a named group (no ``;`` inside one)."""
-    pieces = re.split(r"%\((\w+)\)s", template)
-    return re.compile(
-        "".join(
-            re.escape(piece) if i % 2 == 0 else f"(?P<{piece}>[^;]+?)"
-            for i, piece in enumerate(pieces)
-        )
-    )
-
-
-PHRASES = tuple((template, _pattern(template)) for template in (*NOTES, *CATALOG_PHRASES))
-
-
-def _translated_part(text: str) -> str | None:
-    for template, pattern in PHRASES:
-        match = pattern.fullmatch(text)
-        if match:
-            return gettext(template) % match.groupdict() if match.groupdict() else gettext(template)
-    return None
-
-
-def translated(text: str) -> str:
-    """A note or source the resolver or the catalog wrote in English, in the active language:
-    the whole text when it is one known phrase, else each ``; ``-separated known part
-    (under Chinese, "× scaling efficiency 0.940 for 8 GPUs" reads "× 扩展效率 0.940（8 块
-    GPU）"); anything else as it is.
-    """
-    whole = _translated_part(text)
-    if whole is not None:
-        return whole
-    return "; ".join(_translated_part(part) or part for part in text.split("; "))
+CATALOG_PHRASES = frozenset({gettext_noop("n/a: no fee; electricity paid at the chosen tariff")})
+"""Catalog sources that are a phrase rather than a citation: a source exactly equal to one of
+these is shown in the page's language (any other source is a citation, shown as published)."""
 
 
 NAMED_ROWS: dict[str, tuple[tuple[str, int], ...]] = {
@@ -245,13 +205,20 @@ def text_book(items: Iterable[Mapping[str, Any]], rows: Rows | None = None) -> T
 def localized_text(item: Mapping[str, Any], name: str, book: TextBook | None = None) -> str:
     """The item's ``note`` or ``source`` in the active language.
 
-    A permalink stores the English the catalog row held when it was resolved. Under
-    Chinese, that text is shown in the row's Chinese (its ``*_zh`` companion) when the row
-    still holds the same English; a text the row no longer holds (the row's note was
-    edited since, or the row is gone) stays as stored, so an old link never shows the
-    translation of another text. Generated phrases go through :func:`translated`.
+    The resolver's own notes are codes with figures (the item's ``notes``:
+    :mod:`webapp.catalog.resolver.notes`), put into words here. Any other text is the
+    English the catalog row held when the item was resolved: under Chinese it is shown in
+    the row's Chinese (its ``*_zh`` companion) when the row still holds the same English; a
+    text the row no longer holds (the row's note was edited since, or the row is gone)
+    stays as stored, so an old link never shows the translation of another text. So do the
+    notes of permalinks made before the codes existed: their English, as stored. A source
+    that is one of the :data:`CATALOG_PHRASES` (the whole text) is shown translated.
     ``book``: the rows read for all the items of a table at once (:func:`text_book`).
     """
+    if name == "note":
+        notes = item.get("notes")
+        if notes and isinstance(notes, list) and all(is_note(n) for n in notes):
+            return note_text(notes)
     text = str(item.get(name) or "")
     if not text or not is_chinese():
         return text
@@ -259,7 +226,9 @@ def localized_text(item: Mapping[str, Any], name: str, book: TextBook | None = N
         book = text_book([item])
     row = book.get((str(item.get("model", "")), _key(item)))
     chinese = row.translation_of(text) if row is not None else None
-    return chinese if chinese is not None else translated(text)
+    if chinese is not None:
+        return chinese
+    return gettext(text) if text in CATALOG_PHRASES else text
 
 
 def localized_label(item: Mapping[str, Any], book: NameBook | None = None) -> str:

@@ -354,7 +354,7 @@ def saved_detail(request: HttpRequest, pk: uuid.UUID) -> HttpResponse:
     item = _saved_or_404(request, pk)
     link = services.saved_link(item)
     try:
-        context = results_page(request, link, encode_link(link))
+        context = results_page(request, link, encode_link(link), str(item.pk))
     except ProjectionOverflowError:  # a row saved before saves were checked
         return too_large(request)
     context["saved"] = item

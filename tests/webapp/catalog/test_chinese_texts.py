@@ -140,3 +140,24 @@ def test_catalog_check_warns_about_a_text_without_chinese_and_not_about_the_ship
         "(the English is shown)\n"
     ) in out.getvalue()
     assert out.getvalue().startswith("warning") and "catalog OK" in out.getvalue()
+
+
+def test_each_declared_text_has_its_chinese_companion_and_each_companion_is_declared():
+    """``TRANSLATED`` is the one declaration of a row's translated texts: every name in it has
+    a ``<name>_zh`` column, and every Chinese text column (``name_zh`` aside: names have
+    their own mixin) belongs to a declared text, so no pair is added or read by hand."""
+    models = [
+        model
+        for model in apps.get_app_config("catalog").get_models()
+        if issubclass(model, TranslatedTextMixin)
+    ]
+    assert models
+    for model in models:
+        columns = {field.name for field in model._meta.get_fields()}
+        companions = {
+            name.removesuffix("_zh")
+            for name in columns
+            if name.endswith("_zh") and name != "name_zh"
+        }
+        assert set(model.TRANSLATED) == companions, model._meta.label_lower
+        assert set(model.TRANSLATED) <= columns, model._meta.label_lower

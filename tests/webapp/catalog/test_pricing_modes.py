@@ -9,12 +9,12 @@ import pytest
 from django.utils import translation
 
 from costmodel import compare
+from costmodel.commitment import commitment_table
 from costmodel.errors import with_fields
-from costmodel.operations import commitment_table
 from webapp.catalog.models import BuildPreset, CloudOffering, CloudRate, GpuModel
 from webapp.catalog.resolver import resolve_data
 from webapp.catalog.resolver.rules import per_gpu_throughput
-from webapp.planner.sources import translated
+from webapp.planner.sources import localized_text
 
 D = datetime.date
 
@@ -91,7 +91,10 @@ def test_a_selection_sets_the_committed_instances(mini, selection):
     data = {**selection, "cloud_offering": "cloud-1-3y", "committed_instances": 3}
     resolution = resolve_data(data)
     assert resolution.scenario.rent.committed_instances == 3
-    assert _roles(resolution)["committed instances"]["note"] == "the count given in the selection"
+    item = _roles(resolution)["committed instances"]
+    assert item["note"] == "the count given in the selection"
+    with translation.override("zh-hans"):
+        assert localized_text(item, "note") == "选择中给出的数量"
     assert "committed_instances" not in [d.field for d in resolution.defaulted]
 
 
@@ -100,13 +103,16 @@ def test_without_a_sibling_the_overflow_rate_is_the_committed_rate(mini, selecti
     resolution = resolve_data({**selection, "cloud_offering": "cloud-1-3y"})
     rent = resolution.scenario.rent
     assert rent.hourly_rate == rent.committed_hourly_rate == pytest.approx(8.4, rel=1e-12)
-    note = _roles(resolution)["overflow rate"]["note"]
-    assert note == (
+    item = _roles(resolution)["overflow rate"]
+    assert item["note"] == (
         "no on-demand sibling in the catalog: hours beyond the committed instances are billed "
         "at the committed rate"
     )
+    assert item["notes"] == [{"code": "overflow_no_sibling", "params": {}}]
     with translation.override("zh-hans"):
-        assert translated(note) == "目录中没有对应的按需实例：超出承诺实例的小时按承诺价计费"
+        assert localized_text(item, "note") == (
+            "目录中没有对应的按需实例：超出承诺实例的小时按承诺价计费"
+        )
 
 
 def test_a_sibling_without_a_rate_on_the_day_is_named_in_the_overflow_note(mini, selection):
@@ -116,7 +122,8 @@ def test_a_sibling_without_a_rate_on_the_day_is_named_in_the_overflow_note(mini,
     resolution = resolve_data({**selection, "cloud_offering": "cloud-1-3y"})
     rent = resolution.scenario.rent
     assert rent.hourly_rate == rent.committed_hourly_rate
-    note = _roles(resolution)["overflow rate"]["note"]
+    item = _roles(resolution)["overflow rate"]
+    note = item["note"]
     match = re.fullmatch(
         r"the on-demand sibling cloud-1 has no rate on (\d{4}-\d\d-\d\d): hours beyond the "
         r"committed instances are billed at the committed rate",
@@ -124,7 +131,7 @@ def test_a_sibling_without_a_rate_on_the_day_is_named_in_the_overflow_note(mini,
     )
     assert match, note
     with translation.override("zh-hans"):
-        assert translated(note) == (
+        assert localized_text(item, "note") == (
             f"对应的按需实例 cloud-1 在 {match.group(1)} 没有价格：超出承诺实例的小时按承诺价计费"
         )
 

@@ -9,7 +9,7 @@ from django.utils import translation
 from numpy.testing import assert_allclose
 
 from costmodel import ScenarioError, compare, parse_scenario
-from costmodel.operations import commitment_table
+from costmodel.commitment import commitment_table
 from webapp.catalog.models import BuildPreset, CloudOffering, GpuModel
 from webapp.catalog.resolver import defaults_for, parse_selection, resolve, resolve_data
 from webapp.catalog.resolver.choose import choose

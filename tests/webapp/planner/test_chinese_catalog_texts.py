@@ -28,8 +28,10 @@ PLANS = [
 
 RATIONALE = "Maintenance 8 %/yr: Llama 3 training saw ~9 % of GPUs fail per GPU-year"
 RATIONALE_ZH = "维护每年 8 %：Llama 3 训练中，持续负载下每 GPU 年约有 9 % 的 GPU 出故障"
-RETENTION = "Used RTX 4090s sold for about 950 – 1 100 USD in 2026"
-RETENTION_ZH = "二手 RTX 4090 在 2026 年售价约 950 – 1 100 USD"
+# The preset's useful-life source (its resale retention now comes from observed used prices,
+# whose sources are titles and URLs shown as published).
+LIFE = "No public depreciation schedule for GeForce cards"
+LIFE_ZH = "GeForce 显卡没有公开的折旧年限"
 HOSTING = "A multi-GPU server draws several kW under load"
 HOSTING_ZH = "多 GPU 服务器满载功耗达数 kW"
 
@@ -85,7 +87,7 @@ def test_the_preset_rationale_and_sources_read_in_chinese_on_a_chinese_page(
 ):
     _code, chinese_page = results(client, PLANS[0], ZH)
     _code, english_page = results(client, PLANS[0], EN)
-    for english, chinese in ((RATIONALE, RATIONALE_ZH), (RETENTION, RETENTION_ZH)):
+    for english, chinese in ((RATIONALE, RATIONALE_ZH), (LIFE, LIFE_ZH)):
         assert chinese in chinese_page and english not in chinese_page
         assert english in english_page and chinese not in english_page
 
@@ -93,10 +95,10 @@ def test_the_preset_rationale_and_sources_read_in_chinese_on_a_chinese_page(
 @pytest.mark.django_db
 def test_a_row_without_chinese_shows_its_english_on_a_chinese_page(client, shipped_catalog):
     preset = BuildPreset.objects.get(slug="multi-4x-rtx4090")
-    preset.retention_source_zh = ""
+    preset.useful_life_source_zh = ""
     preset.save()  # as the admin saves it
     _code, chinese_page = results(client, PLANS[0], ZH)
-    assert RETENTION in chinese_page
+    assert LIFE in chinese_page
     assert RATIONALE_ZH in chinese_page  # its other texts still in Chinese
 
 
@@ -111,7 +113,7 @@ def test_an_old_permalink_shows_the_english_it_stored_when_the_row_says_otherwis
     page = text_of(client.get(reverse("planner:results", args=[code]), **ZH))
     assert RATIONALE in page  # what the link was made from, as stored
     assert RATIONALE_ZH not in page  # not the translation of a text the row no longer holds
-    assert RETENTION_ZH in page  # the retention source is unchanged: still in Chinese
+    assert LIFE_ZH in page  # the useful-life source is unchanged: still in Chinese
 
 
 @pytest.mark.django_db
@@ -120,7 +122,7 @@ def test_the_finance_tables_name_the_sources_in_the_language_of_the_request(
 ):
     code, _page = results(client, PLANS[0], ZH)
     url = reverse("planner:results-zip", args=[code])
-    for language, shown, hidden in ((ZH, RETENTION_ZH, RETENTION), (EN, RETENTION, RETENTION_ZH)):
+    for language, shown, hidden in ((ZH, LIFE_ZH, LIFE), (EN, LIFE, LIFE_ZH)):
         with zipfile.ZipFile(io.BytesIO(client.get(url, **language).content)) as archive:
             text = words(" ".join(csv_text(archive.read(name)) for name in archive.namelist()))
         assert shown in text and hidden not in text, language

@@ -45,7 +45,8 @@ ENGLISH = [
     "for 4 servers",
     "n/a: no fee",
     "The day's fixing",
-    "PBOC central parity",
+    # (a citation, "PBOC central parity …" among them, is shown as published, as every
+    # price's source is)
     "(8 GPUs)",
     "(marketplace)",
     "Community Cloud",

@@ -5,7 +5,7 @@ import re
 
 from django.urls import reverse
 
-from costmodel.operations import commitment_table
+from costmodel.commitment import commitment_table
 from webapp import formatting
 
 from .helpers import link_of

@@ -222,7 +222,7 @@ def form_data_of(form) -> dict:
 def test_a_jobs_plan_with_a_commitment_commits_to_the_engines_cheapest_count(
     client, shipped_catalog
 ):
-    from costmodel.operations import commitment_table
+    from costmodel.commitment import commitment_table
 
     data = jobs_data(
         client, {**ADAPTER_7B, "runs": "4"}, cloud_offering="gcp-a3-highgpu-1g-commit-1y"

@@ -7,7 +7,7 @@ from django.urls import reverse
 from numpy.testing import assert_allclose
 
 from costmodel import Financing, compare
-from costmodel.operations import commitment_table
+from costmodel.commitment import commitment_table
 from costmodel.ranges import Range, default_ranges
 from webapp.catalog.resolver import parse_selection, resolve
 from webapp.planner.form_fields import committed_text

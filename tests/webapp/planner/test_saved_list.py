@@ -80,7 +80,7 @@ def test_each_row_shows_the_stored_decision_not_an_engine_run(cast, scenario, mo
         raise AssertionError("the list ran the engine")
 
     monkeypatch.setattr(costmodel.sensitivity, "summary_and_sweep", no_engine)
-    monkeypatch.setattr("webapp.scenarios.decisions.summary_and_sweep", no_engine)
+    monkeypatch.setattr("webapp.scenarios.decisions.decided", no_engine)
     response, shown = listed(signed_in(cast.alice))
     html = response.content.decode()
     assert len(shown) == 3

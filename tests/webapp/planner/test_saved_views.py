@@ -9,6 +9,7 @@ from costmodel import compare, parse_scenario
 from webapp.planner.permalink import encode
 from webapp.scenarios.models import SavedScenario
 from webapp.scenarios.services import create_saved_scenario
+from webapp.security import not_visible_message
 
 from .helpers import json_script, link_of
 
@@ -207,12 +208,15 @@ def test_ticking_fewer_than_two_or_more_than_four_says_so_on_the_list_itself(
         assert html.count('name="ids"') == 5  # the whole list is there to tick again
 
 
-def test_comparing_unknown_ids_says_so_on_the_list(client):
+def test_comparing_unknown_ids_answers_as_for_any_id_the_visitor_may_not_see(client):
+    """A malformed id gets the one wording and status of every id a visitor may not see
+    (webapp.security), not a message that tells the two apart."""
     response = client.get(
         reverse("planner:saved-compare"), {"ids": ["nope", "x"]}, HTTP_ACCEPT_LANGUAGE="en"
     )
-    assert response.status_code == 200
-    assert "is not a valid UUID" in response.content.decode()
+    assert response.status_code == 404
+    assert not_visible_message("nope") in response.content.decode()
+    assert "is not a valid UUID" not in response.content.decode()
 
 
 def test_scenarios_saved_before_logging_in_follow_the_user_who_logs_in(client, permalink):

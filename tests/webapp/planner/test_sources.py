@@ -109,10 +109,10 @@ def test_the_chinese_table_names_catalog_rows_and_generated_notes_in_chinese(shi
         "build.capex",
         "Feeds",
         "The day&#x27;s fixing",
-        "PBOC central parity",
     ):
         assert english not in table, english
     assert "用于" in table and "满载功耗" in table  # the fields fed, by their labels
+    # an exchange rate's source is a citation, shown as published (as a price's is)
 
 
 def test_an_exchange_rate_is_shown_to_six_significant_digits():
@@ -147,3 +147,50 @@ def test_the_chinese_table_names_the_cloud_offering_in_chinese_whatever_language
         table = sources.provenance_table(provenance)
     assert offering.name_zh and offering.name_zh in table
     assert "(on-demand)" not in table and "(按需)" not in table
+
+
+def _item(provenance, role):
+    return next(item for item in provenance if item.get("role") == role)
+
+
+def test_the_resolver_writes_its_notes_as_codes_and_the_page_words_them_in_each_language(
+    shipped_catalog,
+):
+    item = _item(resolve_data(USD_SELECTION).provenance, "build throughput")
+    assert item["notes"][0] == {"code": "scaling", "params": {"efficiency": "0.940", "gpus": 8}}
+    # readers of the JSON (the API, old clients) keep the English words
+    assert item["note"].startswith("× scaling efficiency 0.940 for 8 GPUs")
+    with translation.override("en"):
+        assert sources.shown_item(item)["note"].startswith("× scaling efficiency 0.940 for 8 GPUs")
+    with translation.override("zh-hans"):
+        assert sources.shown_item(item)["note"].startswith("× 扩展效率 0.940（8 块 GPU）")
+
+
+def _as_before_the_codes(provenance):
+    """A provenance as permalinks made before the notes were codes stored it."""
+    return [{k: v for k, v in item.items() if k != "notes"} for item in provenance]
+
+
+@pytest.mark.parametrize("language", ["en", "zh-hans"])
+def test_an_old_permalink_with_english_notes_still_opens_and_shows_them_as_stored(
+    client, shipped_catalog, language
+):
+    from costmodel import parse_scenario
+
+    resolution = resolve_data(USD_SELECTION)
+    old = _as_before_the_codes(resolution.provenance)
+    english = _item(old, "build throughput")["note"]
+    assert "scaling efficiency" in english
+    code = encode(parse_scenario(resolution.scenario.model_dump(mode="json")), old)
+    page = client.get(f"/r/{code}", HTTP_ACCEPT_LANGUAGE=language)
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert 'class="provenance-table"' in html
+    assert english.replace("×", "&times;") in html or english in html
+
+
+def test_a_note_code_this_version_does_not_know_shows_the_stored_english(shipped_catalog):
+    item = {**_item(resolve_data(USD_SELECTION).provenance, "build throughput")}
+    item["notes"] = [{"code": "from-a-later-version", "params": {}}]
+    with translation.override("zh-hans"):
+        assert sources.shown_item(item)["note"] == item["note"]

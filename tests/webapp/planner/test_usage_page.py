@@ -12,7 +12,6 @@ from django.test import override_settings
 from numpy.testing import assert_allclose
 
 from webapp.catalog.models import GpuThroughput
-from webapp.catalog.resolver import default
 from webapp.planner.fields import DEFAULT_COST_OF_CAPITAL
 from webapp.planner.permalink import decode
 from webapp.scenarios.models import SavedScenario
@@ -419,7 +418,10 @@ def test_a_usd_plan_from_measured_usage_rents_and_discounts_as_the_planner_would
     link = decode(profile.context["results_url"].removeprefix("/r/"))
     assert link.selection["cloud_offering"] is None
     rate = next(item for item in link.provenance if item["role"] == "cloud rate")
-    assert rate["natural_key"][0] == default("cloud_offering", "USD").value
+    # the best way to rent this work in the plan's market (webapp.planner.ranking), not the
+    # resolver's regional default
+    ranked = next(i for i in link.provenance if i["role"] == "cloud offering ranking")
+    assert rate["natural_key"][0] == ranked["offering"]
     assert rate["currency"] == "USD"
     assert link.scenario.discount_rate_per_year == DEFAULT_COST_OF_CAPITAL
     chosen = {item.field: item for item in profile.context["chosen"]}

@@ -470,7 +470,8 @@ def test_a_chinese_workbooks_sources_name_catalog_rows_and_fields_in_chinese(
     # the preset's rationale and the price notes, in the rows' Chinese
     preset = BuildPreset.objects.get(slug="cluster-4x-hgx-h100")
     assert preset.defaults_rationale_zh in cells and preset.defaults_rationale not in text
-    assert preset.retention_source_zh in cells and preset.retention_source not in text
+    # (its resale retention is fitted from observed used prices, cited as published)
+    assert preset.useful_life_source_zh in cells and preset.useful_life_source not in text
 
 
 @pytest.mark.django_db

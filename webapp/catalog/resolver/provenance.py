@@ -9,6 +9,7 @@ from decimal import Decimal
 from typing import Any
 
 from costmodel import FieldError, Scenario
+from webapp.catalog.resolver.notes import Note, note_text
 
 
 def decimal_text(value: Decimal) -> str:
@@ -22,6 +23,9 @@ class Provenance:
 
     ``amount`` and ``currency`` are as stored; ``converted_amount`` is in the
     selection's currency at ``fx_rate`` (``None`` when no conversion happened).
+    ``notes`` are the resolver's own notes as codes and figures
+    (:mod:`~webapp.catalog.resolver.notes`); ``note`` is a text of the catalog row (or a
+    reason in words), and in :meth:`as_dict` the notes in English when there are some.
     """
 
     role: str
@@ -38,6 +42,7 @@ class Provenance:
     fx_rate: str | None = None
     converted_amount: Decimal | None = None
     note: str = ""
+    notes: tuple[Note, ...] = ()
 
     @classmethod
     def of_price(cls, role: str, label: str, row: Any, fields: list[str], **kw: Any) -> Provenance:
@@ -73,7 +78,8 @@ class Provenance:
             "converted_amount": (
                 None if self.converted_amount is None else decimal_text(self.converted_amount)
             ),
-            "note": self.note,
+            "note": note_text(self.notes, translate=False) if self.notes else self.note,
+            "notes": [Note(code=n["code"], params=dict(n["params"])) for n in self.notes],
         }
 
 

@@ -9,7 +9,7 @@ from typing import Any
 from django.utils.translation import gettext, gettext_noop, ngettext
 
 from costmodel import FieldError, Scenario, ScenarioError
-from costmodel.operations import commitment_table
+from costmodel.commitment import commitment_table
 from webapp.catalog.models import (
     Benchmark,
     BuildPreset,
@@ -24,19 +24,7 @@ from webapp.catalog.resale import RetentionFit, retention_fit
 from webapp.catalog.resolver.box import box_power
 from webapp.catalog.resolver.choose import Choice, custom_box_defaults
 from webapp.catalog.resolver.currency import convert
-from webapp.catalog.resolver.notes import (
-    NOTE_GPU_POWER,
-    NOTE_GPU_POWER_SERVERS,
-    NOTE_HOSTING_FEE,
-    NOTE_MONTHS,
-    NOTE_MULTI_NODE,
-    NOTE_NO_REWORK,
-    NOTE_OVERFLOW,
-    NOTE_OVERFLOW_NO_SIBLING,
-    NOTE_OVERFLOW_NO_SIBLING_RATE,
-    NOTE_POWER_INCLUDED,
-    NOTE_SCALING,
-)
+from webapp.catalog.resolver.notes import Note, note
 from webapp.catalog.resolver.provenance import (
     Defaulted,
     Provenance,
@@ -102,13 +90,22 @@ def parts_rule(choice: Choice, catalog: CatalogSnapshot) -> Ruling:
             fields=["build.gpu_count", "build.power_load_watts", "build.power_idle_watts"],
             quantity=box.gpu_count,
             source=box.gpu.source,
-            note=(NOTE_GPU_POWER_SERVERS if box.node_count > 1 else NOTE_GPU_POWER)
-            % {
-                "count": box.gpu_count,
-                "load": box.gpu.board_power_watts,
-                "idle": box.gpu.idle_power_watts,
-                "servers": box.node_count,
-            },
+            notes=(
+                note(
+                    "gpu_power_servers",
+                    count=box.gpu_count,
+                    load=box.gpu.board_power_watts,
+                    idle=box.gpu.idle_power_watts,
+                    servers=box.node_count,
+                )
+                if box.node_count > 1
+                else note(
+                    "gpu_power",
+                    count=box.gpu_count,
+                    load=box.gpu.board_power_watts,
+                    idle=box.gpu.idle_power_watts,
+                ),
+            ),
         )
     )
     power = box_power(box)
@@ -159,7 +156,8 @@ def electricity_rule(choice: Choice, catalog: CatalogSnapshot) -> Ruling:
         currency=tariff.currency,
         fx_rate=rate,
         converted_amount=converted,
-        note=NOTE_POWER_INCLUDED if included else how,
+        note="" if included else how,
+        notes=(note("power_included"),) if included else (),
     )
     return Ruling(
         {"build.electricity_price_per_kwh": 0.0 if included else float(converted)}, (item,)
@@ -187,14 +185,16 @@ def hosting_rule(choice: Choice, catalog: CatalogSnapshot) -> Ruling:
         currency=hosting.currency,
         fx_rate=rate,
         converted_amount=converted,
-        note=NOTE_HOSTING_FEE
-        % {
-            "per_u": hosting.per_u_monthly,
-            "units": power.rack_units,
-            "per_kw": hosting.per_kw_monthly,
-            "kw": decimal_text(load_kw),
-            "pue": hosting.pue,
-        },
+        notes=(
+            note(
+                "hosting_fee",
+                per_u=hosting.per_u_monthly,
+                units=power.rack_units,
+                per_kw=hosting.per_kw_monthly,
+                kw=decimal_text(load_kw),
+                pue=hosting.pue,
+            ),
+        ),
     )
     return Ruling(
         {"build.hosting_monthly": float(converted), "build.pue": float(hosting.pue)}, (item,)
@@ -247,7 +247,7 @@ def running_costs_rule(choice: Choice, catalog: CatalogSnapshot) -> Ruling:
                 quantity=preset.useful_life_months,
                 source=preset.useful_life_source,
                 estimate=preset.useful_life_estimate,
-                note=NOTE_MONTHS % {"months": preset.useful_life_months},
+                notes=(note("months", months=preset.useful_life_months),),
             )
         )
     values = {
@@ -344,10 +344,10 @@ def _throughput(
     )
     notes = []
     if gpus_per_node > 1:
-        notes.append(NOTE_SCALING % {"efficiency": scaling_efficiency, "gpus": gpus_per_node})
+        notes.append(note("scaling", efficiency=scaling_efficiency, gpus=gpus_per_node))
     if node_count > 1:
         notes.append(
-            NOTE_MULTI_NODE % {"efficiency": multi_node_scaling_efficiency, "servers": node_count}
+            note("multi_node", efficiency=multi_node_scaling_efficiency, servers=node_count)
         )
     item = Provenance.of_price(
         role,
@@ -356,7 +356,8 @@ def _throughput(
         fields,
         quantity=gpus_per_node * node_count,
         amount=row.relative_throughput,
-        note="; ".join(notes) or row.note,
+        note="" if notes else row.note,
+        notes=tuple(notes),
     )
     return value, item
 
@@ -480,11 +481,10 @@ def overflow_rate_rule(choice: Choice, catalog: CatalogSnapshot) -> Ruling:
     if sibling is None or sibling_rate is None:
         own = _rate_of(catalog, offering)
         converted, _rate = convert(catalog, own.hourly_rate, own.currency, choice.currency)
-        note = (
-            NOTE_OVERFLOW_NO_SIBLING
+        overflow = (
+            note("overflow_no_sibling")
             if sibling is None
-            else NOTE_OVERFLOW_NO_SIBLING_RATE
-            % {"sibling": sibling.slug, "day": catalog.day.isoformat()}
+            else note("overflow_no_sibling_rate", sibling=sibling.slug, day=catalog.day.isoformat())
         )
         item = Provenance(
             role=gettext_noop("overflow rate"),
@@ -492,7 +492,7 @@ def overflow_rate_rule(choice: Choice, catalog: CatalogSnapshot) -> Ruling:
             model="catalog.cloudoffering",
             natural_key=[offering.slug],
             fields=["rent.hourly_rate"],
-            note=note,
+            notes=(overflow,),
         )
         return Ruling({"rent.hourly_rate": float(converted)}, (item,))
     converted, rate = convert(
@@ -507,7 +507,7 @@ def overflow_rate_rule(choice: Choice, catalog: CatalogSnapshot) -> Ruling:
         currency=sibling_rate.currency,
         fx_rate=rate,
         converted_amount=converted,
-        note=NOTE_OVERFLOW,
+        notes=(note("overflow"),),
     )
     return Ruling({"rent.hourly_rate": float(converted)}, (item,))
 
@@ -527,7 +527,7 @@ def rework_rule(choice: Choice, catalog: CatalogSnapshot) -> Ruling:
         amount=rework,
         source=offering.rework_source,
         estimate=offering.rework_estimate,
-        note="" if rework is not None else NOTE_NO_REWORK,
+        notes=() if rework is not None else (note("no_rework"),),
     )
     return Ruling({"rent.rework_fraction": float(rework or 0)}, (item,))
 
@@ -549,7 +549,7 @@ listed."""
 
 def commitment_reason(table: dict[str, Any], currency: str, horizon_months: int) -> str:
     """Why the engine's cheapest count was chosen, in words (translated), from its
-    :func:`costmodel.operations.commitment_table`."""
+    :func:`costmodel.commitment.commitment_table`."""
     rows = table["rows"]
     best = table["best_committed_instances"]
     cheapest = rows[best]["rent_present_value"]
@@ -589,7 +589,7 @@ def commitment_reason(table: dict[str, Any], currency: str, horizon_months: int)
 def commitment_rule(choice: Choice, catalog: CatalogSnapshot, draft: Scenario) -> Ruling:
     """``rent.committed_instances`` of a commitment: the count the selection gives, or by
     default the engine's cheapest (``best_committed_instances`` of
-    :func:`costmodel.operations.commitment_table`: the lowest rent present value over
+    :func:`costmodel.commitment.commitment_table`: the lowest rent present value over
     0..K instances). Reads the draft scenario (every other field resolved, nothing
     committed) and changes nothing. Nothing for other pricing modes."""
     offering = choice.offering
@@ -597,14 +597,16 @@ def commitment_rule(choice: Choice, catalog: CatalogSnapshot, draft: Scenario) -
         return Ruling({})
     selection = choice.selection
     defaulted: tuple[Defaulted, ...] = ()
+    notes: tuple[Note, ...] = ()
+    reason = ""
     if selection.committed_instances is not None:
         count = selection.committed_instances
-        note = gettext("the count given in the selection")
+        notes = (note("count_given"),)
     else:
         table = commitment_table(draft)
         count = table["best_committed_instances"]
-        note = commitment_reason(table, draft.currency, draft.horizon_months)
-        defaulted = (Defaulted("committed_instances", count, note),)
+        reason = commitment_reason(table, draft.currency, draft.horizon_months)
+        defaulted = (Defaulted("committed_instances", count, reason),)
     item = Provenance(
         role=gettext_noop("committed instances"),
         label=str(offering),
@@ -612,6 +614,7 @@ def commitment_rule(choice: Choice, catalog: CatalogSnapshot, draft: Scenario) -
         natural_key=[offering.slug],
         fields=["rent.committed_instances"],
         quantity=count,
-        note=note,
+        note=reason,
+        notes=notes,
     )
     return Ruling({"rent.committed_instances": count}, (item,), defaulted)
