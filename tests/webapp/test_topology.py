@@ -5,18 +5,19 @@ two servers) and one worker on the RQ queue (`manage.py worker`).
 
 A visitor may land on either host on any request: the session and sign-in, a save, a
 permalink and the sign-in lockout's count are the same on both; a catalog change made on one
-host is re-priced by the worker and shown on both; with one host killed the other answers
-through nginx and no acknowledged save is lost."""
+host while the worker is down waits in Redis, is re-priced by the next worker and shown on
+both; with one host killed the other answers through nginx and no acknowledged save is lost."""
 
 from __future__ import annotations
 
 import contextlib
+import os
 import re
 import signal
 
 import pytest
 
-from tests.webapp.served import documented_nginx, real_server_marks
+from tests.webapp.served import documented_nginx
 from tests.webapp.topology import (
     Browser,
     answering,
@@ -33,7 +34,12 @@ from tests.webapp.topology import (
 )
 
 pytestmark = [
-    *real_server_marks,
+    # Grouped with the other tests that start real servers (one xdist worker runs them all).
+    pytest.mark.xdist_group("real-server"),
+    pytest.mark.skipif(
+        os.environ.get("DATABASE_URL", "").startswith("postgres"),
+        reason="it starts a PostgreSQL of its own: run once, in the suite's SQLite pass",
+    ),
     pytest.mark.skipif(
         bool(missing_binaries()),
         reason=f"not installed (make debian-test-deps installs them): {missing_binaries()}",
@@ -104,7 +110,7 @@ def test_two_hosts_behind_nginx_share_everything_and_survive_losing_one(tmp_path
         a, b = running.enter_context(hosts(tmp_path, environment, 2))
         plan = parse_json_line(run_django(environment, SETUP))
         answering([a, b])
-        the_worker = running.enter_context(worker(tmp_path, environment))
+        first_worker = running.enter_context(worker(tmp_path, environment, "worker-1.log"))
 
         # A session and a sign-in made on host A hold on host B.
         visitor = Browser()
@@ -133,8 +139,15 @@ def test_two_hosts_behind_nginx_share_everything_and_survive_losing_one(tmp_path
         assert locked.status_code == 429  # the third failure, on host A
         assert sign_in(attacker, b.base, "target", PASSWORD).status_code == 429
 
-        # A catalog change made on host A (a far move, held for review, then approved) is
-        # re-priced by the worker and shown on both hosts.
+        # A catalog change made on host A (a far move, held for review, then approved) while
+        # no worker runs (the one there was killed) waits in Redis; the next worker re-prices
+        # it, and the change is shown on both hosts.
+        def shown_changed(host) -> bool:
+            html = visitor.get(host.base + "/saved/?changed=on").text
+            return pk in saved_ids(html) and "data-decision-today=" in html
+
+        os.killpg(first_worker.pid, signal.SIGKILL)
+        first_worker.wait(timeout=10)
         recorded = visitor.post(
             a.base + "/admin/catalog/cloudrate/add/",
             {
@@ -153,34 +166,34 @@ def test_two_hosts_behind_nginx_share_everything_and_survive_losing_one(tmp_path
             {"action": "approve_selected", "_selected_action": rate, "index": "0"},
         )
         assert approved.status_code == 302, approved.text[-3000:]
-
-        def shown_changed(host) -> bool:
-            html = visitor.get(host.base + "/saved/?changed=on").text
-            return pk in saved_ids(html) and "data-decision-today=" in html
+        assert not shown_changed(a)
+        second_worker = running.enter_context(worker(tmp_path, environment, "worker-2.log"))
 
         wait_until(lambda: shown_changed(b), 40, "the re-priced decision on host B", 0.5)
         assert shown_changed(a)
-        assert the_worker.poll() is None
+        assert second_worker.poll() is None
 
         # Through nginx, with host B killed: host A answers, and every save that was
         # acknowledged is listed.
         (tmp_path / "nginx").mkdir()
         front = running.enter_context(documented_nginx(tmp_path / "nginx", a.port, b.port))
-        acknowledged = {pk}
-        for round_ in range(6):
+        acknowledged, answers = {pk}, []
+        for round_ in range(9):
             if round_ == 3:
-                b.process.send_signal(signal.SIGKILL)
+                os.killpg(b.process.pid, signal.SIGKILL)  # gunicorn and its worker at once
                 b.process.wait(timeout=10)
             status, location, _ = through(
                 front, visitor, "POST", "/saved/new", {"code": code, "name": f"round {round_}"}
             )
+            answers.append(status)
             if status == 302:
                 acknowledged.add(re.search(r"/saved/([0-9a-f-]{36})/", location).group(1))
-            else:
-                # nginx never sends a POST twice: one that went out on a kept-alive connection
-                # to the killed host is answered 502, and was not acknowledged.
-                assert round_ == 3 and status == 502
-        assert len(acknowledged) >= 6
+        # Before the kill every save is acknowledged. After it, nginx never sends a POST twice:
+        # one it had sent on a kept-alive connection to the killed host is answered 502 (not
+        # acknowledged) until the host counts as down (max_fails=3); then host A takes them all.
+        assert answers[:3] == [302] * 3, answers
+        assert set(answers[3:]) <= {302, 502} and answers[3:].count(502) <= 3, answers
+        assert answers[-2:] == [302, 302], answers
         status, _, listed = through(front, visitor, "GET", "/saved/")
         assert status == 200 and acknowledged <= saved_ids(listed)
         assert a.answers() and b.process.poll() is not None

@@ -253,13 +253,15 @@ def answering(started: list[Host]) -> None:
 
 
 @contextlib.contextmanager
-def worker(directory: Path, environment: dict[str, str]) -> Iterator[subprocess.Popen]:
+def worker(
+    directory: Path, environment: dict[str, str], log: str = "worker.log"
+) -> Iterator[subprocess.Popen]:
     """The project's worker command (`manage.py worker`: rqworker with its scheduler)."""
     process = subprocess.Popen(
         [sys.executable, "manage.py", "worker"],
         cwd=ROOT,
         env=environment,
-        stdout=(directory / "worker.log").open("w"),
+        stdout=(directory / log).open("w"),
         stderr=subprocess.STDOUT,
         start_new_session=True,
     )
