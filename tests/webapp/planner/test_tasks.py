@@ -34,6 +34,12 @@ def queued(path: str) -> int:
     return DBTaskResult.objects.filter(task_path=path, status="READY").count()
 
 
+# The worker closes the database connection between tasks (django-tasks-db calls
+# close_old_connections), which ends a test's enclosing transaction on PostgreSQL: the tests
+# that run it commit for real instead.
+RUNS_THE_WORKER = pytest.mark.django_db(transaction=True)
+
+
 def work() -> None:
     """The real worker: runs everything queued, then stops."""
     call_command("worker", batch=True, verbosity=0)
@@ -74,6 +80,7 @@ def test_load_catalog_queues_a_repricing_only_when_it_added_rows(
     assert queued(REPRICE) == 1  # nothing added: nothing to re-price
 
 
+@RUNS_THE_WORKER
 def test_the_worker_reprices_after_a_catalog_change_and_the_list_shows_it(
     lead, client, django_capture_on_commit_callbacks
 ):
@@ -89,6 +96,7 @@ def test_the_worker_reprices_after_a_catalog_change_and_the_list_shows_it(
     assert f'data-saved="{saved.pk}"' in html
 
 
+@RUNS_THE_WORKER
 def test_a_new_save_gets_its_analyses_from_the_worker(lead):
     saved = save(lead)
     assert saved.analysed_at is None  # the save decided (its Monte Carlo included), no more
@@ -103,6 +111,7 @@ def test_a_new_save_gets_its_analyses_from_the_worker(lead):
             assert caches[analysis.CACHE].get(analysis._cache_key(link)) is not None
 
 
+@RUNS_THE_WORKER
 def test_a_failing_task_is_shown_failed_and_queued_again_until_its_last_attempt(
     lead, client, monkeypatch
 ):
@@ -131,6 +140,7 @@ def test_a_failing_task_is_shown_failed_and_queued_again_until_its_last_attempt(
     )
 
 
+@RUNS_THE_WORKER
 def test_the_catch_up_queues_what_a_stopped_worker_left_undone(lead):
     saved = save(lead)
     DBTaskResult.objects.all().delete()  # as if the worker had been killed holding them
@@ -147,6 +157,7 @@ def test_the_catch_up_queues_what_a_stopped_worker_left_undone(lead):
     assert old.analysed_at is None  # too old to run its analyses again unasked
 
 
+@RUNS_THE_WORKER
 def test_mail_is_sent_by_the_worker_so_a_reset_answers_alike_for_any_address(
     lead, client, settings
 ):
