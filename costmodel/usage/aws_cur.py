@@ -9,13 +9,11 @@ from collections.abc import Mapping
 
 import numpy as np
 
+from costmodel.usage.bills import known_rows
 from costmodel.usage.errors import fail
 from costmodel.usage.months import MeasuredUsage, peak_concurrency, report
 from costmodel.usage.notices import (
-    InstanceTypeUnknown,
     RowSkipped,
-    UsageNotice,
-    add_skipped,
     field_count,
 )
 from costmodel.usage.text import check_text, numbers, timestamps
@@ -120,27 +118,7 @@ def read_aws_cur(text: str, gpus_per_instance: Mapping[str, tuple[int, str]]) ->
         raise fail(f"line {line}: UsageAmount must not be negative", "negative_amount", line=line)
     end_s = np.where(has_end, end_s, start_s + 3600.0)
     known = np.array([t in gpus_per_instance for t in types])
-    unknown_hours: dict[str, float] = {}
-    for i in np.flatnonzero(~known & ~bad):
-        unknown_hours[types[i]] = unknown_hours.get(types[i], 0.0) + float(amount[i])
-    notices: list[UsageNotice] = []
-    add_skipped(notices, skipped)
-    notices += [
-        InstanceTypeUnknown(instance_type=kind, hours=hours)
-        for kind, hours in sorted(unknown_hours.items())
-    ]
-    use = ~bad & known
-    if not use.any():
-        seen = sorted(unknown_hours.items(), key=lambda item: -abs(item[1]))
-        listed = ", ".join(f"{kind} ({hours:g} h)" for kind, hours in seen[:10])
-        raise fail(
-            "the bill has no usage of a GPU instance type the catalog knows; it holds "
-            f"{len(seen)} instance types: {listed}",
-            "no_known_gpu_instance",
-            count=len(seen),
-            listed=listed,
-            types=[{"instance_type": k, "hours": h} for k, h in seen],
-        )
+    use, notices = known_rows(types, known, bad, amount, skipped)
     gpus = np.array([gpus_per_instance[t][0] if t in gpus_per_instance else 0 for t in types])
     models = sorted({gpus_per_instance[types[i]][1] for i in np.flatnonzero(use)})
     start_u, end_u = start_s[use], end_s[use]

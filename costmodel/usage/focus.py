@@ -28,13 +28,11 @@ from collections.abc import Mapping
 
 import numpy as np
 
+from costmodel.usage.bills import known_rows
 from costmodel.usage.errors import fail
 from costmodel.usage.months import MeasuredUsage, peak_concurrency, report
 from costmodel.usage.notices import (
-    InstanceTypeUnknown,
     RowSkipped,
-    UsageNotice,
-    add_skipped,
     field_count,
 )
 from costmodel.usage.text import check_text, numbers, timestamps
@@ -196,27 +194,7 @@ def read_focus(text: str, gpus_per_instance: Mapping[str, tuple[int, str]]) -> M
         if kind.startswith(GPU_SKU):
             mapping[kind] = (1, kind.removeprefix(GPU_SKU))
     known = np.array([t in mapping for t in types])
-    unknown_hours: dict[str, float] = {}
-    for i in np.flatnonzero(~known & ~bad):
-        unknown_hours[types[i]] = unknown_hours.get(types[i], 0.0) + float(amount[i])
-    notices: list[UsageNotice] = []
-    add_skipped(notices, skipped)
-    notices += [
-        InstanceTypeUnknown(instance_type=kind, hours=hours)
-        for kind, hours in sorted(unknown_hours.items())
-    ]
-    use = ~bad & known
-    if not use.any():
-        seen = sorted(unknown_hours.items(), key=lambda item: -abs(item[1]))
-        listed = ", ".join(f"{kind} ({hours:g} h)" for kind, hours in seen[:10])
-        raise fail(
-            "the bill has no usage of a GPU instance type the catalog knows; it holds "
-            f"{len(seen)} instance types: {listed}",
-            "no_known_gpu_instance",
-            count=len(seen),
-            listed=listed,
-            types=[{"instance_type": k, "hours": h} for k, h in seen],
-        )
+    use, notices = known_rows(types, known, bad, amount, skipped)
     gpus = np.array([mapping[t][0] if t in mapping else 0 for t in types])
     models = sorted({mapping[types[i]][1] for i in np.flatnonzero(use)})
     start_u, end_u = start_s[use], np.maximum(end_s[use], start_s[use])
