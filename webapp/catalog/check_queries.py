@@ -36,22 +36,6 @@ from webapp.catalog.selectors import in_effect_per_slug
 
 M = TypeVar("M", bound=Model)
 
-VERSION_CACHE = "shared"
-"""The cache alias every process shares (the database): where the catalog's version lives."""
-VERSION_KEY = "catalog:version"
-VERSION_SECONDS = 2.0
-"""How long a process trusts the version it last read [s] before reading it again.
-
-Reading it is a database query (and, as each request opens its own database
-connection, a connection: ~1 ms on SQLite, more on PostgreSQL), which a page
-asking for every request paid for to learn, nearly always, that nothing changed. A catalog change
-therefore reaches the other processes within this many seconds; the process
-that made it sees it at once.
-"""
-
-_last_read: tuple[float, str] | None = None
-"""(monotonic time of the read, version) in this process; None: read it at the next call."""
-
 
 def commitments_without_sibling() -> QuerySet[CloudOffering]:
     return CloudOffering.objects.filter(
