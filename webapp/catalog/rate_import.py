@@ -60,6 +60,20 @@ class RateReport:
     accelerator_rows: int = 0
     """GCP accelerator rows read to price their hosts (SkyPilot)."""
 
+    def lines(self, *, verbose: bool) -> list[str]:
+        """The report as a command prints it, a line per row: ``<what> <row>`` (the rows no
+        one asked for only when ``verbose``)."""
+        sections = [
+            ("new offering", self.new_offerings),
+            ("new rate", self.new_rates),
+            ("changed", self.changed),
+            ("unchanged", self.unchanged),
+            ("skipped", self.skipped),
+        ]
+        if verbose:
+            sections.append(("skipped", self.not_in_catalog))
+        return [f"{label} {line}" for label, rows in sections for line in rows]
+
 
 @dataclass
 class RatePlan:

@@ -102,18 +102,8 @@ class Command(BaseCommand):
             )
         except (CsvImportError, SkyPilotImportError) as exc:
             self._fail(exc.errors)
-        sections = [
-            ("new offering", report.new_offerings),
-            ("new rate", report.new_rates),
-            ("changed", report.changed),
-            ("unchanged", report.unchanged),
-            ("skipped", report.skipped),
-        ]
-        if options["verbosity"] > 1:
-            sections.append(("skipped", report.not_in_catalog))
-        for label, lines in sections:
-            for line in lines:
-                self.stdout.write(f"{label} {line}")
+        for line in report.lines(verbose=options["verbosity"] > 1):
+            self.stdout.write(line)
         if report.not_in_catalog and options["verbosity"] <= 1:
             self.stdout.write(
                 f"skipped {len(report.not_in_catalog)} instance type(s) and region(s) the catalog "

@@ -89,18 +89,8 @@ class Command(BaseCommand):
             )
         except RateImportError as exc:
             self._fail(exc.errors)
-        sections = [
-            ("new offering", report.new_offerings),
-            ("new rate", report.new_rates),
-            ("changed", report.changed),
-            ("unchanged", report.unchanged),
-            ("skipped", report.skipped),
-        ]
-        if options["verbosity"] > 1:
-            sections.append(("skipped", report.not_in_catalog))
-        for label, lines in sections:
-            for line in lines:
-                self.stdout.write(f"{label} {line}")
+        for line in report.lines(verbose=options["verbosity"] > 1):
+            self.stdout.write(line)
         self.stdout.write(
             f"read {len(rates)} rate(s) of {region}: {len(report.new_offerings)} new "
             f"offering(s), {len(report.new_rates)} new rate(s), {len(report.changed)} changed, "
