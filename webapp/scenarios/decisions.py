@@ -58,28 +58,14 @@ def decision_of(
 
 
 def stored(decision: Decision) -> StoredDecision:
-    """What a saved scenario keeps of ``decision``: ``Decision.as_stored()`` where the engine
-    has it, else the same four keys read from the decision's fields (the present value is
-    then unknown)."""
-    as_stored = getattr(decision, "as_stored", None)
-    if callable(as_stored):
-        data: dict[str, Any] = as_stored()
-        return StoredDecision(
-            code=str(data["code"]),
-            present_value_savings=_number(data.get("present_value_savings")),
-            savings=float(data["savings"]),
-            probability_agreeing=_number(data.get("probability_agreeing")),
-        )
+    """What a saved scenario keeps of ``decision``: the engine's :meth:`Decision.as_stored`."""
+    data = decision.as_stored()
     return StoredDecision(
-        code=decision.verdict,
-        present_value_savings=_number(getattr(decision, "present_value_savings", None)),
-        savings=decision.savings,
-        probability_agreeing=decision.probability_recommendation_holds,
+        code=data["code"],
+        present_value_savings=data["present_value_savings"],
+        savings=data["savings"],
+        probability_agreeing=data["probability_agreeing"],
     )
-
-
-def _number(value: Any) -> float | None:
-    return None if value is None else float(value)
 
 
 def saved_fields(decision: StoredDecision) -> dict[str, Any]:
