@@ -145,6 +145,10 @@ class SavedScenario(models.Model):
             models.Index(fields=["owner", "-created_at"], name="scenarios_saved_owner_idx"),
             models.Index(fields=["team", "-created_at"], name="scenarios_saved_team_idx"),
             models.Index(fields=["changed_today"], name="scenarios_saved_changed_idx"),
+            # the saved list's orders (selectors.SORTS): a page is read in index order and
+            # stops after its rows, rather than sorting everything one may see
+            models.Index(fields=["-created_at", "-id"], name="scenarios_saved_date_idx"),
+            models.Index(fields=["name", "-created_at", "id"], name="scenarios_saved_name_idx"),
         ]
 
     def __str__(self) -> str:

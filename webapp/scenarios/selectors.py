@@ -18,7 +18,9 @@ from dataclasses import dataclass
 from typing import Literal
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import Q, QuerySet
+from django.db.models import IntegerField, Q, QuerySet
+from django.db.models.fields.json import KT
+from django.db.models.functions import Cast
 
 from webapp.accounts.selectors import is_member, is_team_admin, teams_of
 from webapp.scenarios.models import SavedScenario
@@ -79,8 +81,9 @@ def listed(
     user: User | None, session_key: str | None, chosen: ListFilter
 ) -> QuerySet[SavedScenario]:
     """:func:`listed_for` narrowed and ordered by ``chosen``; a team the user is not a member
-    of lists nothing. Rows carry their team and owner (one query a page), not the
-    scenarios' large JSON columns beyond the one the row shows."""
+    of lists nothing. Rows carry their team and owner (one query a page) and, of the
+    scenario, only what a row shows (``currency``, ``horizon_months``, read from its JSON
+    by the database): no large JSON column is read or sorted with the rows."""
     items = listed_for(user, session_key)
     if chosen.mine and user is not None and user.is_authenticated:
         items = items.filter(owner_id=user.pk)
@@ -88,7 +91,14 @@ def listed(
         items = items.filter(team_id=chosen.team_id, team__in=teams_of(user))
     if chosen.changed:
         items = items.filter(changed_today=True)
-    return items.defer("provenance", "selection", "ranges").order_by(*SORTS[chosen.sort])
+    return (
+        items.defer("scenario", "provenance", "selection", "ranges", "overrides")
+        .annotate(
+            currency=KT("scenario__currency"),
+            horizon_months=Cast(KT("scenario__horizon_months"), IntegerField()),
+        )
+        .order_by(*SORTS[chosen.sort])
+    )
 
 
 def can_view(saved: SavedScenario, user: User | None) -> bool:
