@@ -172,6 +172,26 @@ def test_an_instant_query_answer_is_refused_with_the_query_range_call():
     assert params == {"path": "data.resultType", "kind": "vector", "hint": QUERY_RANGE_HINT}
 
 
+def test_a_real_instant_answer_is_refused_naming_the_key_and_the_call_to_make():
+    """Real sample: ``dcgm-instant-aicr.json`` is the answer a Prometheus of two H100 nodes
+    gave to ``/api/v1/query?query=DCGM_FI_DEV_GPU_UTIL``, as NVIDIA's AI Cluster Runtime
+    shipped it in its CNCF conformance evidence (repository NVIDIA/aicr, path
+    docs/conformance/cncf/evidence/accelerator-metrics.md, commit
+    bc05c6be7859cee7ce6680b93333ed03ba795f88, Apache-2.0): lines 126–501 of that page,
+    the JSON block under "GPU Utilization", unchanged. 16 GPUs; the exporter's own labels
+    (pod, namespace) on 15, a workload's on the one a pod held. An instant answer holds
+    one sample per GPU, no hours: the reader refuses it with the range query to run."""
+    text = (FIXTURES / "dcgm-instant-aicr.json").read_text(encoding="utf-8")
+    assert len(json.loads(text)["data"]["result"]) == 16
+    with pytest.raises(UsageError) as caught:
+        read_dcgm_prometheus(text)
+    code, message, params = error_of(caught)
+    assert code == "instant_query"
+    assert params == {"path": "data.resultType", "kind": "vector", "hint": QUERY_RANGE_HINT}
+    assert message.startswith('data.resultType: is "vector", the answer of an instant query')
+    assert message.endswith(QUERY_RANGE_HINT)
+
+
 def test_a_file_of_glitches_only_is_refused():
     document = answer()
     for series in document["data"]["result"]:
