@@ -27,9 +27,13 @@ QUERY_RANGE_HINT = (
     "curl -G http://PROMETHEUS:9090/api/v1/query_range "
     "--data-urlencode query=DCGM_FI_DEV_GPU_UTIL "
     "--data-urlencode start=2026-10-01T00:00:00Z --data-urlencode end=2026-11-01T00:00:00Z "
-    "--data-urlencode step=60s"
+    "--data-urlencode step=300s"
 )
-"""The call that gives the answer this reader reads (start, end and step as needed)."""
+"""The call that gives the answer this reader reads (start, end and step as needed).
+
+Prometheus answers at most 11 000 points per series (``(end − start) / step``), else
+``exceeded maximum resolution``: a 31-day month takes a step of 244 s or more, so 300 s
+(8 928 points); a step of 60 s is a week at most."""
 
 
 def _metric_name(result: list[object]) -> str:

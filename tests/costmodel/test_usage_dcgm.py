@@ -16,6 +16,8 @@ at 00:01.
 from __future__ import annotations
 
 import json
+import re
+from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -170,6 +172,17 @@ def test_an_instant_query_answer_is_refused_with_the_query_range_call():
     assert "/api/v1/query_range" in QUERY_RANGE_HINT
     assert message.endswith(QUERY_RANGE_HINT)
     assert params == {"path": "data.resultType", "kind": "vector", "hint": QUERY_RANGE_HINT}
+
+
+def test_the_call_to_make_is_one_prometheus_answers():
+    # Prometheus refuses a range of more than 11 000 steps per series ("exceeded maximum
+    # resolution of 11,000 points per timeseries", web/api/v1/api.go of
+    # prometheus/prometheus): the hint's month at 300 s is 8 928 steps; at 60 s, 44 640
+    given = dict(re.findall(r"--data-urlencode (\w+)=(\S+)", QUERY_RANGE_HINT))
+    start, end = (datetime.fromisoformat(given[k]) for k in ("start", "end"))
+    step = int(given["step"].removesuffix("s"))
+    assert (end - start).total_seconds() / step == 8_928
+    assert (end - start).total_seconds() / step <= 11_000
 
 
 def test_a_real_instant_answer_is_refused_naming_the_key_and_the_call_to_make():
