@@ -300,6 +300,10 @@ READER_MESSAGES: dict[str, Promise] = {
         'data.resultType: is "%(kind)s", the answer of an instant query (/api/v1/query): ask '
         "for a range instead: %(hint)s"
     ),
+    "prometheus_error": gettext_lazy(
+        "status: Prometheus answered an error, not samples (%(kind)s: %(error)s): ask again, "
+        "for instance %(hint)s"
+    ),
     "metric_name_missing": gettext_lazy(
         "%(path)s: has no __name__: query the metric itself (DCGM_FI_DEV_GPU_UTIL, "
         "DCGM_FI_PROF_GR_ENGINE_ACTIVE, DCGM_FI_PROF_SM_ACTIVE), not an expression over it"

@@ -36,6 +36,10 @@ Prometheus answers at most 11 000 points per series (``(end − start) / step``)
 (8 928 points); a step of 60 s is a week at most."""
 
 
+MAX_QUOTED = 200
+"""Characters of Prometheus' own error quoted in the refusal of an error answer."""
+
+
 def _metric_name(result: list[object]) -> str:
     """The one metric the answer's series are of (``__name__``), refused unless read."""
     names: dict[str, int] = {}
@@ -93,6 +97,18 @@ def read_dcgm_prometheus(text: str) -> MeasuredUsage:
     """
     check_text(text)
     document = load_json_bounded(text)
+    if isinstance(document, dict) and document.get("status") == "error":
+        error_type = str(document.get("errorType", ""))[:MAX_QUOTED]
+        error = str(document.get("error", ""))[:MAX_QUOTED]
+        raise fail(
+            f"status: Prometheus answered an error, not samples ({error_type}: {error}): "
+            f"ask again, for instance {QUERY_RANGE_HINT}",
+            "prometheus_error",
+            path="status",
+            kind=error_type,
+            error=error,
+            hint=QUERY_RANGE_HINT,
+        )
     data = document.get("data") if isinstance(document, dict) else None
     kind = data.get("resultType") if isinstance(data, dict) else None
     if kind in ("vector", "scalar", "string"):

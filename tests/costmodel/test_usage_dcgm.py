@@ -185,6 +185,33 @@ def test_the_call_to_make_is_one_prometheus_answers():
     assert (end - start).total_seconds() / step <= 11_000
 
 
+def test_prometheus_error_answer_is_refused_quoting_it_with_the_call_to_make():
+    # the body curl saves for a month asked at step=60s (the error as web/api/v1/api.go of
+    # prometheus/prometheus words it)
+    answer = (
+        '{"status":"error","errorType":"bad_data","error":"exceeded maximum resolution of '
+        '11,000 points per timeseries. Try decreasing the query resolution (?step=XX)"}'
+    )
+    with pytest.raises(UsageError) as caught:
+        read_dcgm_prometheus(answer)
+    code, message, params = error_of(caught)
+    assert code == "prometheus_error"
+    assert params["path"] == "status"
+    assert params["kind"] == "bad_data"
+    assert params["error"].startswith("exceeded maximum resolution of 11,000 points")
+    assert message.startswith(
+        "status: Prometheus answered an error, not samples (bad_data: exceeded maximum "
+    )
+    assert message.endswith(f"ask again, for instance {QUERY_RANGE_HINT}")
+
+
+def test_a_long_prometheus_error_is_quoted_in_part():
+    answer = json.dumps({"status": "error", "errorType": "execution", "error": "x" * 5000})
+    with pytest.raises(UsageError) as caught:
+        read_dcgm_prometheus(answer)
+    assert error_of(caught)[2]["error"] == "x" * 200
+
+
 def test_a_real_instant_answer_is_refused_naming_the_key_and_the_call_to_make():
     """Real sample: ``dcgm-instant-aicr.json`` is the answer a Prometheus of two H100 nodes
     gave to ``/api/v1/query?query=DCGM_FI_DEV_GPU_UTIL``, as NVIDIA's AI Cluster Runtime

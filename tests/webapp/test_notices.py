@@ -346,6 +346,10 @@ BAD_FILES = {
         "dcgm-prometheus",
         '{"data": {"resultType": "vector", "result": [{"metric": {}, "value": [1, "5"]}]}}',
     ),
+    "prometheus_error": (
+        "dcgm-prometheus",
+        '{"status": "error", "errorType": "bad_data", "error": "exceeded maximum resolution"}',
+    ),
     "metric_name_missing": ("dcgm-prometheus", dcgm_answer(lambda r: r[1]["metric"].clear())),
     "metric_not_read": (
         "dcgm-prometheus",
