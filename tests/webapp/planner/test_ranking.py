@@ -3,16 +3,18 @@ its market ranked by present value (the engine's options operation), each row it
 
 from __future__ import annotations
 
+import datetime
 import re
 
 import pytest
 from django.urls import reverse
 
 from costmodel.options import options, parse_options
+from webapp.catalog.selectors import CatalogSnapshot
 from webapp.planner.permalink import decode
 from webapp.planner.ranking import candidates
 
-from .helpers import link_of
+from .helpers import code_of, link_of
 from .test_jobs import ADAPTER_7B, jobs_data
 
 
@@ -83,3 +85,76 @@ def test_utilization_work_is_rented_only_on_gpus_with_the_boxs_memory(
     for slug in chosen.memory_refused:  # fewer than 80 GB per GPU: listed, not ranked
         assert chosen.offerings[slug].gpu_model.vram_gb < 80
     assert all(r["name"] not in chosen.memory_refused for r in chosen.request["rents"])
+
+
+def ranked_offerings(html: str) -> set[str]:
+    """Every offering the ranking names: ranked as a rent plan or listed as unable to do it."""
+    ranked = {r["offering"] for r in rows_of(html) if r["kind"] == "rent"}
+    return ranked | set(
+        re.findall(r'<li data-offering="([^"]+)" data-preset="" data-infeasible', html)
+    )
+
+
+@pytest.mark.parametrize("all_markets", [True, False])
+def test_every_market_at_the_dated_exchange_rate(client, shipped_catalog, all_markets):
+    """A CNY 4 × RTX 4090 plan with its offering left to the catalog: with "every market" ticked
+    its ranking weighs the offerings priced in dollars too, converted at the exchange rate in
+    effect on the plan's date (named with its date and source); unticked, only the China
+    market's."""
+    data = jobs_data(
+        client, ADAPTER_7B, preset="multi-4x-rtx4090", currency="CNY", cloud_offering=""
+    )
+    if all_markets:
+        data["all_markets"] = "on"
+    response = client.post(reverse("planner:home"), data)
+    assert response.status_code == 302, response.context["form"].errors
+    link = link_of(response["Location"])
+    assert link.selection["all_markets"] is all_markets  # kept in the permalink
+    html = client.get(response["Location"], HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    day = datetime.date.fromisoformat(link.selection["as_of"])
+    catalog = CatalogSnapshot(day)
+    priced = {slug: o for slug, o in catalog.offerings.items() if catalog.rate(o) is not None}
+    china = {slug for slug, o in priced.items() if o.region == "China (mainland)"}
+    listed = ranked_offerings(html)
+    fx = catalog.fx_rate("USD", "CNY")
+    assert fx is not None
+    if not all_markets:
+        assert listed == china
+        assert 'data-markets="one"' in html and 'id="ranking-fx"' not in html
+        return
+    assert listed == set(priced) and listed > china  # every market's offerings
+    # the dollar prices converted at the dated rate, the rate named with its date and source
+    chosen = candidates(link.scenario, link.selection)
+    assert chosen is not None and chosen.all_markets
+    converted = 0
+    for rent in chosen.request["rents"]:
+        offering = priced[rent["name"]]
+        rate = catalog.rate(offering)
+        if rate.currency == "USD":
+            expected = float(rate.hourly_rate * fx.multiplier("USD"))
+            key = "committed_hourly_rate" if offering.is_commitment else "hourly_rate"
+            assert rent["rent"][key] == pytest.approx(expected, rel=1e-9)
+            converted += 1
+    assert converted > 0
+    note = re.search(r'<li data-fx="(\w+)-(\w+)">(.*?)</li>', html, re.S)
+    assert note is not None and (note.group(1), note.group(2)) == (
+        fx.base_currency,
+        fx.quote_currency,
+    )
+    assert f"the rate of {fx.effective_date.isoformat()}" in note.group(3)
+    assert f"{fx.rate:.4f}" in note.group(3).replace(",", "")
+    assert str(fx.source) in html.replace("&#x27;", "'").replace("&amp;", "&")
+    assert f"in effect on {day.isoformat()}" in html
+    # "Chosen for you" names the best rent plan of every market, the one the page compares
+    best = next(r for r in rows_of(html) if r["kind"] == "rent")["offering"]
+    assert link.scenario.rent.hourly_rate == next(
+        r["rent"]["hourly_rate"] for r in chosen.request["rents"] if r["name"] == best
+    )
+    assert "offerings of every market that can do it" in html
+    # kept in a saved scenario and in the form reopened from the link
+    from webapp.scenarios.models import SavedScenario
+
+    client.post(reverse("planner:save"), {"code": code_of(response["Location"]), "name": "x"})
+    assert SavedScenario.objects.get().selection["all_markets"] is True
+    reopened = client.get(reverse("planner:home"), {"from": code_of(response["Location"])})
+    assert reopened.context["form"]["all_markets"].value() is True
