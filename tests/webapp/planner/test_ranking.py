@@ -10,12 +10,14 @@ import pytest
 from django.urls import reverse
 
 from costmodel.options import options, parse_options
+from costmodel.projection import job_times
+from webapp import formatting
 from webapp.catalog.selectors import CatalogSnapshot
 from webapp.planner.permalink import decode
 from webapp.planner.ranking import candidates
 
 from .helpers import code_of, link_of
-from .test_jobs import ADAPTER_7B, jobs_data
+from .test_jobs import ADAPTER_7B, FULL_7B, jobs_data
 
 
 def rows_of(html: str) -> list[dict[str, str]]:
@@ -158,3 +160,67 @@ def test_every_market_at_the_dated_exchange_rate(client, shipped_catalog, all_ma
     assert SavedScenario.objects.get().selection["all_markets"] is True
     reopened = client.get(reverse("planner:home"), {"from": code_of(response["Location"])})
     assert reopened.context["form"]["all_markets"].value() is True
+
+
+def test_time_to_result_per_job_is_the_engines_for_each_row(client, shipped_catalog):
+    """Each row's "time to result per job" is the engine's job times of that row's own plan
+    (the one its link opens): wall hours of a run on the box where the plan places it there,
+    instance-hours of a run on the offering where it is rented."""
+    data = jobs_data(
+        client, ADAPTER_7B, FULL_7B, preset="multi-4x-rtx4090", currency="USD", cloud_offering=""
+    )
+    response = client.post(reverse("planner:home"), data)
+    assert response.status_code == 302, response.context["form"].errors
+    html = client.get(response["Location"], HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    section = html.split('id="every-way"')[1].split("</section>")[0]
+    rows = re.findall(
+        r'<tr data-rank="\d+" data-kind="(\w+)".*?<a href="([^"]+)">.*?</th>'
+        r"<td>[^<]*</td><td>[^<]*</td><td>([^<]*)</td>",
+        section,
+        re.S,
+    )
+    assert len(rows) == len(rows_of(html)) > 2
+    placed = set()
+    for kind, url, times in rows:
+        opened = client.get(url.replace("&amp;", "&"))
+        assert opened.status_code == 302
+        plan = decode(code_of(opened["Location"])).scenario
+        expected = []
+        for job in job_times(plan):
+            on_box = kind == "build" and job["placement"] == "box"
+            hours = job["build_hours_per_run"] if on_box else job["rent_instance_hours_per_run"]
+            expected.append(f"{job['name']}: {formatting.number(hours, 1)} h")
+            placed.add((kind, job["name"], on_box))
+        assert times == "; ".join(expected)
+    # the 96 GB box holds the adapter run and rents the full fine-tune
+    assert ("build", ADAPTER_7B["name"], True) in placed
+    assert ("build", FULL_7B["name"], False) in placed
+
+
+def test_a_cny_plan_rents_the_7b_full_fine_tune_abroad_only_with_every_market(
+    client, shipped_catalog
+):
+    """No China-market instance holds the 7B full fine-tune's 159.5 GB, so the CNY plan is
+    refused naming the field; with every market weighed it is rented on an instance of
+    another market that holds it."""
+    data = jobs_data(
+        client, ADAPTER_7B, FULL_7B, preset="multi-4x-rtx4090", currency="CNY", cloud_offering=""
+    )
+    refused = client.post(reverse("planner:home"), data)
+    assert refused.status_code == 200
+    assert "159.5 GB" in refused.context["form"].errors["job_parameters_billion_2"][0]
+    data["all_markets"] = "on"
+    response = client.post(reverse("planner:home"), data)
+    assert response.status_code == 302, response.context["form"].errors
+    link = link_of(response["Location"])
+    catalog = CatalogSnapshot(datetime.date.fromisoformat(link.selection["as_of"]))
+    rented = catalog.offerings[chosen_offering(link)]
+    assert rented.region != "China (mainland)"
+    assert rented.gpu_count * rented.gpu_model.vram_gb >= 159.5
+
+
+def chosen_offering(link) -> str:
+    """The offering the plan rents (the ranking's choice, from its provenance)."""
+    return next(
+        str(item["natural_key"][0]) for item in link.provenance if item.get("role") == "cloud rate"
+    )
