@@ -106,9 +106,7 @@ def home(request: HttpRequest) -> HttpResponse:
         form = PlannerForm(request.POST, catalog=catalog)
         plan = services.plan_from_form(form)
         if plan is not None:
-            code = encode(
-                plan.scenario, plan.provenance, plan.overrides, plan.selection, plan.ranges
-            )
+            code = encode_link(plan)
             if fits_in_link(code):
                 return redirect("planner:results", code=code)
             return _saved_instead(request, plan)
@@ -118,7 +116,7 @@ def home(request: HttpRequest) -> HttpResponse:
     return render(request, "planner/home.html", context)
 
 
-def _saved_instead(request: HttpRequest, plan: services.Plan) -> HttpResponse:
+def _saved_instead(request: HttpRequest, plan: Permalink) -> HttpResponse:
     """A plan too large for a link the server accepts, saved: its page's address is its link."""
     try:
         item = saved_services.create_saved_scenario(
