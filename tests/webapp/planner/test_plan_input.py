@@ -115,3 +115,16 @@ def test_the_plan_is_projected_once_when_the_form_is_posted(client, shipped_cata
         response = client.post(HOME, data)
     assert response.status_code == 302
     assert posted == ["project"]  # does it compute? (webapp.scenarios.services)
+
+
+@pytest.mark.parametrize(
+    "changes", [{}, {"cloud_offering": "aws-p4de-24xlarge"}, {"use_catalog": None}]
+)
+def test_the_results_page_projects_the_plan_once(client, shipped_catalog, changes):
+    response = client.post(HOME, form_data(client, **changes))
+    with plan_projections() as shown:
+        page = client.get(response["Location"])
+    assert page.status_code == 200
+    # the verdict's projection, whose row 0 is the plan, is also what the books read
+    assert shown == ["_with_sweep"]
+    assert page.context["finance"]["table"]  # the books are on the page
