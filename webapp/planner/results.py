@@ -342,7 +342,7 @@ def ranking_section(link: Permalink, code: str, saved: str | None = None) -> dic
         query = {**plan, "preset": preset or "", "offering": offering or ""}
         return f"{base}?{urlencode(query)}"
 
-    return ranking_part(link.scenario, link.selection, link_for)
+    return ranking_part(link, link_for)
 
 
 def results_fragments(

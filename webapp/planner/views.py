@@ -29,7 +29,6 @@ from webapp.planner.permalink import (
     Permalink,
     PermalinkError,
     decode,
-    encode,
     encode_link,
     fits_in_link,
 )
@@ -173,16 +172,11 @@ def results_option(request: HttpRequest) -> HttpResponse:
     if link is None or not link.selection:
         return bad_request(request, _("This link does not name a plan made from the catalog."))
     found = ranking.variant(
-        link.scenario,
-        link.selection,
-        link.provenance,
-        preset=request.GET.get("preset") or None,
-        offering=request.GET.get("offering") or None,
+        link, preset=request.GET.get("preset") or None, offering=request.GET.get("offering") or None
     )
     if found is None:
         return bad_request(request, _("The catalog can no longer price this option."))
-    scenario, provenance, selection = found
-    code = encode(scenario, provenance, [], selection)
+    code = encode_link(found)
     return redirect("planner:results", code=code)
 
 

@@ -12,7 +12,9 @@ import costmodel.projection
 from webapp.planner import plan_input, services
 from webapp.planner.choices import catalog_choices
 from webapp.planner.forms import PlannerForm
+from webapp.planner.permalink import decode
 
+from .helpers import code_of, link_of
 from .test_jobs import ADAPTER_7B, IMAGENET, jobs_data
 from .test_planner_form import form_data
 
@@ -128,3 +130,17 @@ def test_the_results_page_projects_the_plan_once(client, shipped_catalog, change
     # the verdict's projection, whose row 0 is the plan, is also what the books read
     assert shown == ["_with_sweep"]
     assert page.context["finance"]["table"]  # the books are on the page
+
+
+def test_a_ranking_row_reopens_as_a_plan_of_its_own(client, shipped_catalog):
+    response = client.post(HOME, form_data(client))
+    code = code_of(response["Location"])
+    row = client.get(
+        reverse("planner:results-option"), {"from": code, "offering": "aws-p4de-24xlarge"}
+    )
+    assert row.status_code == 302
+    plan, other = decode(code), link_of(row["Location"])
+    assert other.selection["cloud_offering"] == "aws-p4de-24xlarge"
+    assert other.selection["preset"] == plan.selection["preset"]
+    assert other.scenario.workload == plan.scenario.workload  # the same work
+    assert other.overrides == [] and other.ranges is None
