@@ -34,6 +34,9 @@ READER_CODES: dict[str, str] = {
     "not_json": "the text is not JSON; params: line",
     "instant_query": "an instant query's answer (vector); params: path, kind, hint (the "
     "query_range call)",
+    "prometheus_error": "Prometheus' answer to a failed query (status error); params: path, "
+    "kind (errorType), error (its text, at most 200 characters), hint (the query_range call)",
+    "only_mig_gpus": "every series is of a MIG instance (GPU_I_ID); params: path",
     "metric_name_missing": "a series without __name__; params: path",
     "metric_not_read": "a metric that is no utilization; params: path, metric",
     "two_metrics": "series of two metrics; params: path, metric, other",

@@ -226,7 +226,7 @@ def read_nvidia_smi(text: str | bytes, columns: str | Sequence[str] | None = Non
     if (bad | silent_row).all():
         raise fail(
             f"line {line_number[0]}: no GPU in the log reports a utilization (all [N/A]: "
-            "MIG mode? log DCGM_FI_PROF_GR_ENGINE_ACTIVE through DCGM instead)",
+            "MIG mode? measure MIG GPUs by their allocation: Slurm's sacct, the cloud bill)",
             "no_utilization",
             line=int(line_number[0]),
         )

@@ -532,7 +532,9 @@ class TestProperties:
 
     @settings(max_examples=200, deadline=None)
     @given(
-        format=st.sampled_from(["nvidia-smi", "dcgm-prometheus", "slurm-sacct", "aws-cur"]),
+        format=st.sampled_from(
+            ["nvidia-smi", "dcgm-prometheus", "slurm-sacct", "aws-cur", "focus"]
+        ),
         name=st.sampled_from(sorted(p.name for p in FIXTURES.iterdir())),
         edits=st.lists(
             st.tuples(

@@ -201,6 +201,7 @@ def test_the_endpoint_and_its_request_are_in_the_openapi_document(client):
         "samples_skipped",
         "jobs_without_gpu",
         "gpus_without_utilization",
+        "mig_gpus_skipped",
         "job_steps_skipped",
         "unfinished_jobs_skipped",
         "instance_type_unknown",
