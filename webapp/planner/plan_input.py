@@ -6,9 +6,10 @@ resolver reads (:class:`~webapp.catalog.resolver.Selection`), or the explicit
 scenario typed without the catalog (:class:`costmodel.Scenario`); the
 described jobs with the engine's workload they make and the provenance of their
 hours (converted at the benchmark's reference GPU, once); the Advanced values
-the user typed and the uncertainty ranges, in the scenario's units; and what
-the form showed in their place (its hidden ``basis``). Nothing downstream reads
-the form's cleaned data by its field names again, or writes into it.
+the user changed and the ends of the uncertainty ranges they changed, in the
+scenario's units (a value left as the form showed it, its hidden ``basis``,
+follows the plan). Nothing downstream reads the form's cleaned data by its
+field names again, or writes into it.
 
 :func:`read_plan_input` reads a form's cleaned data (or the same mapping another
 page assembles, the measured-usage page's); :func:`plan_input` a bound planner
@@ -30,6 +31,7 @@ from webapp.planner.fields import (
     RANGE_ENDS,
     from_form,
     nested,
+    same_value,
     scenario_values,
     selection_values,
     typed_value,
@@ -52,11 +54,12 @@ class PlanInput:
     """The scenario typed without the catalog."""
     name: str | None = None
     typed: Mapping[str, Any] = field(default_factory=dict)
-    """``path → value`` (scenario units) of every Advanced field the user left filled in."""
-    ranges: Mapping[str, float | None] = field(default_factory=dict)
-    """``ranges.<path>.<low|mode|high>`` → the value typed (scenario units; None: empty)."""
-    basis: Mapping[str, Any] = field(default_factory=dict)
-    """``path → value`` the form showed (the Advanced fields' and the ranges' prefills)."""
+    """``path → value`` (scenario units) of every Advanced field the user changed: filled in,
+    and other than what the form showed in its place (a value left as shown follows the plan:
+    a catalog price follows the chosen preset)."""
+    ranges: Mapping[str, float] = field(default_factory=dict)
+    """``ranges.<path>.<low|mode|high>`` → the value of each end of an uncertainty range the
+    user changed (scenario units; an end left as shown follows the plan)."""
     jobs: tuple[DescribedJob, ...] = ()
     """The described jobs of a jobs workload (none for another workload)."""
     job_items: tuple[dict[str, Any], ...] = ()
@@ -67,9 +70,17 @@ class PlanInput:
         return self.selection is not None
 
 
+def _changed(values: Mapping[str, Any], basis: Mapping[str, Any]) -> dict[str, Any]:
+    """The values filled in that differ from what the form showed in their place."""
+    return {
+        path: value
+        for path, value in values.items()
+        if value is not None and (basis.get(path) is None or not same_value(value, basis[path]))
+    }
+
+
 def _typed(data: Mapping[str, Any]) -> dict[str, Any]:
-    typed = {f.path: typed_value(f, data) for f in EXPLICIT_FIELDS}
-    return {path: value for path, value in typed.items() if value is not None}
+    return {f.path: typed_value(f, data) for f in EXPLICIT_FIELDS}
 
 
 def _ranges(data: Mapping[str, Any]) -> dict[str, float | None]:
@@ -154,9 +165,8 @@ def read_plan_input(
         selection=selection,
         scenario=scenario,
         name=data.get("name") or None,
-        typed=_typed(data),
-        ranges=_ranges(data),
-        basis=dict(basis or {}),
+        typed=_changed(_typed(data), basis or {}),
+        ranges=_changed(_ranges(data), basis or {}),
         jobs=jobs,
         job_items=job_items,
     )

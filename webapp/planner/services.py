@@ -68,29 +68,15 @@ class MemoryRefused(Exception):
         self.refusal = refusal
 
 
-def _overrides(
-    typed: Mapping[str, Any], resolved: Scenario, basis: Mapping[str, Any]
-) -> dict[str, Any]:
-    """The typed values that differ both from the catalog's and from what the form showed.
-
-    A value still equal to its basis was not typed by the user, so it follows
-    the catalog (e.g. after choosing another preset).
-    """
+def _overrides(typed: Mapping[str, Any], resolved: Scenario) -> dict[str, Any]:
+    """The values the user changed (:attr:`PlanInput.typed`) that differ from the catalog's."""
     data = resolved.model_dump(mode="json")
-    changed = {}
-    for path, value in typed.items():
-        shown = basis.get(path)
-        if same_value(value, get_path(data, path)) or (
-            shown is not None and same_value(value, shown)
-        ):
-            continue
-        changed[path] = value
-    return changed
+    return {p: v for p, v in typed.items() if not same_value(v, get_path(data, p))}
 
 
 def ranges_from(inp: PlanInput, scenario: Scenario) -> list[Range] | None:
     """The uncertainty ranges the input asks for: each default of ``scenario``, with every
-    value the user typed over what the form showed in its place.
+    end the user changed over it.
 
     Returns ``None`` when every range is the scenario's default.
 
@@ -101,18 +87,10 @@ def ranges_from(inp: PlanInput, scenario: Scenario) -> list[Range] | None:
         order or outside its field's bounds.
     """
     chosen = []
-    for default in default_ranges(scenario):
-        if default.path not in RANGE_BY_PATH:
-            continue
-        values: dict[str, float] = {}
-        for _suffix, attr in RANGE_ENDS:
-            key = f"ranges.{default.path}.{attr}"
-            typed, shown = inp.ranges.get(key), inp.basis.get(key)
-            if typed is None or (shown is not None and same_value(typed, shown)):
-                values[attr] = getattr(default, attr)  # left as shown: follows the plan
-            else:
-                values[attr] = typed
-        chosen.append(Range(default.path, values["low"], values["mode"], values["high"]))
+    for d in default_ranges(scenario):
+        if d.path in RANGE_BY_PATH:
+            ends = [inp.ranges.get(f"ranges.{d.path}.{a}", getattr(d, a)) for _s, a in RANGE_ENDS]
+            chosen.append(Range(d.path, *ends))  # low, mode, high
     custom = customized(scenario, chosen)
     check_ranges(scenario, custom)
     return with_defaults(scenario, custom)
@@ -160,7 +138,7 @@ def _catalog_plan(inp: PlanInput, selection: Selection) -> Permalink:
     ranked_items: list[dict[str, Any]] = []
     if selection.cloud_offering is None:  # left to the catalog: the best way to rent it
         resolution, ranked_items = _best_rent(selection, resolution)
-    changes = _overrides(inp.typed, resolution.scenario, inp.basis)
+    changes = _overrides(inp.typed, resolution.scenario)
     if inp.name:
         changes["name"] = inp.name
     scenario = with_fields(resolution.scenario, changes) if changes else resolution.scenario
