@@ -32,6 +32,7 @@ from costmodel.usage import (
     InstanceTypeUnknown,
     JobStepsSkipped,
     JobsWithoutGpu,
+    MigGpusSkipped,
     MonthNotObserved,
     MonthPartlyObserved,
     MoreGaps,
@@ -120,7 +121,7 @@ def notice_text(notice: UsageNotice) -> str:
                 return (
                     _(
                         "%(count)s GPUs in MIG mode report no utilization, not counted: %(gpus)s "
-                        "(measure them through DCGM, DCGM_FI_PROF_GR_ENGINE_ACTIVE)"
+                        "(measure them by their allocation: Slurm's sacct, the cloud bill)"
                     )
                     % values
                 )
@@ -131,6 +132,16 @@ def notice_text(notice: UsageNotice) -> str:
                 )
                 % values
             )
+        case MigGpusSkipped():
+            return _(
+                "%(count)s GPUs in MIG mode not counted: the activity of their %(instances)s "
+                "MIG instances does not add up to the GPU's: %(gpus)s (measure them by their "
+                "allocation: Slurm's sacct, the cloud bill)"
+            ) % {
+                "count": number(notice.count),
+                "instances": number(notice.instances),
+                "gpus": _places([gpu_text(g) for g in notice.gpus], notice.count),
+            }
         case JobStepsSkipped():
             return _("%(count)s job steps skipped (only whole jobs count; use sacct -X)") % {
                 "count": number(notice.count)
@@ -285,8 +296,8 @@ READER_MESSAGES: dict[str, Promise] = {
         "line %(line)s: no row of the nvidia-smi log has the %(count)s columns %(columns)s"
     ),
     "no_utilization": gettext_lazy(
-        "line %(line)s: no GPU in the log reports a utilization (all [N/A]: MIG mode? log "
-        "DCGM_FI_PROF_GR_ENGINE_ACTIVE through DCGM instead)"
+        "line %(line)s: no GPU in the log reports a utilization (all [N/A]: MIG mode? "
+        "measure MIG GPUs by their allocation: Slurm's sacct, the cloud bill)"
     ),
     "query_fields_missing": gettext_lazy(
         "has no %(columns)s: name the --query-gpu fields in the order the log has them "
@@ -299,6 +310,15 @@ READER_MESSAGES: dict[str, Promise] = {
     "instant_query": gettext_lazy(
         'data.resultType: is "%(kind)s", the answer of an instant query (/api/v1/query): ask '
         "for a range instead: %(hint)s"
+    ),
+    "prometheus_error": gettext_lazy(
+        "status: Prometheus answered an error, not samples (%(kind)s: %(error)s): ask again, "
+        "for instance %(hint)s"
+    ),
+    "only_mig_gpus": gettext_lazy(
+        "%(path)s: every GPU of the answer is in MIG mode, its series are of MIG instances, "
+        "whose activity does not add up to the GPU's: measure these GPUs by their allocation "
+        "(Slurm's sacct, the cloud bill)"
     ),
     "metric_name_missing": gettext_lazy(
         "%(path)s: has no __name__: query the metric itself (DCGM_FI_DEV_GPU_UTIL, "
@@ -362,6 +382,23 @@ READER_MESSAGES: dict[str, Promise] = {
     "unreadable_bill_dates": gettext_lazy(
         "line %(line)s: the start %(date)s is not a date and time (ISO 8601, "
         "2026-10-01T00:00:00Z or +00:00)"
+    ),
+    "time_too_early": gettext_lazy(
+        "%(where)s: %(field)s %(time)s is before 2000: was the clock of the machine that wrote "
+        "it set? Correct the date or leave the record out"
+    ),
+    "time_in_future": gettext_lazy(
+        "%(where)s: %(field)s %(time)s is later than the time of reading (%(now)s UTC): is the "
+        "clock of the machine that wrote it right? Correct the date or leave the record out"
+    ),
+    "gpus_above_limit": gettext_lazy(
+        "%(where)s: %(field)s gres/gpu=%(gpus)s is more GPUs than any machine holds (at most "
+        "%(limit)s per job): correct the export or leave the job out"
+    ),
+    "usage_above_limit": gettext_lazy(
+        "%(where)s: %(field)s %(amount)s hours of %(instance_type)s in %(hours)s h is "
+        "%(gpus)s GPUs at once, more than any account runs (at most %(limit)s): correct the "
+        "bill or leave the row out"
     ),
 }
 """Each code of :data:`costmodel.usage.READER_CODES` in the active language."""

@@ -4,10 +4,17 @@ from __future__ import annotations
 
 import numpy as np
 
+from costmodel.usage.bounds import CLOCK_LEEWAY_S, check_times
 from costmodel.usage.errors import fail
 from costmodel.usage.jsontext import load_json_bounded, number_too_long
 from costmodel.usage.months import FloatArray, MeasuredUsage
-from costmodel.usage.notices import GpuRef, SamplesSkipped, UsageNotice
+from costmodel.usage.notices import (
+    MAX_PLACES,
+    GpuRef,
+    MigGpusSkipped,
+    SamplesSkipped,
+    UsageNotice,
+)
 from costmodel.usage.sampled import Samples, sampled
 from costmodel.usage.text import check_text
 
@@ -27,9 +34,17 @@ QUERY_RANGE_HINT = (
     "curl -G http://PROMETHEUS:9090/api/v1/query_range "
     "--data-urlencode query=DCGM_FI_DEV_GPU_UTIL "
     "--data-urlencode start=2026-10-01T00:00:00Z --data-urlencode end=2026-11-01T00:00:00Z "
-    "--data-urlencode step=60s"
+    "--data-urlencode step=300s"
 )
-"""The call that gives the answer this reader reads (start, end and step as needed)."""
+"""The call that gives the answer this reader reads (start, end and step as needed).
+
+Prometheus answers at most 11 000 points per series (``(end − start) / step``), else
+``exceeded maximum resolution``: a 31-day month takes a step of 244 s or more, so 300 s
+(8 928 points); a step of 60 s is a week at most."""
+
+
+MAX_QUOTED = 200
+"""Characters of Prometheus' own error quoted in the refusal of an error answer."""
 
 
 def _metric_name(result: list[object]) -> str:
@@ -71,7 +86,7 @@ def _metric_name(result: list[object]) -> str:
     return next(iter(names), "DCGM_FI_DEV_GPU_UTIL")
 
 
-def read_dcgm_prometheus(text: str) -> MeasuredUsage:
+def read_dcgm_prometheus(text: str, *, now: float | None = None) -> MeasuredUsage:
     """Read Prometheus' ``/api/v1/query_range`` answer for a DCGM utilization metric.
 
     The metric is the series' ``__name__``: ``DCGM_FI_DEV_GPU_UTIL`` [%], or
@@ -82,13 +97,30 @@ def read_dcgm_prometheus(text: str) -> MeasuredUsage:
     ``namespace`` while a workload holds the GPU) are merged, and every GPU's
     samples are put in time order (one sample per instant kept). Samples that
     are not finite or outside 0–100 % (``NaN``, DCGM's ``4294967295`` blank)
-    are skipped, counted in one notice. Its model is the ``modelName`` label.
+    are skipped, counted in one notice. Series of a MIG instance (a ``GPU_I_ID``
+    label) are not read: an instance's activity is of its part of the GPU, and the
+    instances' do not add up to the GPU's; their GPUs are reported in one notice, and
+    an answer of MIG instances only is refused. Its model is the ``modelName`` label.
     The sampling rule of the module Notes applies. Errors name the place:
     ``data.result[2].values[17]``. An instant ``/api/v1/query`` answer is
-    refused with the ``query_range`` call to make (:data:`QUERY_RANGE_HINT`).
+    refused with the ``query_range`` call to make (:data:`QUERY_RANGE_HINT`). A sample
+    time before 2000 or later than ``now`` (the time of reading, default the clock's) plus
+    a day is refused naming its path (:mod:`costmodel.usage.bounds`).
     """
     check_text(text)
     document = load_json_bounded(text)
+    if isinstance(document, dict) and document.get("status") == "error":
+        error_type = str(document.get("errorType", ""))[:MAX_QUOTED]
+        error = str(document.get("error", ""))[:MAX_QUOTED]
+        raise fail(
+            f"status: Prometheus answered an error, not samples ({error_type}: {error}): "
+            f"ask again, for instance {QUERY_RANGE_HINT}",
+            "prometheus_error",
+            path="status",
+            kind=error_type,
+            error=error,
+            hint=QUERY_RANGE_HINT,
+        )
     data = document.get("data") if isinstance(document, dict) else None
     kind = data.get("resultType") if isinstance(data, dict) else None
     if kind in ("vector", "scalar", "string"):
@@ -115,6 +147,8 @@ def read_dcgm_prometheus(text: str) -> MeasuredUsage:
     models: list[str] = []
     times: list[FloatArray] = []
     utils: list[FloatArray] = []
+    mig: dict[tuple[str, str], tuple[GpuRef, set[str]]] = {}
+    mig_series, mig_first = 0, 0
     for k, series in enumerate(result):  # one per GPU and label set: the samples are arrays
         labels = series.get("metric", {}) if isinstance(series, dict) else {}
         values = series.get("values") if isinstance(series, dict) else None
@@ -129,6 +163,15 @@ def read_dcgm_prometheus(text: str) -> MeasuredUsage:
         uuid = labels.get("UUID")
         series_keys.append(("", str(uuid)) if uuid else (host, index))
         series_refs.append((host, index))
+        if labels.get("GPU_I_ID") not in (None, ""):  # a MIG instance: not the whole GPU
+            mig.setdefault(series_keys[-1], (GpuRef(host=host or None, index=index), set()))
+            mig[series_keys[-1]][1].add(str(labels["GPU_I_ID"]))
+            if mig_series == 0:
+                mig_first = k
+            mig_series += 1
+            times.append(np.empty(0))  # its samples are not read
+            utils.append(np.empty(0))
+            continue
         if labels.get("modelName"):
             models.append(str(labels["modelName"]))
         try:
@@ -170,9 +213,27 @@ def read_dcgm_prometheus(text: str) -> MeasuredUsage:
         k = int(np.searchsorted(offsets, i, side="right")) - 1
         return f"data.result[{k}].values[{i - offsets[k]}]"
 
+    notices: list[UsageNotice] = []
+    if mig:
+        if mig_series == len(result):
+            raise fail(
+                f"data.result[{mig_first}].metric.GPU_I_ID: every GPU of the answer is in MIG "
+                "mode, its series are of MIG instances, whose activity does not add up to "
+                "the GPU's: measure these GPUs by their allocation (Slurm's sacct, the "
+                "cloud bill)",
+                "only_mig_gpus",
+                path=f"data.result[{mig_first}].metric.GPU_I_ID",
+            )
+        notices.append(
+            MigGpusSkipped(
+                count=len(mig),
+                instances=sum(len(ids) for _ref, ids in mig.values()),
+                gpus=[ref for ref, _ids in list(mig.values())[:MAX_PLACES]],
+            )
+        )
     if time.size == 0:
         raise fail("data.result: the series hold no samples", "no_samples")
-    notices: list[UsageNotice] = []
+    check_times([("time", time, CLOCK_LEEWAY_S)], lambda i: {"path": path(i)}, now)
     readable = np.isfinite(util) & (util >= 0) & (util <= 100)
     if not readable.all():
         bad = np.flatnonzero(~readable)

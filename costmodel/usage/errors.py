@@ -34,6 +34,9 @@ READER_CODES: dict[str, str] = {
     "not_json": "the text is not JSON; params: line",
     "instant_query": "an instant query's answer (vector); params: path, kind, hint (the "
     "query_range call)",
+    "prometheus_error": "Prometheus' answer to a failed query (status error); params: path, "
+    "kind (errorType), error (its text, at most 200 characters), hint (the query_range call)",
+    "only_mig_gpus": "every series is of a MIG instance (GPU_I_ID); params: path",
     "metric_name_missing": "a series without __name__; params: path",
     "metric_not_read": "a metric that is no utilization; params: path, metric",
     "two_metrics": "series of two metrics; params: path, metric, other",
@@ -61,6 +64,13 @@ READER_CODES: dict[str, str] = {
     "no_focus_usage": "no Usage row in hours of an instance type; params: line",
     "not_focus": "the header lacks FOCUS columns; params: line, columns",
     "unreadable_bill_dates": "no line item's dates can be read; params: line, date",
+    "time_too_early": "a time before 2000 (EARLIEST_TIME); params: line or path, field, time",
+    "time_in_future": "a time later than the time of reading plus its leeway; params: line "
+    "or path, field, time, now (the time of reading, UTC)",
+    "gpus_above_limit": "a Slurm job of more than MAX_GPUS GPUs; params: line, field, gpus "
+    "(as written, shortened), limit",
+    "usage_above_limit": "a bill row of more than MAX_GPUS GPUs at once; params: line, "
+    "field, amount, instance_type, hours, gpus, limit",
 }
 """Codes of the errors a reader raises on ``content`` (each :class:`FieldError`'s ``code``;
 its ``params`` hold the figures the message quotes)."""

@@ -106,6 +106,17 @@ class GpusWithoutUtilization(Notice):
     gpus: list[GpuRef] = Field(description="the first three of them")
 
 
+class MigGpusSkipped(Notice):
+    """GPUs in MIG mode in a DCGM answer: series of their MIG instances (a ``GPU_I_ID``
+    label), whose activity does not add up to the GPU's. They count no GPU-hours and are
+    not among ``gpus``."""
+
+    code: Literal["mig_gpus_skipped"] = "mig_gpus_skipped"
+    count: int = Field(description="GPUs")
+    instances: int = Field(description="MIG instances of these GPUs, each a series or more")
+    gpus: list[GpuRef] = Field(description="the first three of them")
+
+
 class JobStepsSkipped(Notice):
     """Slurm job steps (``123.batch``), left out: only whole jobs count."""
 
@@ -159,6 +170,7 @@ UsageNotice = Annotated[
     | SingleSampleGpus
     | SamplesSkipped
     | GpusWithoutUtilization
+    | MigGpusSkipped
     | JobStepsSkipped
     | JobsWithoutGpu
     | UnfinishedJobsSkipped

@@ -149,7 +149,9 @@ def parse_each(
     return out, bad
 
 
-_OFFSET = re.compile(r"([+-])(\d\d):?(\d\d)$")
+_OFFSET = re.compile(r"([+-])([01]\d|2[0-3]):?([0-5]\d)$")
+"""A UTC offset as ISO 8601 writes it, −23:59 to +23:59; anything else is no offset, so
+the time it ends is refused as unreadable rather than moved by it."""
 
 
 def _offsets(items: Sequence[str]) -> tuple[list[str], FloatArray] | None:

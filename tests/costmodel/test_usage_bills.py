@@ -141,6 +141,22 @@ class TestCur:
         text = fixture("aws-cur.csv").replace("Z,", "+00:00,")
         assert_allclose(read_aws_cur(text, P4D).gpu_hours, [16.0, 4.0], rtol=1e-12)
 
+    def test_an_offset_other_than_utc_moves_the_hours_to_utc(self):
+        # 2026-11-01T00:00+05:30 is 2026-10-31T18:30Z: the November hour falls in October,
+        # all 16 + 4 GPU-h in October
+        text = fixture("aws-cur.csv").replace("Z,", "+05:30,")
+        usage = read_aws_cur(text, P4D)
+        assert usage.months == ["2026-10"]
+        assert_allclose(usage.gpu_hours, [20.0], rtol=1e-12)
+
+    @pytest.mark.parametrize("offset", ["+99:00", "+24:00", "-05:60"])
+    def test_an_offset_no_clock_has_is_named_not_moved_by(self, offset):
+        with pytest.raises(UsageError) as caught:
+            read_aws_cur(fixture("aws-cur.csv").replace("Z,", f"{offset},"), P4D)
+        code, message, _params = error_of(caught)
+        assert code == "unreadable_bill_dates"
+        assert message.startswith(f"line 2: the start 2026-10-31T22:00:00{offset} is not a date")
+
     def test_dates_that_cannot_be_read_are_named_not_blamed_on_the_catalog(self):
         text = fixture("aws-cur.csv").replace("T22:00:00Z", " at ten")
         text = text.replace("2026-10-31T", "31.10.2026 ").replace("2026-11-01T", "1.11.2026 ")

@@ -16,6 +16,8 @@ at 00:01.
 from __future__ import annotations
 
 import json
+import re
+from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -25,6 +27,7 @@ from costmodel.usage import (
     QUERY_RANGE_HINT,
     Gap,
     GpuRef,
+    MigGpusSkipped,
     SamplesSkipped,
     UsageError,
     read_dcgm_prometheus,
@@ -170,6 +173,115 @@ def test_an_instant_query_answer_is_refused_with_the_query_range_call():
     assert "/api/v1/query_range" in QUERY_RANGE_HINT
     assert message.endswith(QUERY_RANGE_HINT)
     assert params == {"path": "data.resultType", "kind": "vector", "hint": QUERY_RANGE_HINT}
+
+
+def test_the_call_to_make_is_one_prometheus_answers():
+    # Prometheus refuses a range of more than 11 000 steps per series ("exceeded maximum
+    # resolution of 11,000 points per timeseries", web/api/v1/api.go of
+    # prometheus/prometheus): the hint's month at 300 s is 8 928 steps; at 60 s, 44 640
+    given = dict(re.findall(r"--data-urlencode (\w+)=(\S+)", QUERY_RANGE_HINT))
+    start, end = (datetime.fromisoformat(given[k]) for k in ("start", "end"))
+    step = int(given["step"].removesuffix("s"))
+    assert (end - start).total_seconds() / step == 8_928
+    assert (end - start).total_seconds() / step <= 11_000
+
+
+def test_prometheus_error_answer_is_refused_quoting_it_with_the_call_to_make():
+    # the body curl saves for a month asked at step=60s (the error as web/api/v1/api.go of
+    # prometheus/prometheus words it)
+    answer = (
+        '{"status":"error","errorType":"bad_data","error":"exceeded maximum resolution of '
+        '11,000 points per timeseries. Try decreasing the query resolution (?step=XX)"}'
+    )
+    with pytest.raises(UsageError) as caught:
+        read_dcgm_prometheus(answer)
+    code, message, params = error_of(caught)
+    assert code == "prometheus_error"
+    assert params["path"] == "status"
+    assert params["kind"] == "bad_data"
+    assert params["error"].startswith("exceeded maximum resolution of 11,000 points")
+    assert message.startswith(
+        "status: Prometheus answered an error, not samples (bad_data: exceeded maximum "
+    )
+    assert message.endswith(f"ask again, for instance {QUERY_RANGE_HINT}")
+
+
+def test_a_long_prometheus_error_is_quoted_in_part():
+    answer = json.dumps({"status": "error", "errorType": "execution", "error": "x" * 5000})
+    with pytest.raises(UsageError) as caught:
+        read_dcgm_prometheus(answer)
+    assert error_of(caught)[2]["error"] == "x" * 200
+
+
+def test_a_real_instant_answer_is_refused_naming_the_key_and_the_call_to_make():
+    """Real sample: ``dcgm-instant-aicr.json`` is the answer a Prometheus of two H100 nodes
+    gave to ``/api/v1/query?query=DCGM_FI_DEV_GPU_UTIL``, as NVIDIA's AI Cluster Runtime
+    shipped it in its CNCF conformance evidence (repository NVIDIA/aicr, path
+    docs/conformance/cncf/evidence/accelerator-metrics.md, commit
+    bc05c6be7859cee7ce6680b93333ed03ba795f88, Apache-2.0): lines 126–501 of that page,
+    the JSON block under "GPU Utilization", unchanged. 16 GPUs; the exporter's own labels
+    (pod, namespace) on 15, a workload's on the one a pod held. An instant answer holds
+    one sample per GPU, no hours: the reader refuses it with the range query to run."""
+    text = (FIXTURES / "dcgm-instant-aicr.json").read_text(encoding="utf-8")
+    assert len(json.loads(text)["data"]["result"]) == 16
+    with pytest.raises(UsageError) as caught:
+        read_dcgm_prometheus(text)
+    code, message, params = error_of(caught)
+    assert code == "instant_query"
+    assert params == {"path": "data.resultType", "kind": "vector", "hint": QUERY_RANGE_HINT}
+    assert message.startswith('data.resultType: is "vector", the answer of an instant query')
+    assert message.endswith(QUERY_RANGE_HINT)
+
+
+def mig_answer(*series: dict) -> str:
+    return json.dumps({"status": "success", "data": {"resultType": "matrix", "result": series}})
+
+
+def gr_series(labels: dict, value: str, start: int = 1_790_000_040) -> dict:
+    """``DCGM_FI_PROF_GR_ENGINE_ACTIVE`` every 60 s for an hour: 61 samples at ``value``."""
+    metric = {"__name__": "DCGM_FI_PROF_GR_ENGINE_ACTIVE", "Hostname": "node-4", **labels}
+    return {"metric": metric, "values": [[start + 60 * i, value] for i in range(61)]}
+
+
+class TestMigGpus:
+    """An A100 in MIG mode is two series under one UUID, one per instance (dcgm-exporter's
+    ``GPU_I_ID`` and ``GPU_I_PROFILE``): 3g.40gb instance 1 idle, 3g.40gb instance 2 busy.
+    Their activity is of a part of the GPU each, so it does not add up to the GPU's; read
+    as one GPU, the answer depended on which series came first (0 or 1.02 GPU-h). A whole
+    GPU beside it, gpu 1, 50 % busy for the hour: hand computation 61 samples × 60 s
+    (the last one counted for the median interval, 60 s) × 0.5 = 0.5083 GPU-h."""
+
+    a100 = {"UUID": "GPU-a", "gpu": "0", "GPU_I_PROFILE": "3g.40gb"}
+    idle = gr_series({**a100, "GPU_I_ID": "1"}, "0")
+    busy = gr_series({**a100, "GPU_I_ID": "2"}, "1")
+    whole = gr_series({"UUID": "GPU-b", "gpu": "1"}, "0.5")
+
+    @pytest.mark.parametrize("order", [(0, 1, 2), (1, 0, 2), (2, 1, 0)])
+    def test_its_instances_are_not_counted_whatever_their_order(self, order):
+        series = [self.idle, self.busy, self.whole]
+        usage = read_dcgm_prometheus(mig_answer(*(series[i] for i in order)))
+        assert usage.gpus == 1
+        assert_allclose(sum(usage.gpu_hours), 61 * 60 * 0.5 / 3600, rtol=1e-12)
+        assert (
+            MigGpusSkipped(count=1, instances=2, gpus=[GpuRef(host="node-4", index="0")])
+            in usage.notices
+        )
+
+    def test_an_answer_of_mig_instances_only_is_refused_naming_the_label(self):
+        with pytest.raises(UsageError) as caught:
+            read_dcgm_prometheus(mig_answer(self.idle, self.busy))
+        code, message, params = error_of(caught)
+        assert code == "only_mig_gpus"
+        assert params == {"path": "data.result[0].metric.GPU_I_ID"}
+        assert message.startswith("data.result[0].metric.GPU_I_ID: every GPU of the answer")
+        assert message.endswith("by their allocation (Slurm's sacct, the cloud bill)")
+
+    def test_an_empty_instance_label_is_a_whole_gpu(self):
+        # dcgm-exporter leaves GPU_I_ID out, or empty, on a GPU not in MIG mode
+        whole = gr_series({"UUID": "GPU-b", "gpu": "1", "GPU_I_ID": ""}, "0.5")
+        usage = read_dcgm_prometheus(mig_answer(whole))
+        assert_allclose(sum(usage.gpu_hours), 61 * 60 * 0.5 / 3600, rtol=1e-12)
+        assert not [n for n in usage.notices if isinstance(n, MigGpusSkipped)]
 
 
 def test_a_file_of_glitches_only_is_refused():

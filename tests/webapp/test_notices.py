@@ -26,6 +26,7 @@ from costmodel.usage import (
     InstanceTypeUnknown,
     JobStepsSkipped,
     JobsWithoutGpu,
+    MigGpusSkipped,
     MonthNotObserved,
     MonthPartlyObserved,
     MoreGaps,
@@ -232,6 +233,9 @@ EXAMPLES = {
     GpusWithoutUtilization: GpusWithoutUtilization(
         count=4, mig=True, gpus=[GpuRef(host="dgx-1", index=str(i)) for i in range(3)]
     ),
+    MigGpusSkipped: MigGpusSkipped(
+        count=2, instances=7, gpus=[GpuRef(host="node-4", index=str(i)) for i in range(2)]
+    ),
     UnfinishedJobsSkipped: UnfinishedJobsSkipped(count=2),
     InstanceTypeUnknown: InstanceTypeUnknown(instance_type="m5.xlarge", hours=2.5),
     MonthNotObserved: MonthNotObserved(month="2026-03"),
@@ -266,7 +270,9 @@ def test_chinese_sentences_carry_the_figures_formatted():
         "已跳过 3 个作业步骤（只计整个作业；请使用 sacct -X）",
         "4 个作业没有 GPU（AllocTRES 中没有 gres/gpu）：不计 GPU 小时",
         "4 块处于 MIG 模式的 GPU 不报告利用率，未计入：dgx-1 的 GPU 0, dgx-1 的 GPU 1, "
-        "dgx-1 的 GPU 2，另有 1 处（请通过 DCGM 的 DCGM_FI_PROF_GR_ENGINE_ACTIVE 测量）",
+        "dgx-1 的 GPU 2，另有 1 处（请按其分配量测量：Slurm 的 sacct、云账单）",
+        "2 块处于 MIG 模式的 GPU 未计入：其 7 个 MIG 实例的活动率不能相加为整块 GPU 的活动率："
+        "node-4 的 GPU 0, node-4 的 GPU 1（请按其分配量测量：Slurm 的 sacct、云账单）",
         "已跳过 2 个没有开始或结束时间的作业（仍在运行？）",
         "m5.xlarge：2.5 实例小时未计入，价格目录中没有它的 GPU 数量",
         "2026-03：未观测",
@@ -320,7 +326,7 @@ FOCUS = (
 BAD_FILES = {
     "empty": ("nvidia-smi", " \n"),
     "holds_nul": ("nvidia-smi", "2026/11/02 10:00:00, 0, 5\n\x00\n"),
-    "too_many_months": ("nvidia-smi", "1990/01/01 00:00:00, 0, 10\n2026/11/02 10:00:00, 0, 10\n"),
+    "too_many_months": ("nvidia-smi", "2000/01/01 00:00:00, 0, 10\n2026/11/02 10:00:00, 0, 10\n"),
     "utilization_out_of_range": (
         "nvidia-smi",
         "2026/11/02 10:00:00, 0, 10\n2026/11/02 10:05:00, 0, 140\n",
@@ -345,6 +351,16 @@ BAD_FILES = {
     "instant_query": (
         "dcgm-prometheus",
         '{"data": {"resultType": "vector", "result": [{"metric": {}, "value": [1, "5"]}]}}',
+    ),
+    "prometheus_error": (
+        "dcgm-prometheus",
+        '{"status": "error", "errorType": "bad_data", "error": "exceeded maximum resolution"}',
+    ),
+    "only_mig_gpus": (
+        "dcgm-prometheus",
+        '{"data": {"resultType": "matrix", "result": [{"metric": {"__name__": '
+        '"DCGM_FI_PROF_GR_ENGINE_ACTIVE", "UUID": "GPU-1", "GPU_I_ID": "3"}, '
+        '"values": [[1790000000, "0.5"], [1790000060, "0.5"]]}]}}',
     ),
     "metric_name_missing": ("dcgm-prometheus", dcgm_answer(lambda r: r[1]["metric"].clear())),
     "metric_not_read": (
@@ -385,6 +401,19 @@ BAD_FILES = {
     "no_known_gpu_instance": ("aws-cur", CUR + "2026-10-01T00:00:00Z,USE1-BoxUsage:m5.xlarge,3\n"),
     "unreadable_bill_dates": ("aws-cur", CUR + "soon,USE1-BoxUsage:p4d.24xlarge,3\n"),
     "not_focus": ("focus", "a,b\n1,2\n"),
+    "time_too_early": ("nvidia-smi", "1970/01/01 00:00:00, 0, 10\n1970/01/01 00:05:00, 0, 10\n"),
+    "time_in_future": (
+        "slurm-sacct",
+        SACCT + "1|9999-10-01T00:00:00|9999-10-01T01:00:00|gres/gpu=1\n",
+    ),
+    "gpus_above_limit": (
+        "slurm-sacct",
+        SACCT + "1|2026-10-01T00:00:00|2026-10-01T01:00:00|gres/gpu=99999999999999999999999\n",
+    ),
+    "usage_above_limit": (
+        "aws-cur",
+        CUR + "2026-10-01T00:00:00Z,USE1-BoxUsage:p4d.24xlarge,1e23\n",
+    ),
     "no_focus_usage": (
         "focus",
         FOCUS + "2026-10-01T00:00:00Z,2026-10-01T01:00:00Z,Usage,3,GB-Months,S3 storage\n",
