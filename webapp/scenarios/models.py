@@ -128,6 +128,16 @@ class SavedScenario(models.Model):
         blank=True,
         help_text=_("The catalog's version when it was last re-priced; another: due again."),
     )
+    today_inputs = models.CharField(
+        _("inputs re-priced"),
+        max_length=32,
+        blank=True,
+        editable=False,
+        help_text=_(
+            "Digest of the scenario at today's prices and of the release that decided it: "
+            "while both are the same, the decision stored is kept, not computed again."
+        ),
+    )
     changed_today = models.BooleanField(
         _("changed at today's prices"),
         default=False,
