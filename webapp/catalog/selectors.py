@@ -82,7 +82,7 @@ def catalog_version() -> str:
 
 
 def forget_catalog_version() -> None:
-    """Read the version from the shared cache at the next :func:`catalog_version` (after a
+    """Read the version from the database cache at the next :func:`catalog_version` (after a
     change, which may yet be rolled back, and when a test starts with a fresh database)."""
     global _last_read
     _last_read = None
