@@ -247,6 +247,11 @@ class PlannerForm(ErrorTextMixin, forms.Form):
             self.fields["use_catalog"].disabled = True
         for f in TYPED_FIELDS:
             self._add_input(f)
+        for f in REGISTRY:
+            if f.unit == "bool":  # a tick box of the registry
+                self.fields[f.name] = forms.BooleanField(
+                    label=str(f.label), help_text=str(f.help), required=False, initial=f.initial
+                )
         for f in JOB_FIELDS:
             self._add_job_input(f)
         for row in RANGE_ROWS:

@@ -193,7 +193,7 @@ def _resolve_holding(selection: Selection, jobs: list[Any]) -> Resolution:
         if selection.cloud_offering is not None or not any(needed):
             raise
         catalog = CatalogSnapshot(selection.day)
-        offered = market.market_offerings(selection.currency, catalog)
+        offered = market.offered(selection.currency, selection.all_markets, catalog)
         holder = market.smallest_holding(offered, max(needed))
         if holder is None:
             raise
@@ -206,7 +206,7 @@ def _memory_refusal(jobs: list[Any], box: Any, selection: Selection) -> MemoryRe
     preset and the smallest offering of the market that would hold it; a job that fits the
     instance is rented."""
     catalog = CatalogSnapshot(selection.day)
-    offered = market.market_offerings(selection.currency, catalog)
+    offered = market.offered(selection.currency, selection.all_markets, catalog)
     if selection.cloud_offering is None:  # left to the catalog: any offering of the market
         capacity = max((market.instance_memory_gb(o) for o in offered), default=None)
     else:
