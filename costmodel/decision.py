@@ -163,6 +163,15 @@ class Decision:
     decided on (equal to :attr:`savings` without a discount rate)."""
     observed_days: float | None = None
     """Days of measurement behind a measured workload; None: not measured usage."""
+    in_present_value: bool = False
+    """The verdict is decided on present-value savings (:func:`on_present_value`): the page
+    says "in present value" wherever it states the measure."""
+    discount_rate_per_year: float = 0.0
+    """The scenario's cost of capital [1/year]."""
+    decided_on: float | None = None
+    """The figure the verdict is decided on: :attr:`savings` without a discount rate,
+    :attr:`present_value_savings` with one [currency]; None: a decision made before it was
+    kept."""
 
     @property
     def too_little_measured(self) -> bool:
@@ -267,7 +276,8 @@ def decide(
     savings = float(result["savings"])
     build, rent = result["build"], result["rent"]
     present_value_savings = present_value_savings_of(result)
-    if scenario.discount_rate_per_year == 0:  # the same measure, to the last bit: version 3's
+    in_present_value = on_present_value(scenario)
+    if not in_present_value:  # the same measure, to the last bit: version 3's
         measure, sides = savings, (build["total_net"], rent["total"])
     else:
         measure, sides = present_value_savings, (build["present_value"], rent["present_value"])
@@ -311,7 +321,17 @@ def decide(
         **same_work(scenario, float(result["work_reference_gpu_hours"])),
         savings_p50=savings_p50,
         present_value_savings=present_value_savings,
+        in_present_value=in_present_value,
+        discount_rate_per_year=scenario.discount_rate_per_year,
+        decided_on=float(measure),
     )
+
+
+def on_present_value(scenario: Scenario) -> bool:
+    """Whether the verdict is decided on present-value savings: a cost of capital above 0.
+    Without one the two measures are the same, and the savings themselves decide (version 3's
+    figures to the last bit)."""
+    return scenario.discount_rate_per_year != 0
 
 
 def present_value_savings_of(result: Mapping[str, Any]) -> float:

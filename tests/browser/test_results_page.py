@@ -297,7 +297,11 @@ def test_the_csv_has_money_in_cents_and_no_float_noise(page, live_server, shippe
     savings = value("headline.csv", "Savings of building over the horizon")
     assert savings == str(Decimal(repr(result["savings"])).quantize(Decimal("0.01")))
     # the uncertainty summary: savings in cents, a share of draws in percent to two decimals
-    for label in ("Savings, P10", "Savings, P50 (median)", "Savings, P90"):
+    for label in (  # at the example's 8 % cost of capital: the verdict's present value
+        "Present-value savings, P10",
+        "Present-value savings, P50 (median)",
+        "Present-value savings, P90",
+    ):
         assert MONEY.match(value("uncertainty.csv", label)), label
     share = value("uncertainty.csv", "Share of draws in which building is cheaper")
     assert re.match(r"^\d{1,3}\.\d{2}$", share) and 0 <= float(share) <= 100
@@ -321,13 +325,15 @@ def test_a_verdict_the_draws_contradict_becomes_too_uncertain_to_call(page, live
     headline = page.locator("#headline-sentence").inner_text()
     with translation.override("en"):
         a = run_analyses(decode(code))
-        point = amount(a.decision.savings, "CNY")
+        point = amount(a.decision.present_value_savings, "CNY")
         median = amount(abs(a.decision.savings_p50), "CNY")
     share = round(100 * a.decision.probability_recommendation_holds)
-    assert headline.startswith(f"Too uncertain to call: on these figures building saves {point}")
+    assert headline.startswith(  # at the example's 8 % cost of capital: in present value
+        f"Too uncertain to call: on these figures building saves {point} in present value"
+    )
     assert f"cheaper in only {share} % of the draws" in headline
     assert page.locator("#verdict-median").inner_text() == (
-        f"Median of the draws: renting is cheaper by {median}."
+        f"Median of the draws: renting is cheaper by {median} in present value."
     )
     assert verdict_box.get_attribute("class").split() == ["verdict", "verdict-warn"]
 

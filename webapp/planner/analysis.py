@@ -27,7 +27,7 @@ from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 
 from costmodel import Scenario, ScenarioError, compare
-from costmodel.decision import Decision
+from costmodel.decision import Decision, on_present_value
 from costmodel.lines import LINES, SIDE_LABELS
 from costmodel.operations import fleet, parse_fleet, parse_tornado, tornado
 from costmodel.ranges import Range, drivers, fleet_size, with_spread
@@ -41,7 +41,7 @@ from webapp import formatting
 from webapp.decided import SEED, decided, draws_for, filled_share, observed_days, ranges_for
 from webapp.planner.fields import BY_PATH, field_value, labels
 from webapp.planner.permalink import Permalink
-from webapp.planner.verdict import how_sure, verdict
+from webapp.planner.verdict import discounted, how_sure, verdict
 
 __all__ = ["SEED", "Analyses", "analysis_document", "draws_for", "run_analyses"]
 """``SEED`` and ``draws_for`` are :mod:`webapp.decided`'s, named here for the files' readers."""
@@ -118,7 +118,12 @@ def run_analyses(link: Permalink) -> Analyses:
     try:
         swings = tornado(
             parse_tornado(
-                {"scenario": data, "drivers": {r.path: r.as_driver() for r in chosen_drivers}}
+                {
+                    "scenario": data,
+                    "drivers": {r.path: r.as_driver() for r in chosen_drivers},
+                    # the verdict's measure (costmodel.decision.on_present_value)
+                    "measure": "present_value_savings" if on_present_value(scenario) else "savings",
+                }
             )
         )
     except ScenarioError as exc:
@@ -187,6 +192,7 @@ def chart_labels(scenario: Scenario) -> dict[str, str]:
     """Translated titles, axis names and legend entries: the charts' only words."""
     symbol = formatting.currency_symbol(scenario.currency)
     horizon = formatting.months(scenario.horizon_months, 0)
+    present_value = on_present_value(scenario)  # the tornado's and the fan's measure
 
     def money_axis(text: str) -> str:
         return _("%(what)s [%(currency)s]") % {"what": text, "currency": symbol}
@@ -215,15 +221,26 @@ def chart_labels(scenario: Scenario) -> dict[str, str]:
         "grid_title": _("Savings by utilization and horizon"),
         "horizon": _("Horizon [months]"),
         "zero_boundary": _("Savings = 0"),
-        "fan_axis": money_axis(_("Rent minus build so far")),
+        "fan_axis": money_axis(
+            _("Rent minus build so far, in present value")
+            if present_value  # the uncertainty's measure (webapp.decided)
+            else _("Rent minus build so far")
+        ),
         "fan_p50": _("Median (P50)"),
         "fan_band": _("P10 to P90"),
         "fan_p10": _("P10"),
         "fan_p90": _("P90"),
         "fan_sold": _("At the end, the box sold"),
-        "tornado_title": _("What swings the savings most"),
+        "tornado_title": _("What swings the present-value savings most")
+        if present_value
+        else _("What swings the savings most"),
         "tornado_axis": money_axis(
-            _("Savings of building over %(horizon)s") % {"horizon": horizon}
+            (
+                _("Present-value savings of building over %(horizon)s")
+                if present_value
+                else _("Savings of building over %(horizon)s")
+            )
+            % {"horizon": horizon}
         ),
         "tornado_low": _("Input at its low value"),
         "tornado_high": _("Input at its high value"),
@@ -267,9 +284,17 @@ def _uncertainty_part(a: Analyses, scenario: Scenario) -> dict[str, Any]:
     answer = a.uncertainty
     part.update(answer)
     # the band ends where the share is counted: at the horizon, the box sold (results.js)
-    part["title"] = _(
-        "Advantage of building, the box sold at the end: building is cheaper in %(share)s of draws"
-    ) % {"share": formatting.share(answer["probability_build_cheaper"])}
+    if discounted(a.decision):  # the draws are of present-value savings (webapp.decided)
+        title = _(
+            "Advantage of building in present value, the box sold at the end: building is "
+            "cheaper in %(share)s of draws"
+        )
+    else:
+        title = _(
+            "Advantage of building, the box sold at the end: building is cheaper in %(share)s "
+            "of draws"
+        )
+    part["title"] = title % {"share": formatting.share(answer["probability_build_cheaper"])}
     part["confidence"] = how_sure(a.decision, answer, a.draws, scenario.currency)
     return part
 
@@ -384,7 +409,7 @@ def _cache_key(link: Permalink) -> str:
         sort_keys=True,
     )
     digest = hashlib.blake2b(identity.encode(), digest_size=16).hexdigest()
-    return f"planner:analysis:v2:{get_language()}:{digest}"
+    return f"planner:analysis:v3:{get_language()}:{digest}"
 
 
 def analysis_document(link: Permalink) -> dict[str, Any]:

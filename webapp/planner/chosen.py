@@ -87,7 +87,11 @@ def chosen_for_you(link: Permalink, commitment: Mapping[str, Any] | None = None)
             continue
         slug = str(item["natural_key"][0])
         reason = _reason(today.get(name), slug, selection)
-        best = _ranked(link.provenance, slug) if name == "cloud_offering" else None
+        best = (
+            _ranked(link.provenance, slug, selection.all_markets)
+            if name == "cloud_offering"
+            else None
+        )
         if best is not None:
             reason = best
         chosen.append(
@@ -110,12 +114,22 @@ RANKING_ROLE = "cloud offering ranking"
 """The provenance record that the offering is the best rent plan's (webapp.planner.services)."""
 
 
-def _ranked(provenance: Sequence[Mapping[str, Any]], slug: str) -> str | None:
+def _ranked(provenance: Sequence[Mapping[str, Any]], slug: str, all_markets: bool) -> str | None:
     """Why the offering is the plan's when the planner chose it by ranking every way to rent
     the work (None: it did not)."""
     for item in provenance:
         if item.get("role") == RANKING_ROLE and item.get("offering") == slug:
             count = int(item.get("weighed") or 0)
+            if all_markets:
+                return ngettext(
+                    "the cheapest way to rent this work, by present value, of the %(count)s "
+                    "offering of every market that can do it, prices converted at the exchange "
+                    "rate in effect on the plan's date (see “Every way to do this work”)",
+                    "the cheapest way to rent this work, by present value, of the %(count)s "
+                    "offerings of every market that can do it, prices converted at the exchange "
+                    "rate in effect on the plan's date (see “Every way to do this work”)",
+                    count,
+                ) % {"count": count}
             return ngettext(
                 "the cheapest way to rent this work, by present value, of the %(count)s "
                 "offering of this market that can do it (see “Every way to do this work”)",

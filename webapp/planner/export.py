@@ -239,13 +239,24 @@ BAND_LABELS = {
 }
 """Labels of the uncertainty's monthly bands, the monthly table's last columns."""
 
+PRESENT_VALUE_BAND_LABELS = {
+    "p10": gettext_lazy("Rent minus build so far in present value, P10"),
+    "p50": gettext_lazy("Rent minus build so far in present value, P50"),
+    "p90": gettext_lazy("Rent minus build so far in present value, P90"),
+}
+"""The same bands when the verdict is decided on present value (a cost of capital above 0):
+the uncertainty is then asked for present-value savings, and each month's band is of the
+difference discounted to the start (methodology version 4)."""
 
-def monthly_header(currency: str, bands: bool = False) -> list[Cell]:
-    """The monthly table's one header row: ``Month``, then each amount with its currency."""
+
+def monthly_header(currency: str, bands: bool = False, present_value: bool = False) -> list[Cell]:
+    """The monthly table's one header row: ``Month``, then each amount with its currency (the
+    bands' in present value when ``present_value``)."""
     labels: list[Cell] = [str(MONTHLY_LABELS["month"])]
     labels += [with_unit(MONTHLY_LABELS[c], currency) for c in MONTHLY_COLUMNS[1:]]
     if bands:
-        labels += [with_unit(BAND_LABELS[p], currency) for p in BAND_LABELS]
+        names = PRESENT_VALUE_BAND_LABELS if present_value else BAND_LABELS
+        labels += [with_unit(names[p], currency) for p in names]
     return labels
 
 
@@ -258,7 +269,8 @@ def monthly_rows(
     header, rows = monthly_table(dict(result))
     assert tuple(header) == MONTHLY_COLUMNS
     bands = analyses.uncertainty["bands"] if analyses and analyses.uncertainty else None
-    out: list[list[Cell]] = [monthly_header(currency, bands is not None)]
+    present_value = analyses is not None and verdict.discounted(analyses.decision)
+    out: list[list[Cell]] = [monthly_header(currency, bands is not None, present_value)]
     for row in rows:
         cells: list[Cell] = [row[0], *(round_money(float(v), currency) for v in row[1:])]
         if bands is not None:
@@ -452,12 +464,26 @@ def uncertainty_rows(a: Analyses, currency: str) -> list[list[Cell]]:
     u = a.uncertainty
     savings, months = u["savings"], u["break_even_month"]
     share = PROBABILITY_PLACES - 2
+    if verdict.discounted(a.decision):  # the draws are of the verdict's measure
+        labels = (
+            _("Present-value savings, P10"),
+            _("Present-value savings, P50 (median)"),
+            _("Present-value savings, P90"),
+            _("Present-value savings, mean"),
+        )
+    else:
+        labels = (
+            _("Savings, P10"),
+            _("Savings, P50 (median)"),
+            _("Savings, P90"),
+            _("Savings, mean"),
+        )
     return [
         *rows,
-        [_("Savings, P10"), _money(savings["p10"], currency), currency],
-        [_("Savings, P50 (median)"), _money(savings["p50"], currency), currency],
-        [_("Savings, P90"), _money(savings["p90"], currency), currency],
-        [_("Savings, mean"), _money(savings["mean"], currency), currency],
+        *(
+            [label, _money(savings[p], currency), currency]
+            for label, p in zip(labels, ("p10", "p50", "p90", "mean"), strict=True)
+        ),
         [
             _("Share of draws in which building is cheaper"),
             percent_cell(u["probability_build_cheaper"], share),
@@ -506,14 +532,18 @@ def tornado_rows(a: Analyses, currency: str) -> list[list[Cell]]:
     if a.tornado is None:
         return []
     months = _("months")
+    if verdict.discounted(a.decision):  # the tornado of the verdict's measure
+        low, high = _("Present-value savings, input low"), _("Present-value savings, input high")
+    else:
+        low, high = _("Savings, input low"), _("Savings, input high")
     return [
         [
             _("Input"),
             _("Unit"),
             _("Low"),
             _("High"),
-            with_unit(_("Savings, input low"), currency),
-            with_unit(_("Savings, input high"), currency),
+            with_unit(low, currency),
+            with_unit(high, currency),
             with_unit(_("Break-even month, input low"), months),
             with_unit(_("Break-even month, input high"), months),
         ],

@@ -77,7 +77,7 @@ class ScenarioField:
     """Dotted path in the explicit scenario, e.g. ``build.capex`` ("" for an input only the
     catalog selection holds, such as the custom box's scaling efficiency)."""
     label: Promise
-    unit: str  # "money", "money/kWh", "money/h", "W", "fraction", "int", "months", "", ...
+    unit: str  # "money", "money/kWh", "money/h", "W", "fraction", "int", "months", "bool", ...
     help: Promise | str = ""
     example: Promise | str = ""
     """What to type, for the error message: "3 for 3 %"."""
@@ -565,6 +565,19 @@ SELECTION_FIELDS: tuple[ScenarioField, ...] = (
     ScenarioField(
         "", _("Cloud offering"), "choice", form="cloud_offering", selection="cloud_offering"
     ),
+    ScenarioField(
+        "",
+        _("Every market, at the dated exchange rate"),
+        "bool",
+        _(
+            "Weigh the cloud offerings of every market, not only those of your currency's "
+            "(mainland China for CNY), their prices converted at the catalog's exchange rate in "
+            "effect on the plan's date."
+        ),
+        form="all_markets",
+        selection="all_markets",
+        initial=False,
+    ),
     ScenarioField("", _("Electricity tariff"), "choice", form="tariff", selection="tariff"),
     ScenarioField("", _("Hosting"), "choice", form="hosting", selection="hosting"),
     ScenarioField(
@@ -582,8 +595,9 @@ SELECTION_FIELDS: tuple[ScenarioField, ...] = (
         selection="scaling_efficiency",
     ),
 )
-"""Inputs only the catalog selection holds (the resolver turns them into scenario fields); the
-catalog's rows are the choices of the first five."""
+"""Inputs only the catalog selection holds (the resolver turns them into scenario fields, the
+ranking reads ``all_markets``); the catalog's rows are the choices of the ``choice`` ones, a
+``bool`` one is a tick box."""
 
 ALL_FIELDS: tuple[ScenarioField, ...] = (
     GENERAL_FIELDS

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from webapp.catalog.models import CloudOffering
+from webapp.catalog.models import CloudOffering, FxRate
 from webapp.catalog.selectors import CatalogSnapshot
 
 CHINA = "China (mainland)"
@@ -32,6 +32,41 @@ def market_offerings(currency: str, catalog: CatalogSnapshot) -> list[CloudOffer
         for slug, offering in sorted(catalog.offerings.items())
         if in_market(offering, currency) and catalog.rate(offering) is not None
     ]
+
+
+def every_market(currency: str, catalog: CatalogSnapshot) -> list[CloudOffering]:
+    """The offerings of every market with a rate on the snapshot's day whose price converts
+    into ``currency`` at an exchange rate in effect that day (the choice "every market, at the
+    dated exchange rate"), by slug."""
+    return [
+        offering
+        for slug, offering in sorted(catalog.offerings.items())
+        if (rate := catalog.rate(offering)) is not None
+        and (rate.currency == currency or catalog.fx_rate(rate.currency, currency) is not None)
+    ]
+
+
+def offered(currency: str, all_markets: bool, catalog: CatalogSnapshot) -> list[CloudOffering]:
+    """What a plan may rent: its currency's market, or every market (``all_markets``)."""
+    if all_markets:
+        return every_market(currency, catalog)
+    return market_offerings(currency, catalog)
+
+
+def exchange_rates(
+    currency: str, offerings: Iterable[CloudOffering], catalog: CatalogSnapshot
+) -> list[FxRate]:
+    """The exchange rates (rows in effect on the snapshot's day) that turn the prices of
+    ``offerings`` into ``currency``, each once, by pair."""
+    rows: dict[tuple[str, str], FxRate] = {}
+    for offering in offerings:
+        rate = catalog.rate(offering)
+        if rate is None or rate.currency == currency:
+            continue
+        row = catalog.fx_rate(rate.currency, currency)
+        if row is not None:
+            rows[(row.base_currency, row.quote_currency)] = row
+    return [rows[pair] for pair in sorted(rows)]
 
 
 def gpu_memory_gb(offering: CloudOffering) -> float:

@@ -18,9 +18,10 @@ the cloud offering to the catalog: the offering of the best rent plan.
 
 from __future__ import annotations
 
+import datetime
 import hashlib
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -33,10 +34,11 @@ from costmodel.options import options, parse_options, with_box
 from costmodel.projection import job_times
 from costmodel.scenario import JobsWorkload
 from webapp import formatting
-from webapp.catalog.models import BuildPreset, CloudOffering, Tier
+from webapp.catalog.models import BuildPreset, CloudOffering, FxRate, Tier
 from webapp.catalog.resolver import Resolution, parse_selection, resolve
 from webapp.catalog.selectors import CatalogSnapshot, catalog_version
 from webapp.planner import market
+from webapp.planner.permalink import Permalink
 
 TIERS = [tier.value for tier in Tier]
 """Preset tiers, smallest first: the ranking weighs the plan's tier and the next."""
@@ -62,6 +64,12 @@ class Candidates:
     memory_refused: list[str] = field(default_factory=list)
     """Offerings left out before the engine: fewer GB per GPU than the box's (utilization
     work)."""
+    exchange: list[FxRate] = field(default_factory=list)
+    """The exchange rates that converted offerings' prices into the plan's currency."""
+    all_markets: bool = False
+    """Every market's offerings were weighed, not only the currency's market's."""
+    day: datetime.date = datetime.date.min
+    """The day of the prices and of the exchange rates."""
 
 
 def _selection(link_selection: Mapping[str, Any], **changes: Any) -> dict[str, Any]:
@@ -89,7 +97,7 @@ def nearby_presets(catalog: CatalogSnapshot, box_tier: str | None) -> list[Build
     return [p for p in presets if p.tier in wanted]
 
 
-def _catalog_part(selection: Mapping[str, Any], all_offerings: bool) -> dict[str, Any] | None:
+def _catalog_part(selection: Mapping[str, Any]) -> dict[str, Any] | None:
     """The catalog's side of the candidates: each offering of the market and each nearby
     preset resolved with the plan's choices. It does not depend on the workload (a
     commitment's count is left to the options operation's best), so it is kept per selection
@@ -100,19 +108,15 @@ def _catalog_part(selection: Mapping[str, Any], all_offerings: bool) -> dict[str
     except ScenarioError:
         return None
     without_work = {k: v for k, v in selection.items() if k not in ("workload", "name")}
-    identity = json.dumps([without_work, all_offerings, catalog_version()], sort_keys=True)
-    key = "ranking:catalog:v1:" + hashlib.blake2b(identity.encode(), digest_size=16).hexdigest()
+    identity = json.dumps([without_work, catalog_version()], sort_keys=True)
+    key = "ranking:catalog:v2:" + hashlib.blake2b(identity.encode(), digest_size=16).hexdigest()
     cache = caches[CACHE]
     part: dict[str, Any] | None = cache.get(key)
     if part is not None:
         return part
     catalog = CatalogSnapshot(parsed.day)
     box_preset = catalog.presets.get(parsed.preset or "")
-    listed = (
-        [o for _s, o in sorted(catalog.offerings.items()) if catalog.rate(o) is not None]
-        if all_offerings
-        else market.market_offerings(parsed.currency, catalog)
-    )
+    listed = market.offered(parsed.currency, parsed.all_markets, catalog)
     rents: list[tuple[CloudOffering, dict[str, Any], dict[str, Any]]] = []
     for offering in listed:
         data = _selection(selection, cloud_offering=offering.slug, committed_instances=None)
@@ -128,17 +132,23 @@ def _catalog_part(selection: Mapping[str, Any], all_offerings: bool) -> dict[str
         resolution = _resolved(data, catalog)
         if resolution is not None:
             builds.append((preset, data, resolution.scenario.build.model_dump()))
-    part = {"box_preset": box_preset, "rents": rents, "builds": builds}
+    exchange = market.exchange_rates(parsed.currency, listed, catalog)
+    part = {
+        "box_preset": box_preset,
+        "rents": rents,
+        "builds": builds,
+        "exchange": exchange,
+        "day": parsed.day,
+    }
     cache.set(key, part, CACHE_SECONDS)
     return part
 
 
-def candidates(
-    scenario: Scenario, selection: Mapping[str, Any], *, all_offerings: bool = False
-) -> Candidates | None:
+def candidates(scenario: Scenario, selection: Mapping[str, Any]) -> Candidates | None:
     """The options request of a catalog plan: its box and scenario, the nearby presets and
-    every offering of its market; None for a plan typed without the catalog."""
-    part = _catalog_part(selection, all_offerings)
+    every offering of its market (of every market, when its selection says
+    ``all_markets``); None for a plan typed without the catalog."""
+    part = _catalog_part(selection)
     if part is None:
         return None
     box_memory = scenario.build.gpu_memory_gb
@@ -164,7 +174,17 @@ def candidates(
     if part["box_preset"] is not None:
         presets[THIS_BOX] = part["box_preset"]
     request = {"scenario": scenario.model_dump(mode="json"), "builds": builds, "rents": rents}
-    return Candidates(request, offerings, presets, rent_selections, build_selections, refused)
+    return Candidates(
+        request,
+        offerings,
+        presets,
+        rent_selections,
+        build_selections,
+        refused,
+        part["exchange"],
+        bool(selection.get("all_markets")),
+        part["day"],
+    )
 
 
 def _key(scenario: Scenario, selection: Mapping[str, Any]) -> str:
@@ -233,17 +253,14 @@ def _offering_label(slug: str, c: Candidates) -> str:
     return slug if offering is None else offering.localized_name()
 
 
-def ranking_part(
-    scenario: Scenario,
-    selection: Mapping[str, Any] | None,
-    link_for: Any,
-) -> dict[str, Any] | None:
-    """The "Every way to do this work" section: rows ranked by present value, the infeasible
-    ones with their reason; None for a plan typed without the catalog.
+def ranking_part(link: Permalink, link_for: Any) -> dict[str, Any] | None:
+    """The "Every way to do this work" section of the plan ``link``: rows ranked by present value,
+    the infeasible ones with their reason; None for a plan typed without the catalog.
 
     ``link_for(preset, offering)`` gives the address of a row's own results page (preset
     None: the plan's own box).
     """
+    scenario, selection = link.scenario, link.selection
     if not selection:
         return None
     found = ranked(scenario, selection)
@@ -314,7 +331,24 @@ def ranking_part(
         }
         for slug in c.memory_refused
     ]
-    return {"rows": rows, "infeasible": infeasible, "jobs": jobs, "language": get_language()}
+    return {
+        "rows": rows,
+        "infeasible": infeasible,
+        "jobs": jobs,
+        "language": get_language(),
+        "all_markets": c.all_markets,
+        "day": c.day.isoformat(),
+        "exchange": [
+            {
+                "base": row.base_currency,
+                "quote": row.quote_currency,
+                "rate": formatting.number(row.rate, 4),
+                "effective": row.effective_date.isoformat(),
+                "source": str(row.source),
+            }
+            for row in c.exchange
+        ],
+    }
 
 
 def _times(scenario: Scenario, plan: Mapping[str, Any], c: Candidates) -> str:
@@ -343,19 +377,13 @@ def _times(scenario: Scenario, plan: Mapping[str, Any], c: Candidates) -> str:
     return "; ".join(parts)
 
 
-def variant(
-    scenario: Scenario,
-    selection: Mapping[str, Any],
-    provenance: Sequence[Mapping[str, Any]],
-    *,
-    preset: str | None,
-    offering: str | None,
-) -> tuple[Scenario, list[dict[str, Any]], dict[str, Any]] | None:
-    """A row of the ranking as a plan of its own: the plan with another box (``preset``,
-    None: the plan's) and another offering, resolved from the catalog, doing the same work
-    (work stated as utilization is the same reference GPU-hours on the other box, as the
-    options operation holds it); its scenario, provenance and selection. None when the
-    catalog cannot resolve it."""
+def variant(plan: Permalink, *, preset: str | None, offering: str | None) -> Permalink | None:
+    """A row of the ranking as a plan of its own: ``plan`` (made from the catalog) with
+    another box (``preset``, None: the plan's) and another offering, resolved from the
+    catalog, doing the same work (work stated as utilization is the same reference GPU-hours
+    on the other box, as the options operation holds it). None when the catalog cannot
+    resolve it."""
+    scenario, selection, provenance = plan.scenario, plan.selection or {}, plan.provenance
     changes: dict[str, Any] = {}
     if preset:
         changes["preset"] = preset
@@ -378,4 +406,4 @@ def variant(
         if item.get("fields") and all(str(p).startswith("workload.") for p in item["fields"])
     ]
     kept = [dict(item) for item in resolution.provenance] + workload_items
-    return resolved, kept, parsed.model_dump(mode="json")
+    return Permalink(scenario=resolved, provenance=kept, selection=parsed.model_dump(mode="json"))

@@ -10,7 +10,9 @@ negative saving, without its sign).
 Sentences, in the order the page shows them:
 
 - **headline**: the decision's one verdict code (:attr:`costmodel.decision.Decision.verdict`)
-  in words: build or rent and what it saves over the horizon; a close call
+  in words: build or rent and what it saves over the horizon, in the measure the verdict is
+  decided on (present value at the plan's cost of capital, said so; the savings themselves
+  without one: cash figures are labelled as cash elsewhere); a close call
   (savings within about 1 % of either total); too uncertain to call (the
   recommended side holds in fewer than half of the Monte Carlo's draws: both
   the point figure and that share are named, neither side recommended); or
@@ -96,105 +98,152 @@ def _horizon(scenario: Scenario) -> str:
     return formatting.months(scenario.horizon_months, 0)
 
 
+def discounted(d: Decision) -> bool:
+    """Whether the verdict is decided on present value (a cost of capital above 0): the page
+    then says "in present value" wherever it states that measure."""
+    return d.in_present_value
+
+
+def decided_on(d: Decision) -> float:
+    """The figure the verdict is decided on (:attr:`Decision.decided_on`; the cash savings for a
+    decision made before it was kept, which was decided on them)."""
+    return d.savings if d.decided_on is None else d.decided_on
+
+
+HEADLINES: dict[tuple[str, str, bool], Promise] = {
+    # (case, recommendation, in present value)
+    ("close_call", "build", False): gettext_lazy(
+        "A close call: building saves only %(amount)s over %(horizon)s, less than %(share)s of "
+        "what either costs."
+    ),
+    ("close_call", "build", True): gettext_lazy(
+        "A close call: in present value at %(rate)s a year, building saves only %(amount)s over "
+        "%(horizon)s, less than %(share)s of what either costs."
+    ),
+    ("close_call", "rent", False): gettext_lazy(
+        "A close call: renting is cheaper by only %(amount)s over %(horizon)s, less than "
+        "%(share)s of what either costs."
+    ),
+    ("close_call", "rent", True): gettext_lazy(
+        "A close call: in present value at %(rate)s a year, renting is cheaper by only "
+        "%(amount)s over %(horizon)s, less than %(share)s of what either costs."
+    ),
+    ("measured", "build", False): gettext_lazy(
+        "Too uncertain to call: on these figures building saves %(amount)s over %(horizon)s, "
+        "but they rest on %(days)s days of measured usage, fewer than the %(minimum)s a pattern "
+        "needs."
+    ),
+    ("measured", "build", True): gettext_lazy(
+        "Too uncertain to call: on these figures building saves %(amount)s in present value "
+        "(at %(rate)s a year) over %(horizon)s, but they rest on %(days)s days of measured "
+        "usage, fewer than the %(minimum)s a pattern needs."
+    ),
+    ("measured", "rent", False): gettext_lazy(
+        "Too uncertain to call: on these figures renting is cheaper by %(amount)s over "
+        "%(horizon)s, but they rest on %(days)s days of measured usage, fewer than the "
+        "%(minimum)s a pattern needs."
+    ),
+    ("measured", "rent", True): gettext_lazy(
+        "Too uncertain to call: on these figures renting is cheaper by %(amount)s in present "
+        "value (at %(rate)s a year) over %(horizon)s, but they rest on %(days)s days of "
+        "measured usage, fewer than the %(minimum)s a pattern needs."
+    ),
+    ("uncertain", "build", False): gettext_lazy(
+        "Too uncertain to call: on these figures building saves %(amount)s over %(horizon)s, "
+        "but it comes out cheaper in only %(share)s of the draws of the uncertain inputs."
+    ),
+    ("uncertain", "build", True): gettext_lazy(
+        "Too uncertain to call: on these figures building saves %(amount)s in present value "
+        "(at %(rate)s a year) over %(horizon)s, but it comes out cheaper in only %(share)s of "
+        "the draws of the uncertain inputs."
+    ),
+    ("uncertain", "rent", False): gettext_lazy(
+        "Too uncertain to call: on these figures renting is cheaper by %(amount)s over "
+        "%(horizon)s, but it comes out cheaper in only %(share)s of the draws of the uncertain "
+        "inputs."
+    ),
+    ("uncertain", "rent", True): gettext_lazy(
+        "Too uncertain to call: on these figures renting is cheaper by %(amount)s in present "
+        "value (at %(rate)s a year) over %(horizon)s, but it comes out cheaper in only "
+        "%(share)s of the draws of the uncertain inputs."
+    ),
+    ("resale_decides", "build", False): gettext_lazy(
+        "Build only if you will sell the box: it saves %(amount)s over %(horizon)s through its "
+        "resale value of %(resale)s; in cash building never catches up."
+    ),
+    ("resale_decides", "build", True): gettext_lazy(
+        "Build only if you will sell the box: it saves %(amount)s in present value (at "
+        "%(rate)s a year) over %(horizon)s through its resale value of %(resale)s; in cash "
+        "building never catches up."
+    ),
+    ("plain", "build", False): gettext_lazy("Build: it saves %(amount)s over %(horizon)s."),
+    ("plain", "build", True): gettext_lazy(
+        "Build: it saves %(amount)s in present value over %(horizon)s, at a cost of capital of "
+        "%(rate)s a year."
+    ),
+    ("plain", "rent", False): gettext_lazy(
+        "Rent: building would cost %(amount)s more over %(horizon)s."
+    ),
+    ("plain", "rent", True): gettext_lazy(
+        "Rent: building would cost %(amount)s more in present value over %(horizon)s, at a cost "
+        "of capital of %(rate)s a year."
+    ),
+}
+"""The headline of each case, in the measure the verdict is decided on: savings as they are
+without a discount rate, present value (and its rate) with one."""
+
+
 def headline(d: Decision, currency: str) -> str:
     """The verdict in one sentence: build or rent and what it saves over the horizon, or a
-    close call. The one wording of it: the results page, the saved list and the compare page
-    all show this sentence."""
-    cur = currency
-    horizon = formatting.months(d.horizon_months, 0)
+    close call, in the measure the verdict is decided on (present value at the plan's cost of
+    capital; the savings themselves without one). The one wording of it: the results page, the
+    saved list and the compare page all show this sentence."""
+    amount = decided_on(d)
     if d.close_call:
-        values = {
-            "amount": formatting.amount(abs(d.savings), cur),
-            "horizon": horizon,
-            "share": formatting.percent(CLOSE_CALL_SHARE),
-        }
-        if d.recommendation == "build":
-            return (
-                _(
-                    "A close call: building saves only %(amount)s over %(horizon)s, less than "
-                    "%(share)s of what either costs."
-                )
-                % values
-            )
-        return (
-            _(
-                "A close call: renting is cheaper by only %(amount)s over %(horizon)s, less than "
-                "%(share)s of what either costs."
-            )
-            % values
-        )
-    if d.verdict == "uncertain" and d.too_little_measured:
-        values = {
-            "amount": formatting.amount(abs(d.savings), cur),
-            "horizon": horizon,
-            "days": formatting.number(d.observed_days or 0.0, 1),
-            "minimum": formatting.number(MIN_OBSERVED_DAYS),
-        }
-        if d.recommendation == "build":
-            return (
-                _(
-                    "Too uncertain to call: on these figures building saves %(amount)s over "
-                    "%(horizon)s, but they rest on %(days)s days of measured usage, fewer than "
-                    "the %(minimum)s a pattern needs."
-                )
-                % values
-            )
-        return (
-            _(
-                "Too uncertain to call: on these figures renting is cheaper by %(amount)s over "
-                "%(horizon)s, but they rest on %(days)s days of measured usage, fewer than the "
-                "%(minimum)s a pattern needs."
-            )
-            % values
-        )
-    if d.verdict == "uncertain":
-        values = {
-            "amount": formatting.amount(abs(d.savings), cur),
-            "horizon": horizon,
-            "share": formatting.share(d.probability_recommendation_holds),
-        }
-        if d.recommendation == "build":
-            return (
-                _(
-                    "Too uncertain to call: on these figures building saves %(amount)s over "
-                    "%(horizon)s, but it comes out cheaper in only %(share)s of the draws of the "
-                    "uncertain inputs."
-                )
-                % values
-            )
-        return (
-            _(
-                "Too uncertain to call: on these figures renting is cheaper by %(amount)s over "
-                "%(horizon)s, but it comes out cheaper in only %(share)s of the draws of the "
-                "uncertain inputs."
-            )
-            % values
-        )
-    if d.verdict == "resale_decides":
-        return _(
-            "Build only if you will sell the box: it saves %(amount)s over %(horizon)s "
-            "through its resale value of %(resale)s; in cash building never catches up."
-        ) % {
-            "amount": formatting.amount(d.savings, cur),
-            "horizon": horizon,
-            "resale": formatting.amount(d.resale_value, cur),
-        }
-    if d.recommendation == "build":
-        return _("Build: it saves %(amount)s over %(horizon)s.") % {
-            "amount": formatting.amount(d.savings, cur),
-            "horizon": horizon,
-        }
-    return _("Rent: building would cost %(amount)s more over %(horizon)s.") % {
-        "amount": formatting.amount(abs(d.savings), cur),
-        "horizon": horizon,
+        case = "close_call"
+    elif d.verdict == "uncertain":
+        case = "measured" if d.too_little_measured else "uncertain"
+    elif d.verdict == "resale_decides":
+        case = "resale_decides"
+    else:
+        case = "plain"
+    values = {
+        "amount": formatting.amount(abs(amount), currency),
+        "horizon": formatting.months(d.horizon_months, 0),
+        # a close call's share of the totals; an uncertain verdict's share of the draws
+        "share": formatting.percent(CLOSE_CALL_SHARE)
+        if case == "close_call"
+        else formatting.share(d.probability_recommendation_holds),
+        "days": formatting.number(d.observed_days or 0.0, 1),
+        "minimum": formatting.number(MIN_OBSERVED_DAYS),
+        "resale": formatting.amount(d.resale_value, currency),
+        "rate": rate_text(d.discount_rate_per_year),
     }
+    return str(HEADLINES[(case, d.recommendation, discounted(d))]) % values
+
+
+def rate_text(rate: float) -> str:
+    """A cost of capital as a percentage with the decimals it has, up to two (``8 %``,
+    ``7.5 %``)."""
+    percent = rate * 100
+    decimals = next((n for n in range(2) if round(percent, n) == round(percent, 9)), 2)
+    return formatting.percent(rate, decimals)
 
 
 def median(d: Decision, currency: str) -> str | None:
-    """The median (P50) of the Monte Carlo's savings, said beside the point figure."""
+    """The median (P50) of the Monte Carlo's draws of the measure the verdict is decided on,
+    said beside the point figure."""
     if d.savings_p50 is None:
         return None
     amount = formatting.amount(abs(d.savings_p50), currency)
+    if discounted(d):
+        if d.savings_p50 >= 0:
+            return _("Median of the draws: building saves %(amount)s in present value.") % {
+                "amount": amount
+            }
+        return _("Median of the draws: renting is cheaper by %(amount)s in present value.") % {
+            "amount": amount
+        }
     if d.savings_p50 >= 0:
         return _("Median of the draws: building saves %(amount)s.") % {"amount": amount}
     return _("Median of the draws: renting is cheaper by %(amount)s.") % {"amount": amount}
@@ -455,10 +504,14 @@ def how_sure(
         first = _("Building is cheaper in %(share)s of %(draws)s draws of the uncertain inputs.")
     else:
         first = _("Renting is cheaper in %(share)s of %(draws)s draws of the uncertain inputs.")
-    parts = [
-        first % values,
-        _("In 8 draws out of 10 the savings of building lie between %(p10)s and %(p90)s.") % values,
-    ]
+    if discounted(decision):
+        spread = _(
+            "In 8 draws out of 10 the present-value savings of building lie between %(p10)s "
+            "and %(p90)s."
+        )
+    else:
+        spread = _("In 8 draws out of 10 the savings of building lie between %(p10)s and %(p90)s.")
+    parts = [first % values, spread % values]
     if code == "uncertain":
         parts.append(_("It could go either way: the tornado chart shows which guesses swing it."))
     elif code == "unlikely":

@@ -112,8 +112,15 @@ def test_the_uncertainty_is_the_engines_over_the_default_ranges(client, scenario
 def test_the_tornado_is_the_engines_with_the_largest_swing_first(client, scenario, permalink):
     doc = client.get(analysis_url(permalink), HTTP_ACCEPT_LANGUAGE="en").json()
     drivers = {r.path: r.as_driver() for r in default_drivers(scenario)}
+    assert scenario.discount_rate_per_year > 0  # the tornado of the verdict's measure
     answer = tornado(
-        parse_tornado({"scenario": scenario.model_dump(mode="json"), "drivers": drivers})
+        parse_tornado(
+            {
+                "scenario": scenario.model_dump(mode="json"),
+                "drivers": drivers,
+                "measure": "present_value_savings",
+            }
+        )
     )
     rows = doc["tornado"]["rows"]
     assert doc["tornado"]["base_savings"] == answer["base_savings"]

@@ -71,10 +71,11 @@ def test_the_monthly_csv_is_one_table_with_the_currency_in_each_money_label(
     rows = parse(response.content)
     assert_tidy(rows)
     assert rows[0][: len(MONTHLY_HEADER_CNY)] == MONTHLY_HEADER_CNY
+    assert scenario.discount_rate_per_year > 0  # the bands are of the verdict's measure
     assert rows[0][len(MONTHLY_HEADER_CNY) :] == [
-        "Rent minus build so far, P10 [CNY]",
-        "Rent minus build so far, P50 [CNY]",
-        "Rent minus build so far, P90 [CNY]",
+        "Rent minus build so far in present value, P10 [CNY]",
+        "Rent minus build so far in present value, P50 [CNY]",
+        "Rent minus build so far in present value, P90 [CNY]",
     ]
     _header, expected = monthly_table(compare(scenario))
     body = rows[1:]
@@ -474,6 +475,7 @@ def test_the_zip_carries_the_decision_uncertainty_tornado_and_fleet(client, scen
             {
                 "scenario": data,
                 "drivers": {r.path: r.as_driver() for r in default_drivers(scenario)},
+                "measure": "present_value_savings",  # the verdict's measure
             }
         )
     )
@@ -507,7 +509,10 @@ def test_the_zip_carries_the_decision_uncertainty_tornado_and_fleet(client, scen
     summary = by_label(files["uncertainty.csv"])
     assert summary["Draws"][0] == str(draws) and summary["Seed of the random generator"][0] == "0"
     for p, text in (("p10", "P10"), ("p50", "P50 (median)"), ("p90", "P90"), ("mean", "mean")):
-        assert summary[f"Savings, {text}"] == [str(money_cell(answer["savings"][p])), "CNY"]
+        assert summary[f"Present-value savings, {text}"] == [
+            str(money_cell(answer["savings"][p])),
+            "CNY",
+        ]
     cheaper = summary["Share of draws in which building is cheaper"]
     assert Decimal(cheaper[0]) == (
         Decimal(repr(answer["probability_build_cheaper"])) * 100
@@ -524,7 +529,7 @@ def test_the_zip_carries_the_decision_uncertainty_tornado_and_fleet(client, scen
 
     monthly = files["monthly.csv"]
     bands = [
-        monthly[0].index(f"Rent minus build so far, {p.upper()} [CNY]")
+        monthly[0].index(f"Rent minus build so far in present value, {p.upper()} [CNY]")
         for p in ("p10", "p50", "p90")
     ]
     for row in monthly[1:]:
@@ -533,7 +538,10 @@ def test_the_zip_carries_the_decision_uncertainty_tornado_and_fleet(client, scen
             assert Decimal(row[column]) == money_cell(answer["bands"][p][month])
 
     swings = files["tornado.csv"]
-    assert swings[0][4:6] == ["Savings, input low [CNY]", "Savings, input high [CNY]"]
+    assert swings[0][4:6] == [
+        "Present-value savings, input low [CNY]",
+        "Present-value savings, input high [CNY]",
+    ]
     assert [r[0] for r in swings[1:]] == [label[d["path"]] for d in drivers["drivers"]]
     for row, d in zip(swings[1:], drivers["drivers"], strict=True):
         assert Decimal(row[4]) == money_cell(d["savings_low"])

@@ -3,17 +3,21 @@ its market ranked by present value (the engine's options operation), each row it
 
 from __future__ import annotations
 
+import datetime
 import re
 
 import pytest
 from django.urls import reverse
 
 from costmodel.options import options, parse_options
+from costmodel.projection import job_times
+from webapp import formatting
+from webapp.catalog.selectors import CatalogSnapshot
 from webapp.planner.permalink import decode
 from webapp.planner.ranking import candidates
 
-from .helpers import link_of
-from .test_jobs import ADAPTER_7B, jobs_data
+from .helpers import code_of, link_of
+from .test_jobs import ADAPTER_7B, FULL_7B, jobs_data
 
 
 def rows_of(html: str) -> list[dict[str, str]]:
@@ -83,3 +87,140 @@ def test_utilization_work_is_rented_only_on_gpus_with_the_boxs_memory(
     for slug in chosen.memory_refused:  # fewer than 80 GB per GPU: listed, not ranked
         assert chosen.offerings[slug].gpu_model.vram_gb < 80
     assert all(r["name"] not in chosen.memory_refused for r in chosen.request["rents"])
+
+
+def ranked_offerings(html: str) -> set[str]:
+    """Every offering the ranking names: ranked as a rent plan or listed as unable to do it."""
+    ranked = {r["offering"] for r in rows_of(html) if r["kind"] == "rent"}
+    return ranked | set(
+        re.findall(r'<li data-offering="([^"]+)" data-preset="" data-infeasible', html)
+    )
+
+
+@pytest.mark.parametrize("all_markets", [True, False])
+def test_every_market_at_the_dated_exchange_rate(client, shipped_catalog, all_markets):
+    """A CNY 4 × RTX 4090 plan with its offering left to the catalog: with "every market" ticked
+    its ranking weighs the offerings priced in dollars too, converted at the exchange rate in
+    effect on the plan's date (named with its date and source); unticked, only the China
+    market's."""
+    data = jobs_data(
+        client, ADAPTER_7B, preset="multi-4x-rtx4090", currency="CNY", cloud_offering=""
+    )
+    if all_markets:
+        data["all_markets"] = "on"
+    response = client.post(reverse("planner:home"), data)
+    assert response.status_code == 302, response.context["form"].errors
+    link = link_of(response["Location"])
+    assert link.selection["all_markets"] is all_markets  # kept in the permalink
+    html = client.get(response["Location"], HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    day = datetime.date.fromisoformat(link.selection["as_of"])
+    catalog = CatalogSnapshot(day)
+    priced = {slug: o for slug, o in catalog.offerings.items() if catalog.rate(o) is not None}
+    china = {slug for slug, o in priced.items() if o.region == "China (mainland)"}
+    listed = ranked_offerings(html)
+    fx = catalog.fx_rate("USD", "CNY")
+    assert fx is not None
+    if not all_markets:
+        assert listed == china
+        assert 'data-markets="one"' in html and 'id="ranking-fx"' not in html
+        return
+    assert listed == set(priced) and listed > china  # every market's offerings
+    # the dollar prices converted at the dated rate, the rate named with its date and source
+    chosen = candidates(link.scenario, link.selection)
+    assert chosen is not None and chosen.all_markets
+    converted = 0
+    for rent in chosen.request["rents"]:
+        offering = priced[rent["name"]]
+        rate = catalog.rate(offering)
+        if rate.currency == "USD":
+            expected = float(rate.hourly_rate * fx.multiplier("USD"))
+            key = "committed_hourly_rate" if offering.is_commitment else "hourly_rate"
+            assert rent["rent"][key] == pytest.approx(expected, rel=1e-9)
+            converted += 1
+    assert converted > 0
+    note = re.search(r'<li data-fx="(\w+)-(\w+)">(.*?)</li>', html, re.S)
+    assert note is not None and (note.group(1), note.group(2)) == (
+        fx.base_currency,
+        fx.quote_currency,
+    )
+    assert f"the rate of {fx.effective_date.isoformat()}" in note.group(3)
+    assert f"{fx.rate:.4f}" in note.group(3).replace(",", "")
+    assert str(fx.source) in html.replace("&#x27;", "'").replace("&amp;", "&")
+    assert f"in effect on {day.isoformat()}" in html
+    # "Chosen for you" names the best rent plan of every market, the one the page compares
+    best = next(r for r in rows_of(html) if r["kind"] == "rent")["offering"]
+    assert link.scenario.rent.hourly_rate == next(
+        r["rent"]["hourly_rate"] for r in chosen.request["rents"] if r["name"] == best
+    )
+    assert "offerings of every market that can do it" in html
+    # kept in a saved scenario and in the form reopened from the link
+    from webapp.scenarios.models import SavedScenario
+
+    client.post(reverse("planner:save"), {"code": code_of(response["Location"]), "name": "x"})
+    assert SavedScenario.objects.get().selection["all_markets"] is True
+    reopened = client.get(reverse("planner:home"), {"from": code_of(response["Location"])})
+    assert reopened.context["form"]["all_markets"].value() is True
+
+
+def test_time_to_result_per_job_is_the_engines_for_each_row(client, shipped_catalog):
+    """Each row's "time to result per job" is the engine's job times of that row's own plan
+    (the one its link opens): wall hours of a run on the box where the plan places it there,
+    instance-hours of a run on the offering where it is rented."""
+    data = jobs_data(
+        client, ADAPTER_7B, FULL_7B, preset="multi-4x-rtx4090", currency="USD", cloud_offering=""
+    )
+    response = client.post(reverse("planner:home"), data)
+    assert response.status_code == 302, response.context["form"].errors
+    html = client.get(response["Location"], HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    section = html.split('id="every-way"')[1].split("</section>")[0]
+    rows = re.findall(
+        r'<tr data-rank="\d+" data-kind="(\w+)".*?<a href="([^"]+)">.*?</th>'
+        r"<td>[^<]*</td><td>[^<]*</td><td>([^<]*)</td>",
+        section,
+        re.S,
+    )
+    assert len(rows) == len(rows_of(html)) > 2
+    placed = set()
+    for kind, url, times in rows:
+        opened = client.get(url.replace("&amp;", "&"))
+        assert opened.status_code == 302
+        plan = decode(code_of(opened["Location"])).scenario
+        expected = []
+        for job in job_times(plan):
+            on_box = kind == "build" and job["placement"] == "box"
+            hours = job["build_hours_per_run"] if on_box else job["rent_instance_hours_per_run"]
+            expected.append(f"{job['name']}: {formatting.number(hours, 1)} h")
+            placed.add((kind, job["name"], on_box))
+        assert times == "; ".join(expected)
+    # the 96 GB box holds the adapter run and rents the full fine-tune
+    assert ("build", ADAPTER_7B["name"], True) in placed
+    assert ("build", FULL_7B["name"], False) in placed
+
+
+def test_a_cny_plan_rents_the_7b_full_fine_tune_abroad_only_with_every_market(
+    client, shipped_catalog
+):
+    """No China-market instance holds the 7B full fine-tune's 159.5 GB, so the CNY plan is
+    refused naming the field; with every market weighed it is rented on an instance of
+    another market that holds it."""
+    data = jobs_data(
+        client, ADAPTER_7B, FULL_7B, preset="multi-4x-rtx4090", currency="CNY", cloud_offering=""
+    )
+    refused = client.post(reverse("planner:home"), data)
+    assert refused.status_code == 200
+    assert "159.5 GB" in refused.context["form"].errors["job_parameters_billion_2"][0]
+    data["all_markets"] = "on"
+    response = client.post(reverse("planner:home"), data)
+    assert response.status_code == 302, response.context["form"].errors
+    link = link_of(response["Location"])
+    catalog = CatalogSnapshot(datetime.date.fromisoformat(link.selection["as_of"]))
+    rented = catalog.offerings[chosen_offering(link)]
+    assert rented.region != "China (mainland)"
+    assert rented.gpu_count * rented.gpu_model.vram_gb >= 159.5
+
+
+def chosen_offering(link) -> str:
+    """The offering the plan rents (the ranking's choice, from its provenance)."""
+    return next(
+        str(item["natural_key"][0]) for item in link.provenance if item.get("role") == "cloud rate"
+    )

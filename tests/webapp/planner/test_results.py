@@ -26,10 +26,20 @@ def test_the_results_page_says_the_verdict_and_shows_the_engines_figures(
     html = response.content.decode()
     result = compare(scenario)
     assert round(result["break_even_month"], 1) == 2.7
-    # the methodology's worked example: 320 434.19 over 36 months, 2.6717 months to break even
-    assert "Build: it saves ¥320,434 over 36 months." in html
+    # the methodology's worked example: 320 434.19 over 36 months, 2.6717 months to break even;
+    # at its 8 % cost of capital the verdict is decided, and said, in present value
+    with translation.override("en"):
+        present_value = formatting.amount(result["present_value_savings"], "CNY")
+    assert (
+        f"Build: it saves {present_value} in present value over 36 months, at a cost of "
+        "capital of 8 % a year." in html
+    )
     assert "keep it at least 2.7 months" in html
-    assert "¥320,434.19" in html  # savings, rounded to the fen
+    assert "¥320,434.19" in html  # savings, rounded to the fen, labelled as cash
+    assert "Savings of building over 36 months (cash, resale credited)" in html
+    with translation.override("en"):
+        shown = formatting.money(result["present_value_savings"], "CNY")
+    assert re.search(r'id="figure-present-value-savings" class="">' + re.escape(shown) + "<", html)
     assert "¥2.68" in html and "¥28.09" in html  # cost per reference GPU-hour, build and rent
     assert "5.1 %" in html  # break-even utilization
     assert "¥8,575.00" in html  # resale value
@@ -43,8 +53,11 @@ def test_a_scenario_that_never_pays_back_says_rent(client, scenario_data):
     assert result["break_even_month"] is None and result["savings"] < 0
     html = client.get(results_url(encode(scenario)), HTTP_ACCEPT_LANGUAGE="en").content.decode()
     with translation.override("en"):
-        shortfall = formatting.amount(-result["savings"], "CNY")
-    assert f"Rent: building would cost {shortfall} more over 36 months." in html
+        shortfall = formatting.amount(-result["present_value_savings"], "CNY")
+    assert (
+        f"Rent: building would cost {shortfall} more in present value over 36 months, at a "
+        "cost of capital of 8 % a year." in html
+    )
     assert 'class="verdict verdict-neutral"' in html
     assert "In cash alone building never catches up" in html
 

@@ -4,8 +4,10 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
+from django.utils import translation
 
 from costmodel import compare, parse_scenario
+from webapp import formatting
 from webapp.planner.permalink import encode
 from webapp.scenarios.models import SavedScenario
 from webapp.scenarios.services import create_saved_scenario
@@ -29,7 +31,10 @@ def test_saving_a_result_stores_the_explicit_scenario_and_shows_it(client, perma
     assert parse_scenario(saved.scenario) == scenario
     assert saved.owner is None and saved.session_key == client.session.session_key
     page = client.get(response["Location"], HTTP_ACCEPT_LANGUAGE="en").content.decode()
-    assert "Build: it saves ¥320,434 over 36 months." in page  # the worked example
+    result = compare(scenario)  # the worked example, at its 8 % cost of capital
+    with translation.override("en"):
+        present_value = formatting.amount(result["present_value_savings"], "CNY")
+    assert f"Build: it saves {present_value} in present value over 36 months" in page
     analysis = client.get(reverse("planner:saved-analysis", args=[saved.pk])).json()
     assert analysis["cumulative"]["rent"] == compare(scenario)["rent"]["cumulative"]
     assert "Rename" in page and "Delete" in page

@@ -205,6 +205,7 @@ def test_how_sure_gives_the_share_of_draws_and_the_p10_to_p90_savings():
         "distributions": {"rent.hourly_rate": {"kind": "uniform", "low": 1.0, "high": 60.0}},
         "draws": 2000,
         "seed": 1,
+        "measure": "present_value_savings",  # the verdict's, as the app asks (webapp.decided)
     }
     answer = uncertainty(parse_uncertainty(request))
     decision = decide(scenario, compare(scenario), utilization_sweep(scenario, 6), answer)
@@ -311,6 +312,7 @@ def uncertain_decision():
         "distributions": {"rent.hourly_rate": {"kind": "uniform", "low": 0.5, "high": 3.0}},
         "draws": 2000,
         "seed": 1,
+        "measure": "present_value_savings",  # the verdict's, as the app asks (webapp.decided)
     }
     answer = uncertainty(parse_uncertainty(request))
     result = compare(scenario)
@@ -322,17 +324,20 @@ def test_an_uncertain_verdict_names_the_point_figure_and_the_share_and_recommend
     assert decision.recommendation == "build" and decision.verdict == "uncertain"
     with translation.override("en"):
         said = verdict(decision, scenario)
-        point = amount(decision.savings, "CNY")
+        point = amount(decision.present_value_savings, "CNY")
         share = formatting.share(answer["probability_build_cheaper"])
         median = amount(abs(answer["savings"]["p50"]), "CNY")
     assert said.code == "uncertain" and said.tone == "warn"
+    # the example's cost of capital is 8 %: the verdict's figures are present values, said so
+    assert scenario.discount_rate_per_year == 0.08
     assert said.headline == (
-        f"Too uncertain to call: on these figures building saves {point} over 36 months, but it "
-        f"comes out cheaper in only {share} of the draws of the uncertain inputs."
+        f"Too uncertain to call: on these figures building saves {point} in present value (at "
+        f"8 % a year) over 36 months, but it comes out cheaper in only {share} of the draws of "
+        "the uncertain inputs."
     )
     assert not said.headline.startswith(("Build", "Rent"))
     assert answer["savings"]["p50"] < 0
-    assert said.median == f"Median of the draws: renting is cheaper by {median}."
+    assert said.median == f"Median of the draws: renting is cheaper by {median} in present value."
     with translation.override("zh-hans"):
         chinese = verdict(decision, scenario)
     assert chinese.headline.startswith("难以判断：") and chinese.median.startswith("抽样中位数：")

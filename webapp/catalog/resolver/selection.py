@@ -57,6 +57,10 @@ class Selection(BaseModel):
     scaling_efficiency: Efficiency | None = None
     multi_node_scaling_efficiency: Efficiency | None = None
     cloud_offering: str | None = None
+    all_markets: bool = False
+    """The planner's ranking weighs the offerings of every market, their prices converted at
+    the exchange rate in effect on the plan's day, not only those of the currency's market (a
+    CNY plan: mainland China). The resolver's own default offering stays the market's."""
     committed_instances: Annotated[int, Field(ge=0, le=100_000)] | None = None
     tariff: str | None = None
     hosting: str | None = None
