@@ -108,11 +108,14 @@ lint: install
 	$(TEST_ENV) $(VENV)/bin/mypy
 	$(TEST_ENV) $(PY) manage.py makemigrations --check --dry-run
 
+# Twice: every test on SQLite, then those that reach the test database (marked `database` by
+# tests/conftest.py: pytest-django refuses a database to any other) on PostgreSQL. The engine's
+# tests and the rest give the same result on any database and run once.
 test: debian-test-deps install lint
 	@echo "==> tests on SQLite: collecting takes about a minute, then each dot is a test passed"
 	$(TEST_ENV) $(VENV)/bin/pytest -n 2 --dist loadgroup
-	@echo "==> tests on a throwaway PostgreSQL (browser tests left out)"
-	$(TEST_ENV) scripts/with-postgres.sh $(VENV)/bin/pytest -n 2 --dist loadgroup -m "not browser"
+	@echo "==> the tests that use the database again, on a throwaway PostgreSQL"
+	$(TEST_ENV) scripts/with-postgres.sh $(VENV)/bin/pytest -n 2 --dist loadgroup -m "database and not browser" tests/webapp
 
 bench: install
 	$(PY) benchmarks/engine.py

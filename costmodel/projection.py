@@ -131,6 +131,11 @@ class Projection:
         """Scenario ``i``'s result JSON (:class:`~costmodel.results.CompareResult`)."""
         if self.scenarios is None:
             raise ValueError("a projection made from columns has no scenarios to echo")
+        return self.result_of(i, self.scenarios[i])
+
+    def result_of(self, i: int, scenario: Scenario) -> dict[str, Any]:
+        """Row ``i``'s result JSON, echoing ``scenario``: the scenario row ``i`` was made
+        from (a projection made from columns holds none)."""
         months = int(self.horizon_months[i]) + 1
 
         def side(arrays: Side, series: tuple[str, ...], figures: tuple[str, ...]) -> dict[str, Any]:
@@ -139,7 +144,6 @@ class Projection:
                 **{name: _figure(name, arrays[name][i]) for name in figures},
             }
 
-        scenario = self.scenarios[i]
         result: dict[str, Any] = {
             "scenario": scenario.model_dump(mode="json"),
             "months": list(range(months)),
@@ -631,11 +635,11 @@ def project(scenarios: Sequence[Scenario]) -> Projection:
     """
     scenarios = tuple(scenarios)
     projection = project_columns(columns_from(scenarios))
-    _refuse_endless_jobs(scenarios)
+    refuse_endless_jobs(scenarios)
     return dataclasses.replace(projection, scenarios=scenarios)
 
 
-def _refuse_endless_jobs(scenarios: Sequence[Scenario]) -> None:
+def refuse_endless_jobs(scenarios: Sequence[Scenario]) -> None:
     """Raise :class:`ProjectionOverflowError` naming every jobs scenario whose time of one run
     is not a finite number (a throughput so small that a run never ends)."""
     bad = [

@@ -23,7 +23,7 @@ import numpy as np
 import numpy.typing as npt
 
 from costmodel.columns import Columns, columns_from, steady_demand, tidal_demand, variants
-from costmodel.projection import project_columns
+from costmodel.projection import Projection, project_columns, refuse_endless_jobs
 from costmodel.scenario import (
     HOURS_PER_MONTH,
     MAX_HORIZON_MONTHS,
@@ -134,6 +134,30 @@ def summary_and_sweep(scenario: Scenario, steps: int) -> tuple[dict[str, Any], d
     results page shows (and :func:`costmodel.decision.decide` reads) at the
     cost of one small projection instead of two.
     """
+    projection, sweep = _with_sweep(scenario, steps)
+    return projection.summary(0), sweep
+
+
+def result_and_sweep(scenario: Scenario, steps: int) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A scenario's whole result (:func:`costmodel.compare`'s: monthly series and headline
+    figures) and its :func:`utilization_sweep`, from the one projection of
+    :func:`summary_and_sweep`: for a page that shows the months too (the results page's
+    books), so that the scenario is projected once.
+
+    Raises
+    ------
+    ProjectionOverflowError
+        As :func:`costmodel.compare` does: a figure, or a job's time of one run, is not a
+        finite number.
+    """
+    projection, sweep = _with_sweep(scenario, steps)
+    refuse_endless_jobs([scenario])
+    return projection.result_of(0, scenario), sweep
+
+
+def _with_sweep(scenario: Scenario, steps: int) -> tuple[Projection, dict[str, Any]]:
+    """The projection of the scenario (row 0) and of its copies at steady utilization
+    ``0..1`` (rows ``1..steps``), and the sweep they make."""
     utilization = _sweep_points(steps)
     rows = columns_from([scenario] * (steps + 1))
     swept = steady_demand(utilization, rows.horizon_months[1:], rows.months)
@@ -142,8 +166,7 @@ def summary_and_sweep(scenario: Scenario, steps: int) -> tuple[dict[str, Any], d
         offload = np.zeros(rows.demand.shape)
         offload[0] = rows.offload_work[0]
     projection = project_columns(rows.with_demand(np.vstack([rows.demand[:1], swept]), offload))
-    sweep = _sweep(utilization, projection.savings[1:], projection.break_even_month[1:])
-    return projection.summary(0), sweep
+    return projection, _sweep(utilization, projection.savings[1:], projection.break_even_month[1:])
 
 
 def steady_savings(

@@ -60,3 +60,33 @@ def django_db_setup(django_db_setup, django_db_blocker):
 def shipped_catalog(db):
     """The price catalog as `make run` loads it from fixtures/ (rolled back after the test)."""
     catalog_once.restore()
+
+
+# --------------------------------------------------------------------------
+# Which tests use a database: `make test` runs only those a second time, on PostgreSQL
+# --------------------------------------------------------------------------
+
+DATABASE_FIXTURES = frozenset(
+    {
+        "db",
+        "transactional_db",
+        "django_db_reset_sequences",
+        "django_db_serialized_rollback",
+        "live_server",
+    }
+)
+"""pytest-django's fixtures that give a test the test database (``shipped_catalog`` and the
+other fixtures built on them count through them)."""
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark ``database`` every test that reaches the test database: marked ``django_db`` or
+    using one of :data:`DATABASE_FIXTURES`, directly or through another fixture.
+
+    The rest (the engine's tests under tests/costmodel, parsers, settings, CLI runs on files)
+    give the same result on any database, so the PostgreSQL pass of `make test` leaves them
+    out (``-m database``) and they run once, in the SQLite pass."""
+    for item in items:
+        uses = set(getattr(item, "fixturenames", ()))
+        if item.get_closest_marker("django_db") or uses & DATABASE_FIXTURES:
+            item.add_marker(pytest.mark.database)

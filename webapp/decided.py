@@ -34,7 +34,7 @@ from costmodel import Scenario, ScenarioError
 from costmodel.decision import Decision, decide
 from costmodel.operations import parse_uncertainty, uncertainty
 from costmodel.ranges import Range, default_ranges, measured_ranges, with_spread
-from costmodel.sensitivity import summary_and_sweep
+from costmodel.sensitivity import result_and_sweep, summary_and_sweep
 
 SWEEP_STEPS = 6
 """Points of the utilization sweep the decision reads: 0, 20, …, 100 % (80 % among them)."""
@@ -58,7 +58,8 @@ class Decided:
     """The decision of one plan with the engine's answers it was made from."""
 
     result: dict[str, Any]
-    """Headline figures (:func:`costmodel.sensitivity.summary_and_sweep`)."""
+    """Headline figures (:func:`costmodel.sensitivity.summary_and_sweep`); with the monthly
+    series when asked for (:func:`costmodel.sensitivity.result_and_sweep`)."""
     sweep: dict[str, Any]
     ranges: list[Range]
     """The Monte Carlo's ranges (the user's or the defaults, each with a spread)."""
@@ -155,16 +156,21 @@ def decided(
     scenario: Scenario,
     ranges: Sequence[Range] | None = None,
     provenance: Sequence[Mapping[str, Any]] = (),
+    *,
+    monthly: bool = False,
 ) -> Decided:
     """The one decision of a plan: its scenario, its chosen ranges (None: the defaults) and
-    its provenance (for measured usage).
+    its provenance (for measured usage). ``monthly``: :attr:`Decided.result` is the whole
+    result, monthly series too (:func:`costmodel.sensitivity.result_and_sweep`), from the
+    same projection, for a page that shows the months (the results page's books).
 
     Raises
     ------
     costmodel.ProjectionOverflowError
         If the scenario itself overflows.
     """
-    result, sweep = summary_and_sweep(scenario, SWEEP_STEPS)
+    figures = result_and_sweep if monthly else summary_and_sweep
+    result, sweep = figures(scenario, SWEEP_STEPS)
     used = ranges_for(scenario, ranges, provenance)
     draws = draws_for(scenario)
     answer, error = monte_carlo(scenario, used, draws)

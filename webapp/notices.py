@@ -383,6 +383,23 @@ READER_MESSAGES: dict[str, Promise] = {
         "line %(line)s: the start %(date)s is not a date and time (ISO 8601, "
         "2026-10-01T00:00:00Z or +00:00)"
     ),
+    "time_too_early": gettext_lazy(
+        "%(where)s: %(field)s %(time)s is before 2000: was the clock of the machine that wrote "
+        "it set? Correct the date or leave the record out"
+    ),
+    "time_in_future": gettext_lazy(
+        "%(where)s: %(field)s %(time)s is later than the time of reading (%(now)s UTC): is the "
+        "clock of the machine that wrote it right? Correct the date or leave the record out"
+    ),
+    "gpus_above_limit": gettext_lazy(
+        "%(where)s: %(field)s gres/gpu=%(gpus)s is more GPUs than any machine holds (at most "
+        "%(limit)s per job): correct the export or leave the job out"
+    ),
+    "usage_above_limit": gettext_lazy(
+        "%(where)s: %(field)s %(amount)s hours of %(instance_type)s in %(hours)s h is "
+        "%(gpus)s GPUs at once, more than any account runs (at most %(limit)s): correct the "
+        "bill or leave the row out"
+    ),
 }
 """Each code of :data:`costmodel.usage.READER_CODES` in the active language."""
 

@@ -164,21 +164,36 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
     }
 # Caches: "default" is each process's memory, for what a key fully determines (the names
-# of catalog rows per catalog version). "shared" is the database, seen by every process
+# of catalog rows per catalog version). "versions" is the database, seen by every process
 # and by management commands: it holds the catalog's version, the token that anything
 # cached from catalog rows puts in its key (webapp.catalog.selectors.catalog_version),
-# so an admin edit or a load_catalog run is seen at once by every worker, and the slow
-# documents every worker serves (analysis JSON, the checked guide). Its keys start with
-# the release's digest (webapp/release.py), so a new release never serves what an older
-# one computed. Its table is created by the catalog's migrations.
+# written in the same transaction as the rows it versions, so an admin edit or a
+# load_catalog run is seen by every worker with its rows or not at all (a rolled-back change
+# leaves no new token behind). "shared" holds the slow documents every worker serves
+# (analysis JSON, the checked guide) and the password-reset counters: the database too on
+# one host, Redis (Django's own RedisCache) when REDIS_URL is set, as on several hosts
+# (docs/production.md, "Several hosts"). Its keys start with the release's digest
+# (webapp/release.py), so a new release never serves what an older one computed. The
+# database's table is created by the catalog's migrations.
+REDIS_URL = os.environ.get("REDIS_URL", "").strip()
+_DATABASE_CACHE = {
+    # Django's DatabaseCache, whose writes on SQLite skip rather than wait for the lock.
+    "BACKEND": "webapp.busy.SkipWhenLockedCache",
+    "LOCATION": "django_cache",
+    "KEY_PREFIX": release_digest(BASE_DIR),
+}
 CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
-    "shared": {
-        # Django's DatabaseCache, whose writes on SQLite skip rather than wait for the lock.
-        "BACKEND": "webapp.busy.SkipWhenLockedCache",
-        "LOCATION": "django_cache",
-        "KEY_PREFIX": release_digest(BASE_DIR),
-    },
+    "versions": _DATABASE_CACHE,
+    "shared": (
+        {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": release_digest(BASE_DIR),
+        }
+        if REDIS_URL
+        else _DATABASE_CACHE
+    ),
 }
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
@@ -318,7 +333,6 @@ TASKS_BACKEND = os.environ.get("DJANGO_TASKS_BACKEND", "database").strip().lower
 if TASKS_BACKEND == "database":
     TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["default"]}}
 elif TASKS_BACKEND == "rq":
-    REDIS_URL = os.environ.get("REDIS_URL", "").strip()
     if not REDIS_URL:
         raise ImproperlyConfigured("DJANGO_TASKS_BACKEND=rq needs REDIS_URL (redis://host:6379/0)")
     INSTALLED_APPS.append("django_rq")

@@ -27,6 +27,11 @@ Formats (:data:`FORMATS`):
 
 Timestamps without a zone (nvidia-smi, sacct) are read as UTC.
 
+Bounds (:mod:`costmodel.usage.bounds`): a figure no real machine, account or clock
+writes is refused naming its line (or JSON path) and field: a time before 2000 or later
+than the time of reading plus a day (a bill's period end: plus 32 days), a Slurm job of
+more than :data:`MAX_GPUS` GPUs, a bill row of more than :data:`MAX_GPUS` GPUs at once.
+
 What a reader skipped or could not see is reported as :data:`UsageNotice`
 values: a stable ``code`` and the figures it is about (line, count, month …),
 never a sentence; the edge words them in the reader's language.
@@ -61,6 +66,12 @@ from typing import Literal
 
 from costmodel.errors import FieldError
 from costmodel.usage.aws_cur import read_aws_cur
+from costmodel.usage.bounds import (
+    BILL_PERIOD_AHEAD_S,
+    CLOCK_LEEWAY_S,
+    EARLIEST_TIME,
+    MAX_GPUS,
+)
 from costmodel.usage.dcgm import (
     LATEST_UNIX_TIME,
     METRIC_SCALE,
@@ -112,37 +123,46 @@ def read_usage(
     text: str | bytes,
     gpus_per_instance: Mapping[str, tuple[int, str]] | None = None,
     columns: str | None = None,
+    *,
+    now: float | None = None,
 ) -> MeasuredUsage:
     """Read ``text`` in ``format`` (one of :data:`FORMATS`); the bills (``aws-cur``,
     ``focus``) need the mapping;
     ``text`` may be the file's bytes as :func:`file_bytes` checks them (a large log is
     then read without a second, text-sized copy); ``columns`` names the fields of a
     headerless ``slurm-sacct`` file (``"xdmod"``, or ``"jobid,start,end,alloctres"``) or
-    ``nvidia-smi`` log (its ``--query-gpu`` list), and is ignored by the other formats.
+    ``nvidia-smi`` log (its ``--query-gpu`` list), and is ignored by the other formats;
+    ``now`` is the time of reading [Unix s] the bounds compare dates with (default the
+    clock's; :mod:`costmodel.usage.bounds`).
 
     Raises
     ------
     UsageError
-        ``format`` unknown, or the content unreadable (its message names the line).
+        ``format`` unknown, or the content unreadable or past a bound (its message names
+        the line).
     """
     if format == "nvidia-smi":
-        return read_nvidia_smi(text, columns)  # bytes read as they are: no text-sized copy
+        return read_nvidia_smi(text, columns, now=now)  # bytes read as they are: no text-sized copy
     if isinstance(text, bytes):
         text = text.decode("utf-8")
     if format == "dcgm-prometheus":
-        return read_dcgm_prometheus(text)
+        return read_dcgm_prometheus(text, now=now)
     if format == "slurm-sacct":
-        return read_slurm_sacct(text, columns)
+        return read_slurm_sacct(text, columns, now=now)
     if format == "aws-cur":
-        return read_aws_cur(text, gpus_per_instance or {})
+        return read_aws_cur(text, gpus_per_instance or {}, now=now)
     if format == "focus":
-        return read_focus(text, gpus_per_instance or {})
+        return read_focus(text, gpus_per_instance or {}, now=now)
     raise UsageError([FieldError("format", f"must be one of {', '.join(FORMATS)}")])
 
 
 __all__ = [
+    "BILL_PERIOD_AHEAD_S",
+    "CLOCK_LEEWAY_S",
+    "EARLIEST_TIME",
     "FORMATS",
     "LATEST_UNIX_TIME",
+    "MAX_GPUS",
     "MAX_GROWTH_PER_YEAR",
     "MAX_MONTHS",
     "MAX_NOTICES_LISTED",

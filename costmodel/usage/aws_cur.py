@@ -10,6 +10,12 @@ from collections.abc import Mapping
 import numpy as np
 
 from costmodel.usage.bills import known_rows
+from costmodel.usage.bounds import (
+    BILL_PERIOD_AHEAD_S,
+    CLOCK_LEEWAY_S,
+    check_gpus_at_once,
+    check_times,
+)
 from costmodel.usage.errors import fail
 from costmodel.usage.months import MeasuredUsage, peak_concurrency, report
 from costmodel.usage.notices import (
@@ -32,7 +38,9 @@ _CUR_2_NAMES = {
 """Column names of the CUR 2.0 data export, as the legacy report names them."""
 
 
-def read_aws_cur(text: str, gpus_per_instance: Mapping[str, tuple[int, str]]) -> MeasuredUsage:
+def read_aws_cur(
+    text: str, gpus_per_instance: Mapping[str, tuple[int, str]], *, now: float | None = None
+) -> MeasuredUsage:
     """Read an AWS Cost and Usage Report CSV.
 
     Parameters
@@ -44,6 +52,8 @@ def read_aws_cur(text: str, gpus_per_instance: Mapping[str, tuple[int, str]]) ->
         CUR 2.0 export's names (``line_item_usage_start_date`` …) are read as well.
     gpus_per_instance : mapping
         Instance type → (GPUs per instance, GPU model name), from the catalog's offerings.
+    now : float, optional
+        The time of reading [Unix s], default the clock's.
 
     Returns
     -------
@@ -51,13 +61,22 @@ def read_aws_cur(text: str, gpus_per_instance: Mapping[str, tuple[int, str]]) ->
         ``UsageAmount × GPUs`` per line item, spread over its usage period.
         Instance types not in the mapping are reported, not guessed; rows that
         are not instance usage (storage, tax, credits) are left out.
+
+    Raises
+    ------
+    UsageError
+        Naming the line; among others the bounds of :mod:`costmodel.usage.bounds`: a
+        start before 2000 or later than ``now`` plus a day, an end more than 32 days after
+        ``now``, or more than a million GPUs at once (``usage_above_limit``).
     """
     check_text(text)
     reader = csv.reader(io.StringIO(text))
     try:
-        header = [_CUR_2_NAMES.get(h.strip(), h.strip()) for h in next(reader)]
+        written = [h.strip() for h in next(reader)]
     except StopIteration:
         raise fail("is empty", "empty") from None
+    header = [_CUR_2_NAMES.get(h, h) for h in written]
+    named = dict(zip(header, written, strict=True))  # the name as the file writes it
     need_type = ("product/instanceType", "lineItem/UsageType")
     missing = [c for c in ("lineItem/UsageStartDate", "lineItem/UsageAmount") if c not in header]
     if missing or not any(c in header for c in need_type):
@@ -116,10 +135,32 @@ def read_aws_cur(text: str, gpus_per_instance: Mapping[str, tuple[int, str]]) ->
     if negative.size:
         line = where[negative[0]]
         raise fail(f"line {line}: UsageAmount must not be negative", "negative_amount", line=line)
+
+    def place(i: int) -> dict[str, int | str]:
+        return {"line": where[i]}
+
+    check_times(
+        [
+            (named["lineItem/UsageStartDate"], start_s, CLOCK_LEEWAY_S),
+            (named.get("lineItem/UsageEndDate", ""), end_s, BILL_PERIOD_AHEAD_S),
+        ],
+        place,
+        now,
+        readable=~(bad_start | bad_end),
+    )
     end_s = np.where(has_end, end_s, start_s + 3600.0)
+    gpus = np.array([gpus_per_instance[t][0] if t in gpus_per_instance else 0 for t in types])
+    check_gpus_at_once(
+        amount,
+        (end_s - start_s) / 3600,
+        gpus,
+        types,
+        named["lineItem/UsageAmount"],
+        place,
+        ~bad,
+    )
     known = np.array([t in gpus_per_instance for t in types])
     use, notices = known_rows(types, known, bad, amount, skipped)
-    gpus = np.array([gpus_per_instance[t][0] if t in gpus_per_instance else 0 for t in types])
     models = sorted({gpus_per_instance[types[i]][1] for i in np.flatnonzero(use)})
     start_u, end_u = start_s[use], end_s[use]
     gpu_hours = amount[use] * gpus[use]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from costmodel.usage.bounds import CLOCK_LEEWAY_S, check_times
 from costmodel.usage.errors import fail
 from costmodel.usage.jsontext import load_json_bounded, number_too_long
 from costmodel.usage.months import FloatArray, MeasuredUsage
@@ -85,7 +86,7 @@ def _metric_name(result: list[object]) -> str:
     return next(iter(names), "DCGM_FI_DEV_GPU_UTIL")
 
 
-def read_dcgm_prometheus(text: str) -> MeasuredUsage:
+def read_dcgm_prometheus(text: str, *, now: float | None = None) -> MeasuredUsage:
     """Read Prometheus' ``/api/v1/query_range`` answer for a DCGM utilization metric.
 
     The metric is the series' ``__name__``: ``DCGM_FI_DEV_GPU_UTIL`` [%], or
@@ -102,7 +103,9 @@ def read_dcgm_prometheus(text: str) -> MeasuredUsage:
     an answer of MIG instances only is refused. Its model is the ``modelName`` label.
     The sampling rule of the module Notes applies. Errors name the place:
     ``data.result[2].values[17]``. An instant ``/api/v1/query`` answer is
-    refused with the ``query_range`` call to make (:data:`QUERY_RANGE_HINT`).
+    refused with the ``query_range`` call to make (:data:`QUERY_RANGE_HINT`). A sample
+    time before 2000 or later than ``now`` (the time of reading, default the clock's) plus
+    a day is refused naming its path (:mod:`costmodel.usage.bounds`).
     """
     check_text(text)
     document = load_json_bounded(text)
@@ -230,6 +233,7 @@ def read_dcgm_prometheus(text: str) -> MeasuredUsage:
         )
     if time.size == 0:
         raise fail("data.result: the series hold no samples", "no_samples")
+    check_times([("time", time, CLOCK_LEEWAY_S)], lambda i: {"path": path(i)}, now)
     readable = np.isfinite(util) & (util >= 0) & (util <= 100)
     if not readable.all():
         bad = np.flatnonzero(~readable)

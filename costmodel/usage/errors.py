@@ -64,6 +64,13 @@ READER_CODES: dict[str, str] = {
     "no_focus_usage": "no Usage row in hours of an instance type; params: line",
     "not_focus": "the header lacks FOCUS columns; params: line, columns",
     "unreadable_bill_dates": "no line item's dates can be read; params: line, date",
+    "time_too_early": "a time before 2000 (EARLIEST_TIME); params: line or path, field, time",
+    "time_in_future": "a time later than the time of reading plus its leeway; params: line "
+    "or path, field, time, now (the time of reading, UTC)",
+    "gpus_above_limit": "a Slurm job of more than MAX_GPUS GPUs; params: line, field, gpus "
+    "(as written, shortened), limit",
+    "usage_above_limit": "a bill row of more than MAX_GPUS GPUs at once; params: line, "
+    "field, amount, instance_type, hours, gpus, limit",
 }
 """Codes of the errors a reader raises on ``content`` (each :class:`FieldError`'s ``code``;
 its ``params`` hold the figures the message quotes)."""

@@ -29,6 +29,12 @@ from collections.abc import Mapping
 import numpy as np
 
 from costmodel.usage.bills import known_rows
+from costmodel.usage.bounds import (
+    BILL_PERIOD_AHEAD_S,
+    CLOCK_LEEWAY_S,
+    check_gpus_at_once,
+    check_times,
+)
 from costmodel.usage.errors import fail
 from costmodel.usage.months import MeasuredUsage, peak_concurrency, report
 from costmodel.usage.notices import (
@@ -102,7 +108,9 @@ def _azure_size(meter: str) -> str:
 REQUIRED = ("ChargePeriodStart", "ChargePeriodEnd", "ChargeCategory")
 
 
-def read_focus(text: str, gpus_per_instance: Mapping[str, tuple[int, str]]) -> MeasuredUsage:
+def read_focus(
+    text: str, gpus_per_instance: Mapping[str, tuple[int, str]], *, now: float | None = None
+) -> MeasuredUsage:
     """Read a FOCUS 1.x cost and usage CSV of any provider.
 
     Parameters
@@ -113,6 +121,8 @@ def read_focus(text: str, gpus_per_instance: Mapping[str, tuple[int, str]]) -> M
         ``PricingUnit``); ISO dates, with or without a UTC offset.
     gpus_per_instance : mapping
         Instance type → (GPUs per instance, GPU model name), from the catalog's offerings.
+    now : float, optional
+        The time of reading [Unix s], default the clock's.
 
     Returns
     -------
@@ -125,7 +135,10 @@ def read_focus(text: str, gpus_per_instance: Mapping[str, tuple[int, str]]) -> M
     UsageError
         ``not_focus`` (the header lacks the columns), ``no_focus_usage``,
         ``unreadable_bill_dates`` (no row's dates can be read, naming the first), or
-        ``no_known_gpu_instance`` listing the instance types seen with their hours.
+        ``no_known_gpu_instance`` listing the instance types seen with their hours; the
+        bounds of :mod:`costmodel.usage.bounds` (``time_too_early``, ``time_in_future``:
+        a ChargePeriodStart later than ``now`` plus a day, a ChargePeriodEnd more than 32
+        days after it; ``usage_above_limit``), naming the line.
     """
     check_text(text)
     reader = csv.DictReader(io.StringIO(text))
@@ -189,13 +202,27 @@ def read_focus(text: str, gpus_per_instance: Mapping[str, tuple[int, str]]) -> M
     skipped += [
         RowSkipped(line=where[i], reason="unreadable_date_or_amount") for i in np.flatnonzero(bad)
     ]
+
+    def place(i: int) -> dict[str, int | str]:
+        return {"line": where[i]}
+
+    check_times(
+        [
+            ("ChargePeriodStart", start_s, CLOCK_LEEWAY_S),
+            ("ChargePeriodEnd", end_s, BILL_PERIOD_AHEAD_S),
+        ],
+        place,
+        now,
+        readable=~(bad_start | bad_end),
+    )
     mapping = dict(gpus_per_instance)
     for kind in set(types):
         if kind.startswith(GPU_SKU):
             mapping[kind] = (1, kind.removeprefix(GPU_SKU))
+    gpus = np.array([mapping[t][0] if t in mapping else 0 for t in types])
+    check_gpus_at_once(amount, (end_s - start_s) / 3600, gpus, types, quantity, place, ~bad)
     known = np.array([t in mapping for t in types])
     use, notices = known_rows(types, known, bad, amount, skipped)
-    gpus = np.array([mapping[t][0] if t in mapping else 0 for t in types])
     models = sorted({mapping[types[i]][1] for i in np.flatnonzero(use)})
     start_u, end_u = start_s[use], np.maximum(end_s[use], start_s[use])
     gpu_hours = amount[use] * gpus[use]

@@ -9,6 +9,7 @@ import numpy as np
 import numpy.typing as npt
 
 from costmodel.errors import FieldError
+from costmodel.usage.bounds import CLOCK_LEEWAY_S, check_times
 from costmodel.usage.columns import Table, bytes_numbers, bytes_times
 from costmodel.usage.errors import UsageError, fail
 from costmodel.usage.months import MeasuredUsage
@@ -78,7 +79,9 @@ def _nvidia_guess(fields: list[str]) -> list[str] | None:
     return shapes.get((len(fields), starts_with_time))
 
 
-def read_nvidia_smi(text: str | bytes, columns: str | Sequence[str] | None = None) -> MeasuredUsage:
+def read_nvidia_smi(
+    text: str | bytes, columns: str | Sequence[str] | None = None, *, now: float | None = None
+) -> MeasuredUsage:
     """Read an ``nvidia-smi --query-gpu=timestamp,index,name,utilization.gpu`` CSV log.
 
     Parameters
@@ -95,6 +98,9 @@ def read_nvidia_smi(text: str | bytes, columns: str | Sequence[str] | None = Non
         The field list of a log without a header (``noheader``), as given to
         ``--query-gpu``; without it a headerless log must be one of the short
         forms ``timestamp, index, [name,] utilization.gpu`` (a ``host`` first optional).
+    now : float, optional
+        The time of reading [Unix s], default the clock's: a timestamp later than it
+        plus a day, or before 2000, is refused (:mod:`costmodel.usage.bounds`).
 
     Returns
     -------
@@ -108,7 +114,7 @@ def read_nvidia_smi(text: str | bytes, columns: str | Sequence[str] | None = Non
     ------
     UsageError
         Naming the line: utilization outside 0–100, a timestamp earlier than
-        the GPU's previous one, or no readable row at all.
+        the GPU's previous one, before 2000 or in the future, or no readable row at all.
     """
     check_text(text)
     table = Table(text)
@@ -182,6 +188,12 @@ def read_nvidia_smi(text: str | bytes, columns: str | Sequence[str] | None = Non
             "no_readable_row",
             line=int(line_number[0]),
         )
+    check_times(
+        [("timestamp", time, CLOCK_LEEWAY_S)],
+        lambda i: {"line": int(line_number[i])},
+        now,
+        readable=~bad_time,
+    )
     named = "host" in col
     if named:
         host_names, host = np.unique(col["host"], return_inverse=True)

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from costmodel.errors import FieldError
+from costmodel.usage.bounds import CLOCK_LEEWAY_S, check_times, job_gpus
 from costmodel.usage.errors import UsageError, fail
 from costmodel.usage.months import MeasuredUsage, peak_concurrency, report
 from costmodel.usage.notices import (
@@ -76,7 +77,9 @@ def _missing(names: Sequence[str]) -> list[str]:
     return missing + [c for c in ("start", "end", "alloctres") if c not in names]
 
 
-def read_slurm_sacct(text: str, columns: str | Sequence[str] | None = None) -> MeasuredUsage:
+def read_slurm_sacct(
+    text: str, columns: str | Sequence[str] | None = None, *, now: float | None = None
+) -> MeasuredUsage:
     """Read ``sacct -a -X -P`` output with JobID (or JobIDRaw), Start, End and AllocTRES.
 
     The header names the fields as sacct prints them, in any order; other
@@ -91,6 +94,12 @@ def read_slurm_sacct(text: str, columns: str | Sequence[str] | None = None) -> M
     file where no job allocated a GPU is refused. Busy GPU-hours are ``GPUs ×
     (End − Start)`` split at month boundaries; the accounting observes from the
     earliest start to the latest end.
+
+    Bounds (:mod:`costmodel.usage.bounds`): a job's ``gres/gpu`` above
+    :data:`~costmodel.usage.bounds.MAX_GPUS` is refused naming its line
+    (``gpus_above_limit``), and so is a Start or End before 2000 or later than
+    ``now`` (the time of reading, default the clock's) plus a day (``time_too_early``,
+    ``time_in_future``).
     """
     check_text(text)
     lines = text.splitlines()
@@ -143,7 +152,7 @@ def read_slurm_sacct(text: str, columns: str | Sequence[str] | None = None) -> M
             unfinished += 1
             continue
         tres = _GPU_TRES.findall(fields[at["alloctres"]])
-        gpus = max((int(c) for _model, c in tres), default=0)
+        gpus = max((job_gpus(c, "AllocTRES", {"line": n + 1}) for _m, c in tres), default=0)
         without_gpu += gpus == 0  # it still counts for the time the accounting observed
         models += [m for m, _c in tres if m]
         starts.append(start)
@@ -177,6 +186,11 @@ def read_slurm_sacct(text: str, columns: str | Sequence[str] | None = None) -> M
     if bad.size:
         line = where[bad[0]]
         raise fail(f"line {line}: unreadable Start or End time", "unreadable_job_time", line=line)
+    check_times(
+        [("Start", start_s, CLOCK_LEEWAY_S), ("End", end_s, CLOCK_LEEWAY_S)],
+        lambda i: {"line": where[i]},
+        now,
+    )
     backwards = np.flatnonzero(end_s < start_s)
     if backwards.size:
         line = where[backwards[0]]

@@ -13,6 +13,7 @@ from costmodel.projection import project
 from costmodel.sensitivity import (
     average_utilization,
     default_horizons,
+    result_and_sweep,
     steady_savings,
     summary_and_sweep,
     tidal_sweep,
@@ -221,4 +222,12 @@ def test_summary_and_sweep_give_exactly_the_summary_and_the_sweep_of_their_own(p
     scenario = Scenario.model_validate_json(path.read_text())
     summary, sweep = summary_and_sweep(scenario, 6)
     assert summary == project([scenario]).summary(0)
+    assert sweep == utilization_sweep(scenario, 6)
+
+
+@pytest.mark.parametrize("path", example_scenarios(), ids=lambda p: p.stem)
+def test_result_and_sweep_give_exactly_what_compare_and_the_sweep_give(path):
+    scenario = Scenario.model_validate_json(path.read_text())
+    result, sweep = result_and_sweep(scenario, 6)
+    assert result == compare(scenario)
     assert sweep == utilization_sweep(scenario, 6)

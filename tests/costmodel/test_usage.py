@@ -189,11 +189,11 @@ class TestNvidiaSmiLayouts:
         assert MoreGaps(count=24 - MAX_NOTICES_LISTED) in notices
 
     def test_a_log_spanning_more_than_240_months_is_refused(self):
-        text = "1990/01/01 00:00:00, 0, 10\n2026/11/02 10:00:00, 0, 10\n"
+        text = "2000/01/01 00:00:00, 0, 10\n2026/11/02 10:00:00, 0, 10\n"
         with pytest.raises(UsageError) as caught:
             read_nvidia_smi(text)
-        # the last sample counts one median interval, the 37 years between the two
-        assert message(caught).startswith("content: covers 885 months, 1990-01 to 2063-09")
+        # the last sample counts one median interval, the 26.8 years between the two
+        assert message(caught).startswith("content: covers 645 months, 2000-01 to 2053-09")
 
     def test_a_log_without_an_index_column_is_one_gpu(self):
         text = (
@@ -522,7 +522,11 @@ class TestProperties:
             f"{stamp}, 0, {value}\n" for stamp, value in zip(stamps, utilization, strict=True)
         )
 
-        usage = read_nvidia_smi(text)
+        # read as of 2029 (the last sample is at most 400 days after 2027-01-01): the bound
+        # on future times is tested in test_usage_bounds.py
+        usage = read_nvidia_smi(
+            text, now=float(np.datetime64("2029-01-01T00:00:00", "s").astype(int))
+        )
 
         busy = sum(utilization) / 100 * interval / 3600
         assert_allclose(sum(usage.gpu_hours), busy, rtol=1e-9, atol=1e-9)

@@ -326,7 +326,7 @@ FOCUS = (
 BAD_FILES = {
     "empty": ("nvidia-smi", " \n"),
     "holds_nul": ("nvidia-smi", "2026/11/02 10:00:00, 0, 5\n\x00\n"),
-    "too_many_months": ("nvidia-smi", "1990/01/01 00:00:00, 0, 10\n2026/11/02 10:00:00, 0, 10\n"),
+    "too_many_months": ("nvidia-smi", "2000/01/01 00:00:00, 0, 10\n2026/11/02 10:00:00, 0, 10\n"),
     "utilization_out_of_range": (
         "nvidia-smi",
         "2026/11/02 10:00:00, 0, 10\n2026/11/02 10:05:00, 0, 140\n",
@@ -401,6 +401,19 @@ BAD_FILES = {
     "no_known_gpu_instance": ("aws-cur", CUR + "2026-10-01T00:00:00Z,USE1-BoxUsage:m5.xlarge,3\n"),
     "unreadable_bill_dates": ("aws-cur", CUR + "soon,USE1-BoxUsage:p4d.24xlarge,3\n"),
     "not_focus": ("focus", "a,b\n1,2\n"),
+    "time_too_early": ("nvidia-smi", "1970/01/01 00:00:00, 0, 10\n1970/01/01 00:05:00, 0, 10\n"),
+    "time_in_future": (
+        "slurm-sacct",
+        SACCT + "1|9999-10-01T00:00:00|9999-10-01T01:00:00|gres/gpu=1\n",
+    ),
+    "gpus_above_limit": (
+        "slurm-sacct",
+        SACCT + "1|2026-10-01T00:00:00|2026-10-01T01:00:00|gres/gpu=99999999999999999999999\n",
+    ),
+    "usage_above_limit": (
+        "aws-cur",
+        CUR + "2026-10-01T00:00:00Z,USE1-BoxUsage:p4d.24xlarge,1e23\n",
+    ),
     "no_focus_usage": (
         "focus",
         FOCUS + "2026-10-01T00:00:00Z,2026-10-01T01:00:00Z,Usage,3,GB-Months,S3 storage\n",

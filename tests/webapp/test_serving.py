@@ -19,9 +19,12 @@ from django.conf import settings
 from tests.webapp.served import ROOT, documented_nginx, needs_nginx, real_server, serve
 
 
-@pytest.fixture
-def server(tmp_path):
-    with serve(tmp_path, "--workers", "1", DJANGO_MAX_BODY_BYTES="100000") as running:
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """One gunicorn for the tests of this file that only send it requests (each start loads
+    Django and numpy: seconds of the suite's time)."""
+    directory = tmp_path_factory.mktemp("served")
+    with serve(directory, "--workers", "1", DJANGO_MAX_BODY_BYTES="100000") as running:
         yield running
 
 

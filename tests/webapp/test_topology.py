@@ -4,21 +4,30 @@ machine as real processes: a throwaway PostgreSQL, Redis from Debian, two gunico
 two servers) and one worker on the RQ queue (`manage.py worker`).
 
 A visitor may land on either host on any request: the session and sign-in, a save, a
-permalink and the sign-in lockout's count are the same on both; a catalog change made on one
-host while the worker is down waits in Redis, is re-priced by the next worker and shown on
-both; with one host killed the other answers through nginx and no acknowledged save is lost."""
+permalink, the sign-in lockout's count and the password-reset limit's (in Redis, the cache of
+several hosts) are the same on both; each host bounds its own heavy analyses. Each of the
+three things that can die under load is killed once: the worker (a catalog change made
+meanwhile waits in Redis), Redis itself with that re-pricing queued and saves coming in (it
+comes back from its append-only file with the job, the next worker re-prices it and both
+hosts show it), and one app host behind nginx (the other answers). No acknowledged save is
+lost."""
 
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import re
 import signal
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
+import requests
 
+from tests.webapp.conftest import WORKED_EXAMPLE
 from tests.webapp.served import documented_nginx
 from tests.webapp.topology import (
+    PROXIED,
     Browser,
     answering,
     app_environment,
@@ -49,6 +58,16 @@ pytestmark = [
 PASSWORD = "several-hosts-pw-17"
 # The sign-in lockout after this many failures (django-axes, DJANGO_LOGIN_FAILURE_LIMIT).
 FAILURES = 3
+# Password reset requests one account may make in an hour (DJANGO_RESET_PER_ACCOUNT).
+RESETS = 2
+# Heavy analyses one worker process (here: one host) runs at once
+# (DJANGO_HEAVY_REQUESTS_PER_WORKER); the uncertainty analysis below takes 1-2 s.
+HEAVY = 1
+UNCERTAINTY = {
+    "scenario": WORKED_EXAMPLE,
+    "distributions": {"rent.hourly_rate": {"kind": "uniform", "low": 10, "high": 30}},
+    "draws": 20_000,
+}
 
 # Runs once against the shared database, as a deploy step would: migrations, the catalog, the
 # accounts of the test, and a results permalink of a plan resolved from the catalog (the code
@@ -99,12 +118,29 @@ def sign_in(browser: Browser, base: str, username: str, password: str):
     )
 
 
+def uncertainty(host) -> int:
+    """The status of one heavy analysis asked of ``host`` (503 with Retry-After when refused)."""
+    answer = requests.post(
+        host.base + "/api/v1/uncertainty",
+        data=json.dumps(UNCERTAINTY),
+        headers={**PROXIED, "Content-Type": "application/json"},
+        timeout=60,
+    )
+    assert answer.status_code in (200, 503), answer.text[-2000:]
+    assert answer.status_code == 200 or answer.headers["Retry-After"] == "5"
+    return answer.status_code
+
+
 def test_two_hosts_behind_nginx_share_everything_and_survive_losing_one(tmp_path):
     with contextlib.ExitStack() as running:
         database_url = running.enter_context(postgres())
-        redis_url = running.enter_context(redis(tmp_path))
+        queue = running.enter_context(redis(tmp_path))
         environment = app_environment(
-            database_url, redis_url, DJANGO_LOGIN_FAILURE_LIMIT=str(FAILURES)
+            database_url,
+            queue.url,
+            DJANGO_LOGIN_FAILURE_LIMIT=str(FAILURES),
+            DJANGO_RESET_PER_ACCOUNT=str(RESETS),
+            DJANGO_HEAVY_REQUESTS_PER_WORKER=str(HEAVY),
         )
         # The hosts load the site while the deploy step runs: they need no table to start.
         a, b = running.enter_context(hosts(tmp_path, environment, 2))
@@ -139,9 +175,28 @@ def test_two_hosts_behind_nginx_share_everything_and_survive_losing_one(tmp_path
         assert locked.status_code == 429  # the third failure, on host A
         assert sign_in(attacker, b.base, "target", PASSWORD).status_code == 429
 
+        # The password-reset limit counts requests made on either host: its counter is in the
+        # shared cache, Redis (Django's RedisCache), under the release's key prefix.
+        resets = [
+            visitor.post(host.base + "/accounts/password_reset/", {"email": "target@example.com"})
+            for host in (a, b, a)
+        ]
+        assert [r.status_code for r in resets] == [302, 302, 429], resets[-1].text[-2000:]
+        assert queue.keys("*reset:email:*"), queue.keys("*")
+
+        # Each host bounds its own heavy analyses: three at once on host A run one and refuse
+        # the others (503, Retry-After) while host B, asked at the same moment, runs its own.
+        with ThreadPoolExecutor(4) as pool:
+            on_a = [pool.submit(uncertainty, a) for _ in range(3)]
+            on_b = pool.submit(uncertainty, b)
+            statuses_a = sorted(f.result() for f in on_a)
+            status_b = on_b.result()
+        assert statuses_a[0] == 200 and 503 in statuses_a, statuses_a
+        assert status_b == 200
+        assert uncertainty(a) == 200  # a slot is given back when its analysis ends
+
         # A catalog change made on host A (a far move, held for review, then approved) while
-        # no worker runs (the one there was killed) waits in Redis; the next worker re-prices
-        # it, and the change is shown on both hosts.
+        # no worker runs (the one there was killed) waits in Redis.
         def shown_changed(host) -> bool:
             html = visitor.get(host.base + "/saved/?changed=on").text
             return pk in saved_ids(html) and "data-decision-today=" in html
@@ -167,17 +222,45 @@ def test_two_hosts_behind_nginx_share_everything_and_survive_losing_one(tmp_path
         )
         assert approved.status_code == 302, approved.text[-3000:]
         assert not shown_changed(a)
-        second_worker = running.enter_context(worker(tmp_path, environment, "worker-2.log"))
+        assert queue.queued() >= 1
 
+        # Redis killed with the re-pricing queued, while visitors keep saving on both hosts:
+        # every save is still acknowledged (stored in PostgreSQL; its analyses, which could not
+        # be queued, are queued by the next worker's catch-up) and none is lost. Redis started
+        # again reads its append-only file: every job it had is there.
+        acknowledged = {pk}
+
+        def save_on(host, name: str) -> int:
+            answer = visitor.post(host.base + "/saved/new", {"code": code, "name": name})
+            if answer.status_code == 302:
+                acknowledged.add(
+                    re.search(r"/saved/([0-9a-f-]{36})/", answer.headers["Location"]).group(1)
+                )
+            return answer.status_code
+
+        before = [save_on(host, f"before Redis died on {host.port}") for host in (a, b)]
+        jobs = queue.queued()  # the re-pricing and the analyses of the two saves
+        assert jobs >= 3
+        queue.kill()
+        during = [save_on(host, f"while Redis was down {n}") for n, host in enumerate((a, b, a))]
+        queue.start()
+        assert queue.queued() == jobs  # every job acknowledged before the kill is back
+        after = [save_on(host, f"after Redis came back on {host.port}") for host in (a, b)]
+        assert before + during + after == [302] * 7, (before, during, after)
+
+        # The next worker re-prices it, and the change is shown on both hosts.
+        second_worker = running.enter_context(worker(tmp_path, environment, "worker-2.log"))
         wait_until(lambda: shown_changed(b), 40, "the re-priced decision on host B", 0.5)
         assert shown_changed(a)
         assert second_worker.poll() is None
+        listed = saved_ids(visitor.get(b.base + "/saved/").text)
+        assert acknowledged <= listed, (acknowledged - listed, during)
 
         # Through nginx, with host B killed: host A answers, and every save that was
         # acknowledged is listed.
         (tmp_path / "nginx").mkdir()
         front = running.enter_context(documented_nginx(tmp_path / "nginx", a.port, b.port))
-        acknowledged, answers = {pk}, []
+        answers = []
         for round_ in range(9):
             if round_ == 3:
                 os.killpg(b.process.pid, signal.SIGKILL)  # gunicorn and its worker at once
@@ -194,6 +277,6 @@ def test_two_hosts_behind_nginx_share_everything_and_survive_losing_one(tmp_path
         assert answers[:3] == [302] * 3, answers
         assert set(answers[3:]) <= {302, 502} and answers[3:].count(502) <= 3, answers
         assert answers[-2:] == [302, 302], answers
-        status, _, listed = through(front, visitor, "GET", "/saved/")
-        assert status == 200 and acknowledged <= saved_ids(listed)
+        status, _, listed_html = through(front, visitor, "GET", "/saved/")
+        assert status == 200 and acknowledged <= saved_ids(listed_html)
         assert a.answers() and b.process.poll() is not None

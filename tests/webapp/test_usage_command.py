@@ -72,6 +72,17 @@ def test_bad_input_exits_2_with_a_message_naming_the_line():
     )
 
 
+def test_a_job_in_the_year_9999_exits_2_naming_the_line():
+    text = b"JobID|Start|End|AllocTRES\n1|9999-01-01T00:00:00|9999-01-01T01:00:00|gres/gpu=1\n"
+    done = manage("slurm-sacct", "-", stdin=text)
+
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert done.stderr.startswith(
+        "content: line 2: Start 9999-01-01T00:00:00 is later than the time of reading ("
+    )
+
+
 def test_a_binary_file_exits_2(tmp_path):
     path = tmp_path / "log.zip"
     path.write_bytes(b"PK\x03\x04\x14\x00\x00\x00")  # a zip archive: binary

@@ -77,7 +77,7 @@ def test_a_worker_killed_mid_repricing_loses_nothing(saved_rows):
         while count(db, PRICED) == 0:  # the first chunk committed
             assert worker.poll() is None, "the worker stopped on its own"
             assert time.monotonic() < deadline, "the worker priced nothing in 5 minutes"
-            time.sleep(0.05)
+            time.sleep(0.01)
     finally:
         worker.send_signal(signal.SIGKILL)
         worker.wait(timeout=30)
@@ -96,3 +96,39 @@ def test_a_worker_killed_mid_repricing_loses_nothing(saved_rows):
     assert (
         count(db, "select count(distinct today_catalog_version) from scenarios_savedscenario") == 1
     )
+
+
+def test_the_worker_gives_the_web_server_the_cpu_first(tmp_path):
+    db = tmp_path / "db.sqlite3"
+    run(db, "manage.py", "migrate", "--noinput")
+    script = (
+        "import os, django; django.setup(); from django.core.management import call_command; "
+        "call_command('worker', batch=True, verbosity=0, **{}); print(os.nice(0))"
+    )
+    ours = os.nice(0)
+    for options, added in (("", 10), ("'niceness': 3", 3)):
+        done = subprocess.run(
+            [sys.executable, "-c", script.format("{" + options + "}")],
+            cwd=ROOT,
+            env=environment(db),
+            check=True,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert int(done.stdout.split()[-1]) == min(19, ours + added)
+
+
+@pytest.mark.parametrize("value", ["-5", "20", "low"])
+def test_a_niceness_out_of_range_is_refused_naming_the_option(tmp_path, value):
+    done = subprocess.run(
+        [sys.executable, "manage.py", "worker", "--batch", "--niceness", value],
+        cwd=ROOT,
+        env=environment(tmp_path / "db.sqlite3"),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 2
+    assert "--niceness" in done.stderr and "from 0 to 19" in done.stderr
+    assert "Traceback" not in done.stderr

@@ -133,36 +133,91 @@ def postgres() -> Iterator[str]:
         shutil.rmtree(datadir, ignore_errors=True)
 
 
+@dataclass
+class Redis:
+    """Debian's redis-server on a Unix socket (no TCP port), as docs/production.md configures
+    it for the queue: every write appended to its file and synced before it answers
+    (appendonly, appendfsync always), so a killed Redis started again has every job it had
+    acknowledged."""
+
+    directory: Path
+    process: subprocess.Popen | None = None
+
+    @property
+    def socket_path(self) -> Path:
+        return self.directory / "redis.sock"
+
+    @property
+    def url(self) -> str:
+        return f"unix://{self.socket_path}?db=0"
+
+    def start(self) -> None:
+        self.socket_path.unlink(missing_ok=True)
+        log = self.directory / "redis.log"
+        self.process = subprocess.Popen(
+            [
+                REDIS,
+                "--port",
+                "0",
+                "--unixsocket",
+                str(self.socket_path),
+                "--unixsocketperm",
+                "700",
+                "--save",
+                "",
+                "--appendonly",
+                "yes",
+                "--appendfsync",
+                "always",
+                "--dir",
+                str(self.directory),
+            ],
+            stdout=log.open("a"),
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        process = self.process
+        wait_until(
+            lambda: process.poll() is not None or self.socket_path.exists(), 20, "Redis started"
+        )
+        assert process.poll() is None, log.read_text()
+
+    def kill(self) -> None:
+        """SIGKILL, as a crash or the out-of-memory killer would: nothing is flushed."""
+        assert self.process is not None
+        os.killpg(self.process.pid, signal.SIGKILL)
+        self.process.wait(timeout=10)
+
+    def queued(self, queue: str = "default") -> int:
+        """Jobs waiting in RQ's ``queue``."""
+        import redis as redis_py
+
+        client = redis_py.Redis(unix_socket_path=str(self.socket_path))
+        try:
+            return int(client.llen(f"rq:queue:{queue}"))
+        finally:
+            client.close()
+
+    def keys(self, pattern: str) -> list[bytes]:
+        import redis as redis_py
+
+        client = redis_py.Redis(unix_socket_path=str(self.socket_path))
+        try:
+            return sorted(client.scan_iter(match=pattern, count=1000))
+        finally:
+            client.close()
+
+
 @contextlib.contextmanager
-def redis(directory: Path) -> Iterator[str]:
-    """Debian's redis-server on a Unix socket (no TCP port), nothing saved to disk: its URL."""
-    socket_path = directory / "redis.sock"
-    process = subprocess.Popen(
-        [
-            REDIS,
-            "--port",
-            "0",
-            "--unixsocket",
-            str(socket_path),
-            "--unixsocketperm",
-            "700",
-            "--save",
-            "",
-            "--appendonly",
-            "no",
-            "--dir",
-            str(directory),
-        ],
-        stdout=(directory / "redis.log").open("w"),
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
+def redis(directory: Path) -> Iterator[Redis]:
+    """A :class:`Redis` started in ``directory``, stopped on exit whatever happens."""
+    server = Redis(directory)
     try:
-        wait_until(lambda: process.poll() is not None or socket_path.exists(), 20, "Redis started")
-        assert process.poll() is None, (directory / "redis.log").read_text()
-        yield f"unix://{socket_path}?db=0"
+        server.start()
+        yield server
     finally:
-        stop(process)
+        if server.process is not None:
+            stop(server.process)
 
 
 def app_environment(database_url: str, redis_url: str, **more: str) -> dict[str, str]:

@@ -15,12 +15,16 @@ from __future__ import annotations
 import dataclasses
 import datetime
 import uuid
-from typing import Any
+from typing import Annotated, Any
 
+from django.core.paginator import Paginator
+from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
 from ninja import Field, Router, Schema
+from ninja.pagination import PageNumberPagination, paginate
 from ninja.security import django_auth
+from pydantic import PlainSerializer, WithJsonSchema
 
 from costmodel import FieldError, Scenario, ScenarioError, parse_scenario
 from webapp.accounts.api_auth import anyone, token_auth
@@ -53,6 +57,15 @@ class DecisionOut(Schema):
     )
 
 
+Stamp = Annotated[
+    datetime.datetime,
+    PlainSerializer(datetime.datetime.isoformat, return_type=str),
+    WithJsonSchema({"type": "string", "format": "date-time"}),
+]
+"""A time written as :func:`_out` writes it (``isoformat``: microseconds, ``+00:00``), also in a
+page of the list, which django-ninja would otherwise write to the millisecond."""
+
+
 class SavedScenarioOut(Schema):
     id: uuid.UUID
     name: str
@@ -61,9 +74,31 @@ class SavedScenarioOut(Schema):
     overrides: list[str]
     owner: str | None
     team: str | None
-    created_at: datetime.datetime
-    updated_at: datetime.datetime
+    created_at: Stamp
+    updated_at: Stamp
     decision: DecisionOut | None
+
+    # A page of the list is validated from the rows themselves (django-ninja's resolvers);
+    # the answers about one scenario are written by :func:`_out`, with the same helpers.
+    @staticmethod
+    def resolve_owner(saved: SavedScenario) -> str | None:
+        return _owner(saved)
+
+    @staticmethod
+    def resolve_team(saved: SavedScenario) -> str | None:
+        return _team_name(saved)
+
+    @staticmethod
+    def resolve_decision(saved: SavedScenario) -> dict[str, Any] | None:
+        return _decision(saved)
+
+
+def _owner(saved: SavedScenario) -> str | None:
+    return saved.owner.get_username() if saved.owner is not None else None
+
+
+def _team_name(saved: SavedScenario) -> str | None:
+    return saved.team.name if saved.team is not None else None
 
 
 def _decision(saved: SavedScenario) -> dict[str, Any] | None:
@@ -84,8 +119,8 @@ def _out(saved: SavedScenario) -> dict[str, Any]:
         "scenario": saved.scenario,
         "provenance": saved.provenance,
         "overrides": saved.overrides,
-        "owner": saved.owner.get_username() if saved.owner is not None else None,
-        "team": saved.team.name if saved.team is not None else None,
+        "owner": _owner(saved),
+        "team": _team_name(saved),
         "created_at": saved.created_at.isoformat(),
         "updated_at": saved.updated_at.isoformat(),
         "decision": _decision(saved),
@@ -200,15 +235,51 @@ def _team(value: object, owner: Any, errors: list[FieldError]) -> Team | None:
     return team
 
 
+PAGE_SIZE = 50
+"""Saved scenarios in one page of ``GET /scenarios`` unless ``page_size`` asks for fewer."""
+MAX_PAGE_SIZE = 200
+
+
+class Pages(PageNumberPagination):
+    """django-ninja's page-number pagination with Django's :class:`Paginator` behind it, as
+    the saved list's pages: a page past the last answers the last page (``page`` says which
+    it is); ``page`` below 1 or not a number is a 422 naming it."""
+
+    class Output(Schema):
+        items: list[Any]
+        count: int = Field(description="saved scenarios in all pages")
+        page: int = Field(description="this page's number (the last one if a later was asked)")
+        pages: int = Field(description="number of pages")
+
+    def paginate_queryset(
+        self,
+        queryset: QuerySet[Any],
+        pagination: PageNumberPagination.Input,
+        request: HttpRequest,
+        **params: Any,
+    ) -> dict[str, Any]:
+        page = Paginator(queryset, self._get_page_size(pagination.page_size)).get_page(
+            pagination.page
+        )
+        return {
+            "items": list(page.object_list),
+            "count": page.paginator.count,
+            "page": page.number,
+            "pages": page.paginator.num_pages,
+        }
+
+
 @router.get(
     "/scenarios",
-    response={200: list[SavedScenarioOut], 401: ErrorsOut},
+    response={200: list[SavedScenarioOut], 401: ErrorsOut, 422: ErrorsOut},
     auth=[token_auth, django_auth],
     summary="The caller's saved scenarios and those shared with their teams, newest first",
 )
-def list_scenarios(request: HttpRequest) -> HttpResponse:
-    items = selectors.listed_for(request.user, None)
-    return json_response([_out(saved) for saved in items])
+@paginate(Pages, page_size=PAGE_SIZE, max_page_size=MAX_PAGE_SIZE)
+def list_scenarios(request: HttpRequest) -> QuerySet[SavedScenario]:
+    """One page of them: `page` (from 1; a page past the last gives the last) and `page_size`
+    (default 50, at most 200); the answer's `count` and `pages` say how many there are."""
+    return selectors.listed_for(request.user, None).order_by("-created_at", "-pk")
 
 
 @router.get(

@@ -14,6 +14,12 @@ uses the row (its provenance names it), the row's figure is moved by ±
 how far the savings move: the larger of ``|savings(high) − savings(low)|`` over the presets is
 the row's **swing**, in the currency of that resolution. Rows are listed by swing, largest
 first; a row no default resolution uses has a swing of 0 (it moves no default verdict).
+
+**Sourced or flagged.** The second figure: a current row is *vouched for* when it carries the
+figure of the public source it cites (a source is given and the row is not flagged: the audit
+rule is that a row more than 10 % off its best public source is flagged) or when it is flagged
+as an estimate *with its reason* (a note). Rows that are neither — no source and no flag, or a
+flag without a reason — are listed by name.
 """
 
 from __future__ import annotations
@@ -71,6 +77,10 @@ class Freshness:
     total: int = 0
     estimates: int = 0
     """Current rows flagged as estimates (no direct public source)."""
+    sourced: int = 0
+    """Current rows not flagged that cite the public source whose figure they carry."""
+    unvouched: list[str] = field(default_factory=list)
+    """Current rows neither sourced nor flagged with a reason, one line each."""
     stale: list[StaleRow] = field(default_factory=list)
 
     @property
@@ -80,6 +90,22 @@ class Freshness:
     @property
     def fresh_share(self) -> float:
         return self.fresh / self.total if self.total else 1.0
+
+    @property
+    def vouched(self) -> int:
+        return self.total - len(self.unvouched)
+
+    @property
+    def vouched_share(self) -> float:
+        return self.vouched / self.total if self.total else 1.0
+
+    def sources_summary(self) -> str:
+        return (
+            f"sources: {self.vouched} of {self.total} current rows ({self.vouched_share:.0%}) "
+            f"within 10 % of their cited public source or flagged as estimates: "
+            f"{self.sourced} carry their source's figure, {self.estimates} flagged with the "
+            f"reason; {len(self.unvouched)} neither"
+        )
 
     def summary(self) -> str:
         return (
@@ -119,7 +145,8 @@ def freshness(day: datetime.date | None = None, *, weigh: bool = True) -> Freshn
     report = Freshness(day=day)
     rows = current_rows(day)
     report.total = len(rows)
-    report.estimates = sum(1 for row in rows if getattr(row, "estimate", False))
+    for row in rows:
+        _vouch(report, row)
     for row in rows:
         age = (day - row.effective_date).days
         if age > STALE_AFTER_DAYS:
@@ -129,6 +156,25 @@ def freshness(day: datetime.date | None = None, *, weigh: bool = True) -> Freshn
         _weigh(report)
     report.stale.sort(key=lambda r: (-r.swing, r.model, r.key))
     return report
+
+
+def _vouch(report: Freshness, row: PricePoint) -> None:
+    """Count ``row`` as sourced or flagged, or list it as neither."""
+    flagged = bool(getattr(row, "estimate", False))
+    source = str(getattr(row, "source", "") or "").strip()
+    reason = str(getattr(row, "note", "") or "").strip()
+    if flagged:
+        report.estimates += 1
+        if reason:
+            return
+        why = "flagged as an estimate without a reason (note)"
+    elif source:
+        report.sourced += 1
+        return
+    else:
+        why = "no source and not flagged as an estimate"
+    model, key = _label(row)
+    report.unvouched.append(f"{model} {key}: {why}")
 
 
 def _default_selection(preset: str, currency: str, day: datetime.date) -> dict[str, Any]:

@@ -136,6 +136,7 @@ GCP_MACHINES = {
     "a3-highgpu-8g": GcpMachine("A3", 208, Decimal(1872), "H100 80GB", 8, "h100-sxm5"),
     "a3-megagpu-8g": GcpMachine("A3 Mega", 208, Decimal(1872), "H100 Mega", 8, "h100-sxm5"),
     "g2-standard-4": GcpMachine("G2", 4, Decimal(16), "L4", 1, "l4"),
+    "g2-standard-8": GcpMachine("G2", 8, Decimal(32), "L4", 1, "l4"),
     "g2-standard-48": GcpMachine("G2", 48, Decimal(192), "L4", 4, "l4"),
     "g2-standard-96": GcpMachine("G2", 96, Decimal(384), "L4", 8, "l4"),
 }

@@ -37,7 +37,13 @@ MAX_RETENTION = 1.0
 
 
 class FitRefused(ValueError):
-    """The observations give no usable retention; the message says why."""
+    """The observations give no usable retention; the message says why, and ``code`` with
+    ``params`` say it for a page in any language (the resolver's ``fit_<code>`` note)."""
+
+    def __init__(self, message: str, code: str, **params: str | int) -> None:
+        super().__init__(message)
+        self.code = code
+        self.params = params
 
 
 def fit_retention(ages: list[float], prices: list[float]) -> float:
@@ -53,27 +59,36 @@ def fit_retention(ages: list[float], prices: list[float]) -> float:
         raise ValueError("ages and prices differ in length")
     if len(ages) < MIN_OBSERVATIONS:
         raise FitRefused(
-            f"{len(ages)} observation(s) with an age; a fit needs at least {MIN_OBSERVATIONS}"
+            f"{len(ages)} observation(s) with an age; a fit needs at least {MIN_OBSERVATIONS}",
+            "too_few",
+            count=len(ages),
+            minimum=MIN_OBSERVATIONS,
         )
     if any(p <= 0 for p in prices):
-        raise FitRefused("a price is not positive")
+        raise FitRefused("a price is not positive", "not_positive")
     mean_age = sum(ages) / len(ages)
     logs = [math.log(p) for p in prices]
     mean_log = sum(logs) / len(logs)
     spread = sum((a - mean_age) ** 2 for a in ages)
     if spread == 0:
-        raise FitRefused("every observation has the same age: no slope to fit")
+        raise FitRefused("every observation has the same age: no slope to fit", "one_age")
     slope = sum((a - mean_age) * (y - mean_log) for a, y in zip(ages, logs, strict=True)) / spread
     retention = math.exp(slope)
     if retention > MAX_RETENTION:
         raise FitRefused(
             f"the fitted retention {retention:.3f} a year is above {MAX_RETENTION:g}: the "
-            "observations say the card gains value with age"
+            "observations say the card gains value with age",
+            "gains",
+            retention=f"{retention:.3f}",
+            maximum=f"{MAX_RETENTION:g}",
         )
     if retention < MIN_RETENTION:
         raise FitRefused(
             f"the fitted retention {retention:.3f} a year is below {MIN_RETENTION:g}: the "
-            "card would lose more than four fifths of its value a year"
+            "card would lose more than four fifths of its value a year",
+            "loses",
+            retention=f"{retention:.3f}",
+            minimum=f"{MIN_RETENTION:g}",
         )
     return retention
 
@@ -92,6 +107,9 @@ class RetentionFit:
     retention: float | None = None
     refused: str = ""
     """Why there is no usable retention ('' when there is)."""
+    refused_code: str = ""
+    refused_params: dict[str, str | int] = field(default_factory=dict)
+    """:attr:`refused` as the code and figures of :class:`FitRefused`."""
 
     @property
     def usable(self) -> bool:
@@ -150,7 +168,7 @@ def retention_fit(
             [float(o.age_years or 0) for o in fit.fitted], [float(o.amount) for o in fit.fitted]
         )
     except FitRefused as exc:
-        fit.refused = str(exc)
+        fit.refused, fit.refused_code, fit.refused_params = str(exc), exc.code, exc.params
     return fit
 
 

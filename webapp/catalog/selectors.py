@@ -41,8 +41,9 @@ from webapp.catalog.models import (
 
 M = TypeVar("M", bound=Model)
 
-VERSION_CACHE = "shared"
-"""The cache alias every process shares (the database): where the catalog's version lives."""
+VERSION_CACHE = "versions"
+"""The cache alias every process shares (the database, also where "shared" is Redis): where
+the catalog's version lives, written in the transaction of the rows it versions."""
 VERSION_KEY = "catalog:version"
 VERSION_SECONDS = 2.0
 """How long a process trusts the version it last read [s] before reading it again.

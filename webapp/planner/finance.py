@@ -113,9 +113,12 @@ def options_of(form: AccountingForm) -> AccountingOptions | None:
     return form.options() if form.is_bound else AccountingOptions()
 
 
-def books(scenario: Scenario, options: AccountingOptions) -> tuple[dict[str, Any], Accounts]:
-    """The scenario's result and its accounts."""
-    result = compare(scenario)
+def books(
+    scenario: Scenario, options: AccountingOptions, result: dict[str, Any] | None = None
+) -> tuple[dict[str, Any], Accounts]:
+    """The scenario's result (``result``: its whole result, already projected) and its
+    accounts."""
+    result = compare(scenario) if result is None else result
     return result, accounting(scenario, result, options)
 
 
@@ -161,9 +164,12 @@ def fiscal_table(accounts: Accounts, currency: str) -> dict[str, Any]:
     }
 
 
-def finance_context(scenario: Scenario, query: Mapping[str, Any]) -> dict[str, Any]:
+def finance_context(
+    scenario: Scenario, query: Mapping[str, Any], result: dict[str, Any] | None = None
+) -> dict[str, Any]:
     """Context of the results page's finance section: its option fields (label, value typed,
-    errors) and, when the options are valid, the table.
+    errors) and, when the options are valid, the table (``result``: the scenario's whole
+    result, when the page has projected it already).
 
     The template writes the three inputs itself: rendering them as Django widgets took
     3 ms, longer than the rest of the results page.
@@ -188,7 +194,7 @@ def finance_context(scenario: Scenario, query: Mapping[str, Any]) -> dict[str, A
     ]
     table = None
     if options is not None:
-        _result, accounts = books(scenario, options)
+        _result, accounts = books(scenario, options, result)
         table = fiscal_table(accounts, scenario.currency)
     return {"fields": fields, "table": table, "query": link_query}
 

@@ -585,13 +585,24 @@ class PlannerForm(ErrorTextMixin, forms.Form):
         values = {name: self.get_initial_for_field(f, name) for name, f in self.fields.items()}
         if self.catalog is None or not values.get("use_catalog"):
             return None
-        if values.get("box") == "custom":
-            values["parts"] = self.parts_list(values)
-        if not self.is_commitment(values.get("cloud_offering")):
-            values["committed_instances"] = None
-        if values.get("workload_kind") == "jobs":
-            values["jobs"] = self.initial.get("jobs") or []
-        return values
+        return {
+            **values,
+            "parts": self.parts_list(values) if values.get("box") == "custom" else None,
+            "committed_instances": (
+                values.get("committed_instances")
+                if self.is_commitment(values.get("cloud_offering"))
+                else None
+            ),
+            "jobs": self.initial.get("jobs") or [],
+        }
+
+    def selection_data(self) -> dict[str, Any]:
+        """The cleaned data as the catalog selection reads it, with a custom box's parts list
+        also when another field is invalid (:meth:`clean` then stops before making it)."""
+        data = self.cleaned_data
+        if data.get("box") != "custom":
+            return data
+        return {**data, "parts": self.parts_list(data)}
 
     def prefill(self, values: dict[str, Any]) -> None:
         """Show the catalog's ``path → value`` in the explicit fields, except overridden ones."""

@@ -37,6 +37,7 @@ from webapp.planner.chosen import Chosen, chosen_for_you
 from webapp.planner.fields import DEFAULT_COST_OF_CAPITAL, PROFILE_MONTHS
 from webapp.planner.form_fields import DEFAULT_CHOICE, FieldRenderer
 from webapp.planner.permalink import Permalink, encode_link
+from webapp.planner.plan_input import PlanInput, read_plan_input
 from webapp.planner.services import make_plan
 from webapp.planner.usage_box import UsageBox, box_for_usage
 from webapp.usage.services import body_limit, file_content, measured_usage
@@ -234,12 +235,12 @@ class MeasuredPlan:
     """What the catalog chose for the plan (the tariff and hosting), and why."""
 
 
-def _planner_data(
+def _planner_input(
     data: dict[str, Any], monthly_utilization: list[float], box: UsageBox | None = None
-) -> dict[str, Any]:
-    """The planner form's cleaned data for this choice and profile (tariff and hosting left to
-    the catalog, which picks them for the box and the currency); ``box``: the custom box of
-    the file's GPUs, when that is the choice."""
+) -> PlanInput:
+    """The planner's input for this choice and profile, read as from the planner form's
+    cleaned data (tariff and hosting left to the catalog, which picks them for the box and
+    the currency); ``box``: the custom box of the file's GPUs, when that is the choice."""
     values: dict[str, Any] = {
         "box": "preset",
         "preset": data["preset"],
@@ -260,7 +261,7 @@ def _planner_data(
         values.update({"box": "custom", "parts": box.parts})
         if box.scaling_efficiency is not None:
             values["scaling_efficiency"] = box.scaling_efficiency * 100
-    return values
+    return read_plan_input(values, use_catalog=True)
 
 
 def _throughput(gpu: str, benchmark: str) -> float:
@@ -338,7 +339,7 @@ def plan_from_usage(form: ProfileForm) -> MeasuredPlan | None:
             )
             return None
     try:
-        box = make_plan(_planner_data(data, [1.0] * PROFILE_MONTHS, custom), use_catalog=True)
+        box = make_plan(_planner_input(data, [1.0] * PROFILE_MONTHS, custom))
         profile = profile_from_usage(
             usage,
             measured_gpu_throughput=_throughput(data["measured_gpu"], data["benchmark"]),
@@ -346,7 +347,7 @@ def plan_from_usage(form: ProfileForm) -> MeasuredPlan | None:
             box_gpu_throughput=box.scenario.build.gpu_throughput,
             growth_per_year=growth,
         )
-        plan = make_plan(_planner_data(data, profile.monthly_utilization, custom), use_catalog=True)
+        plan = make_plan(_planner_input(data, profile.monthly_utilization, custom))
     except ScenarioError as exc:
         for error in exc.errors:
             field = {"growth_per_year": "growth_percent"}.get(error.field, error.field)

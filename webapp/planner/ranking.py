@@ -21,7 +21,7 @@ from __future__ import annotations
 import datetime
 import hashlib
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -38,6 +38,7 @@ from webapp.catalog.models import BuildPreset, CloudOffering, FxRate, Tier
 from webapp.catalog.resolver import Resolution, parse_selection, resolve
 from webapp.catalog.selectors import CatalogSnapshot, catalog_version, snapshot
 from webapp.planner import market
+from webapp.planner.permalink import Permalink
 
 TIERS = [tier.value for tier in Tier]
 """Preset tiers, smallest first: the ranking weighs the plan's tier and the next."""
@@ -256,17 +257,14 @@ def _offering_label(slug: str, c: Candidates) -> str:
     return slug if offering is None else offering.localized_name()
 
 
-def ranking_part(
-    scenario: Scenario,
-    selection: Mapping[str, Any] | None,
-    link_for: Any,
-) -> dict[str, Any] | None:
-    """The "Every way to do this work" section: rows ranked by present value, the infeasible
-    ones with their reason; None for a plan typed without the catalog.
+def ranking_part(link: Permalink, link_for: Any) -> dict[str, Any] | None:
+    """The "Every way to do this work" section of the plan ``link``: rows ranked by present value,
+    the infeasible ones with their reason; None for a plan typed without the catalog.
 
     ``link_for(preset, offering)`` gives the address of a row's own results page (preset
     None: the plan's own box).
     """
+    scenario, selection = link.scenario, link.selection
     if not selection:
         return None
     found = ranked(scenario, selection)
@@ -383,19 +381,13 @@ def _times(scenario: Scenario, plan: Mapping[str, Any], c: Candidates) -> str:
     return "; ".join(parts)
 
 
-def variant(
-    scenario: Scenario,
-    selection: Mapping[str, Any],
-    provenance: Sequence[Mapping[str, Any]],
-    *,
-    preset: str | None,
-    offering: str | None,
-) -> tuple[Scenario, list[dict[str, Any]], dict[str, Any]] | None:
-    """A row of the ranking as a plan of its own: the plan with another box (``preset``,
-    None: the plan's) and another offering, resolved from the catalog, doing the same work
-    (work stated as utilization is the same reference GPU-hours on the other box, as the
-    options operation holds it); its scenario, provenance and selection. None when the
-    catalog cannot resolve it."""
+def variant(plan: Permalink, *, preset: str | None, offering: str | None) -> Permalink | None:
+    """A row of the ranking as a plan of its own: ``plan`` (made from the catalog) with
+    another box (``preset``, None: the plan's) and another offering, resolved from the
+    catalog, doing the same work (work stated as utilization is the same reference GPU-hours
+    on the other box, as the options operation holds it). None when the catalog cannot
+    resolve it."""
+    scenario, selection, provenance = plan.scenario, plan.selection or {}, plan.provenance
     changes: dict[str, Any] = {}
     if preset:
         changes["preset"] = preset
@@ -418,4 +410,4 @@ def variant(
         if item.get("fields") and all(str(p).startswith("workload.") for p in item["fields"])
     ]
     kept = [dict(item) for item in resolution.provenance] + workload_items
-    return resolved, kept, parsed.model_dump(mode="json")
+    return Permalink(scenario=resolved, provenance=kept, selection=parsed.model_dump(mode="json"))

@@ -32,7 +32,7 @@ from costmodel.ranges import fleet_size
 from costmodel.scenario import JobsWorkload, Scenario
 from webapp import formatting
 from webapp.catalog.models import STALE_AFTER_DAYS
-from webapp.decided import filled_share, observed_days
+from webapp.decided import decided, filled_share, observed_days
 from webapp.planner.analysis import field_label, fixed_inputs, range_value, ranges_of, ranges_table
 from webapp.planner.chosen import chosen_for_you
 from webapp.planner.compared import compared
@@ -291,8 +291,10 @@ def results_context(link: Permalink, code: str | None = None) -> dict[str, Any]:
     scenario = link.scenario
     sources = catalog_sources(link.provenance)
     # the one function behind every verdict (webapp.decided): the saved lists, the compare
-    # page, the files and the API show what it decided
-    result, decision = decisions.summary_and_decision(scenario, link.ranges, link.provenance)
+    # page, the files and the API show what it decided; its projection of the plan, monthly
+    # series too, is the page's only one (the books read it)
+    one = decided(scenario, link.ranges, link.provenance, monthly=True)
+    result, decision = one.result, one.decision
     said = verdict(decision, scenario)
     commitment = commitment_part(link)
     return {
@@ -341,7 +343,7 @@ def ranking_section(link: Permalink, code: str, saved: str | None = None) -> dic
     def link_for(preset: str | None, offering: str | None) -> str:
         return f"{base}&{urlencode({'preset': preset or '', 'offering': offering or ''})}"
 
-    return ranking_part(link.scenario, link.selection, link_for)
+    return ranking_part(link, link_for)
 
 
 def results_fragments(
@@ -354,7 +356,10 @@ def results_fragments(
     Django's local-memory cache is, even more so). Neither fragment holds a
     form, a token or anything else of the visitor's.
     """
-    context = results_context(link, code)
+    return _fragments(link, results_context(link, code), saved)
+
+
+def _fragments(link: Permalink, context: dict[str, Any], saved: str | None) -> dict[str, str]:
     context["ranking"] = ranking_section(link, context["permalink"], saved)
 
     def fragment(name: str) -> SafeString:
@@ -372,10 +377,10 @@ def results_page(
 ) -> dict[str, Any]:
     """Context of the results page shell: the fragments plus what varies per visitor (the
     view adds ``saved`` and ``can_modify`` for a saved scenario's page, whose id is
-    ``saved``: its ranking rows name it when the plan is too large for a link)."""
-    fragments = results_fragments(
-        link, code, None if saved is None or fits_in_link(code) else saved
-    )
+    ``saved``: its ranking rows name it when the plan is too large for a link). The plan is
+    projected once: the books read the projection the verdict was made from."""
+    context = results_context(link, code)
+    fragments = _fragments(link, context, None if saved is None or fits_in_link(code) else saved)
     return {
         "fragments": fragments,
         "title": fragments["title"],
@@ -384,6 +389,6 @@ def results_page(
         "linkable": fits_in_link(code),
         "saved": None,
         "can_modify": False,
-        "finance": finance_context(link.scenario, request.GET),
+        "finance": finance_context(link.scenario, request.GET, context["result"]),
         "language_next": request.path,  # the language switcher returns here, without a query
     }

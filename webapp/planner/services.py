@@ -1,13 +1,15 @@
 """The planner's operations: from what a person typed into the form to a plan.
 
-A plan is an explicit, validated :class:`costmodel.Scenario` with its
-provenance, the fields the user overrode, the catalog selection it came
-from and the uncertainty ranges the user chose. :func:`plan_from_form` is
-what the planner view calls: the form checks what was typed, then
-:func:`make_plan` resolves the catalog selection, applies the values the user
-changed (the overrides, recorded by dotted field path) and validates the
-result once, with the engine's own schema. Errors come back on the form,
-beside the field they name.
+A plan is a :class:`~webapp.planner.permalink.Permalink`: an explicit, validated
+:class:`costmodel.Scenario` with its provenance, the fields the user overrode,
+the catalog selection it came from and the uncertainty ranges the user chose,
+the one value the results page, its link and the ranking read.
+:func:`plan_from_form` is what the planner view calls: the form checks what was
+typed and is read once into a :class:`~webapp.planner.plan_input.PlanInput`;
+:func:`make_plan` resolves its catalog selection, applies the values the user
+changed (the overrides, recorded by dotted field path), validates the result
+once with the engine's own schema and projects it once (does it compute?).
+Errors come back on the form, beside the field they name.
 
 :func:`planner_form` builds the form a visitor opens: blank, for a preset
 (``?preset=…``) or for a permalink (``?from=…``), with every Advanced field
@@ -22,89 +24,40 @@ utilization), a value the user changed is theirs.
 
 from __future__ import annotations
 
-import datetime
 import uuid
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
-from costmodel import Scenario, ScenarioError, parse_scenario
+from costmodel import Scenario, ScenarioError
 from costmodel.errors import with_fields
 from costmodel.paths import get_path
 from costmodel.ranges import Range, check_ranges, customized, default_ranges, with_defaults
 from webapp.catalog import selectors as catalog_selectors
-from webapp.catalog.resolver import Resolution, Selection, parse_selection, resolve
+from webapp.catalog.resolver import Resolution, Selection, resolve
 from webapp.catalog.resolver.box import hosting_kind
 from webapp.catalog.resolver.choose import default_hosting
 from webapp.catalog.selectors import snapshot
 from webapp.planner import chosen, market, ranking
 from webapp.planner.choices import CatalogChoices
-from webapp.planner.fields import (
-    CATALOG_FIELDS,
-    EXPLICIT_FIELDS,
-    RANGE_ENDS,
-    from_form,
-    nested,
-    same_value,
-    scenario_values,
-    selection_values,
-    typed_value,
-)
-from webapp.planner.form_fields import RANGE_BY_PATH, range_name
+from webapp.planner.fields import CATALOG_FIELDS, RANGE_ENDS, same_value
+from webapp.planner.form_fields import RANGE_BY_PATH
 from webapp.planner.form_initial import draft_initial, initial_from_link, range_basis
 from webapp.planner.forms import PlannerForm
 from webapp.planner.jobs import (
     Holder,
     MemoryRefusal,
     box_memory,
-    engine_workload,
     job_memory,
     memory_needed,
     memory_refusal,
-    reference_for,
     with_memory,
 )
 from webapp.planner.permalink import Permalink, PermalinkError, decode
+from webapp.planner.plan_input import PlanInput, plan_input, selection_of
 from webapp.scenarios import selectors as saved_selectors
 from webapp.scenarios import services as saved_services
 from webapp.scenarios.models import SavedScenario
 from webapp.scenarios.services import ensure_computable
-
-
-@dataclass(frozen=True)
-class Plan:
-    scenario: Scenario
-    provenance: list[dict[str, Any]] = field(default_factory=list)
-    overrides: list[str] = field(default_factory=list)
-    selection: dict[str, Any] | None = None
-    ranges: list[Range] | None = None
-    """The uncertainty ranges; ``None``: the scenario's defaults."""
-
-
-def general_values(data: Mapping[str, Any]) -> dict[str, Any]:
-    """The scenario's currency, horizon, discount rate and workload (nested JSON, scenario
-    units) from the form's cleaned data: what the scenario and the catalog selection share."""
-    values = scenario_values(data, selection=True)
-    general = nested({p: v for p, v in values.items() if not p.startswith(("build.", "rent."))})
-    general.setdefault("discount_rate_per_year", 0.0)
-    if data.get("workload_kind") == "jobs":
-        general["workload"] = jobs_workload(data)[0]
-    return general
-
-
-def jobs_workload(data: Mapping[str, Any]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """The engine's jobs workload of the form's described jobs (``data["jobs"]``) and the
-    provenance of their hours, converted at the chosen benchmark's reference GPU.
-
-    Raises :class:`costmodel.ScenarioError` naming ``workload.jobs.<i>.kind`` when a job needs
-    a catalog figure the reference GPU lacks.
-    """
-    if "jobs_workload" not in data:
-        use_catalog = bool(data.get("use_catalog")) and bool(data.get("benchmark"))
-        reference = reference_for(data.get("benchmark")) if use_catalog else None
-        return engine_workload(list(data.get("jobs") or []), reference)
-    converted: tuple[dict[str, Any], list[dict[str, Any]]] = data["jobs_workload"]
-    return converted
 
 
 class MemoryRefused(Exception):
@@ -115,62 +68,15 @@ class MemoryRefused(Exception):
         self.refusal = refusal
 
 
-def selection_from(data: Mapping[str, Any], as_of: datetime.date | None) -> Selection:
-    """The catalog resolver's validated :class:`Selection` from the form's cleaned data.
-
-    Raises :class:`costmodel.ScenarioError` naming the selection field.
-    """
-    selection: dict[str, Any] = {**general_values(data), **selection_values(data), "as_of": as_of}
-    if data.get("box") == "custom":
-        selection["parts"] = data["parts"]
-        selection.pop("preset", None)
-    else:
-        selection.pop("scaling_efficiency", None)
-    return parse_selection(selection)
-
-
-def _typed_values(data: Mapping[str, Any]) -> dict[str, Any]:
-    """``path → value`` (scenario units: percentages ÷ 100) of every explicit field the user
-    left filled in."""
-    typed = {f.path: typed_value(f, data) for f in EXPLICIT_FIELDS}
-    return {path: value for path, value in typed.items() if value is not None}
-
-
-def _overrides(
-    typed: Mapping[str, Any], resolved: Scenario, basis: Mapping[str, Any]
-) -> dict[str, Any]:
-    """The typed values that differ both from the catalog's and from what the form showed.
-
-    A value still equal to its basis was not typed by the user, so it follows
-    the catalog (e.g. after choosing another preset).
-    """
+def _overrides(typed: Mapping[str, Any], resolved: Scenario) -> dict[str, Any]:
+    """The values the user changed (:attr:`PlanInput.typed`) that differ from the catalog's."""
     data = resolved.model_dump(mode="json")
-    changed = {}
-    for path, value in typed.items():
-        shown = basis.get(path)
-        if same_value(value, get_path(data, path)) or (
-            shown is not None and same_value(value, shown)
-        ):
-            continue
-        changed[path] = value
-    return changed
+    return {p: v for p, v in typed.items() if not same_value(v, get_path(data, p))}
 
 
-def _explicit_scenario(data: Mapping[str, Any]) -> Scenario:
-    """The scenario of a form filled in without the catalog: every figure typed."""
-    scenario: dict[str, Any] = {"name": data.get("name") or None, "build": {}, "rent": {}}
-    scenario.update(nested(scenario_values(data, selection=False)))
-    scenario.setdefault("discount_rate_per_year", 0.0)
-    if data.get("workload_kind") == "jobs":
-        scenario["workload"] = jobs_workload(data)[0]
-    return parse_scenario(scenario)
-
-
-def ranges_from(
-    data: Mapping[str, Any], scenario: Scenario, basis: Mapping[str, Any]
-) -> list[Range] | None:
-    """The uncertainty ranges the form asks for: each default of ``scenario``, with every value
-    the user typed over what the form showed in its place.
+def ranges_from(inp: PlanInput, scenario: Scenario) -> list[Range] | None:
+    """The uncertainty ranges the input asks for: each default of ``scenario``, with every
+    end the user changed over it.
 
     Returns ``None`` when every range is the scenario's default.
 
@@ -181,85 +87,68 @@ def ranges_from(
         order or outside its field's bounds.
     """
     chosen = []
-    for default in default_ranges(scenario):
-        row = RANGE_BY_PATH.get(default.path)
-        if row is None:
-            continue
-        values = {}
-        for suffix, attr in RANGE_ENDS:
-            typed = from_form(row.field, data.get(range_name(row, suffix)))
-            shown = basis.get(f"ranges.{row.path}.{attr}")
-            keep = typed is None or (shown is not None and same_value(typed, shown))
-            values[attr] = getattr(default, attr) if keep else typed
-        chosen.append(Range(default.path, values["low"], values["mode"], values["high"]))
+    for d in default_ranges(scenario):
+        if d.path in RANGE_BY_PATH:
+            ends = [inp.ranges.get(f"ranges.{d.path}.{a}", getattr(d, a)) for _s, a in RANGE_ENDS]
+            chosen.append(Range(d.path, *ends))  # low, mode, high
     custom = customized(scenario, chosen)
     check_ranges(scenario, custom)
     return with_defaults(scenario, custom)
 
 
-def make_plan(
-    data: Mapping[str, Any],
-    *,
-    use_catalog: bool,
-    basis: Mapping[str, Any] | None = None,
-    today: datetime.date | None = None,
-) -> Plan:
-    """Resolve the form's cleaned data into an explicit scenario with provenance and overrides.
-
-    Parameters
-    ----------
-    data : mapping
-        Cleaned form data; Advanced fields under ``form_name(path)`` (``None`` = left empty).
-    use_catalog : bool
-        Resolve the catalog selection; if false every explicit field must be given.
-    basis : mapping, optional
-        ``path → value`` the Advanced fields were prefilled with (see :func:`_overrides`).
+def make_plan(inp: PlanInput) -> Permalink:
+    """The plan of a submitted input: its explicit scenario with provenance, overrides, catalog
+    selection and uncertainty ranges, checked to compute (the one projection of the request).
 
     Raises
     ------
     ScenarioError
         Naming selection fields (``preset``, ``cloud_offering``, ``as_of`` …)
         or scenario fields (``build.capex`` …), or the scenario's results overflow.
+    MemoryRefused
+        A described job fits neither the box nor the plan's cloud instance.
     """
-    typed = _typed_values(data)
-    job_items: list[dict[str, Any]] = []
-    if data.get("workload_kind") == "jobs":
-        data = {**data, "use_catalog": use_catalog}
-        data["jobs_workload"] = jobs_workload(data)
-        job_items = data["jobs_workload"][1]
-    if not use_catalog:
-        scenario = _explicit_scenario(data)
-        plan = Plan(
-            scenario=scenario,
-            provenance=job_items,
-            ranges=ranges_from(data, scenario, basis or {}),
-        )
-    else:
-        selection = selection_from(data, today or datetime.date.today())
-        jobs = list(data.get("jobs") or [])
-        box = box_memory(selection.model_dump(mode="json")) if jobs else None
-        if jobs:
-            refusal = _memory_refusal(jobs, box, selection)
-            if refusal is not None:
-                raise MemoryRefused(refusal)
-            with_memory(job_items, job_memory(jobs, box))
-        resolution = _resolve_holding(selection, jobs)
-        ranked_items: list[dict[str, Any]] = []
-        if selection.cloud_offering is None:  # left to the catalog: the best way to rent it
-            resolution, ranked_items = _best_rent(selection, resolution)
-        changes = _overrides(typed, resolution.scenario, basis or {})
-        if data.get("name"):
-            changes["name"] = data["name"]
-        scenario = with_fields(resolution.scenario, changes) if changes else resolution.scenario
-        plan = Plan(
-            scenario=scenario,
-            provenance=resolution.provenance + ranked_items + job_items,
-            overrides=[path for path in changes if path != "name"],
-            selection=selection.model_dump(mode="json"),
-            ranges=ranges_from(data, scenario, basis or {}),
-        )
+    plan = _catalog_plan(inp, inp.selection) if inp.selection is not None else _typed_plan(inp)
     ensure_computable(plan.scenario)
     return plan
+
+
+def _typed_plan(inp: PlanInput) -> Permalink:
+    """The plan of a scenario typed without the catalog."""
+    assert inp.scenario is not None
+    return Permalink(
+        scenario=inp.scenario,
+        provenance=[dict(item) for item in inp.job_items],
+        ranges=ranges_from(inp, inp.scenario),
+    )
+
+
+def _catalog_plan(inp: PlanInput, selection: Selection) -> Permalink:
+    """The plan of a catalog selection: resolved (the best way to rent it when the offering
+    is left to the catalog), with the values the user typed over the catalog's."""
+    job_items = [dict(item) for item in inp.job_items]
+    jobs = list(inp.jobs)
+    if jobs:
+        box = box_memory(selection.model_dump(mode="json"))
+        refusal = _memory_refusal(jobs, box, selection)
+        if refusal is not None:
+            raise MemoryRefused(refusal)
+        with_memory(job_items, job_memory(jobs, box))
+    resolution = _resolve_holding(selection, jobs)
+    ranked_items: list[dict[str, Any]] = []
+    if selection.cloud_offering is None:  # left to the catalog: the best way to rent it
+        resolution, ranked_items = _best_rent(selection, resolution)
+    changes = _overrides(inp.typed, resolution.scenario)
+    if inp.name:
+        changes["name"] = inp.name
+    scenario = with_fields(resolution.scenario, changes) if changes else resolution.scenario
+    return Permalink(
+        scenario=scenario,
+        provenance=resolution.provenance + ranked_items + job_items,
+        overrides=[path for path in changes if path != "name"],
+        selection=selection.model_dump(mode="json"),
+        ranges=ranges_from(inp, scenario),
+    )
 
 
 def _best_rent(
@@ -335,14 +224,13 @@ def _memory_refusal(jobs: list[Any], box: Any, selection: Selection) -> MemoryRe
     return memory_refusal(jobs, box, capacity, holder)
 
 
-def plan_from_form(form: PlannerForm) -> Plan | None:
-    """The plan of a submitted planner form, or ``None`` with the errors put on the form."""
+def plan_from_form(form: PlannerForm) -> Permalink | None:
+    """The plan of a submitted planner form (its :class:`PlanInput`, read once), or ``None``
+    with the errors put on the form."""
     if not form.is_valid():
         return None
     try:
-        plan = make_plan(
-            form.cleaned_data, use_catalog=form.uses_catalog(), basis=form.shown_values()
-        )
+        plan = make_plan(plan_input(form))
     except ScenarioError as exc:
         form.add_engine_errors(exc)
         return None
@@ -398,7 +286,7 @@ def _resolution(form: PlannerForm) -> Resolution | None:
     if values is None:
         return None
     try:
-        return resolve(selection_from(values, None))
+        return resolve(selection_of(values, None))
     except (ScenarioError, KeyError, TypeError):
         return None  # the catalog can no longer resolve this selection: keep the link's values
 
@@ -478,13 +366,12 @@ def committed_default(form: PlannerForm) -> int | None:
     form (a half-typed Advanced value) does not matter here.
     """
     form.is_valid()
-    data = dict(form.cleaned_data)
+    data = form.cleaned_data
     if not form.uses_catalog() or not form.is_commitment(data.get("cloud_offering")):
         return None
-    if data.get("box") == "custom":
-        data["parts"] = form.parts_list(data)
-    data["committed_instances"] = None
     try:
-        return resolve(selection_from(data, None)).scenario.rent.committed_instances
+        selection = selection_of(form.selection_data(), None)
+        uncommitted = selection.model_copy(update={"committed_instances": None})
+        return resolve(uncommitted).scenario.rent.committed_instances
     except (ScenarioError, KeyError, TypeError):
         return None

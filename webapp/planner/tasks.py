@@ -83,12 +83,14 @@ def enqueue(work: Task[..., Any], *args: Any, **kwargs: Any) -> None:
 
     With the database backend the task row is written in the same transaction (it
     is rolled back with it); another backend (Redis) is told after the commit, so a
-    worker never looks for rows that are not there yet.
+    worker never looks for rows that are not there yet. Should Redis be unreachable then,
+    the error is logged and what was committed stands (the request is answered as done):
+    the work is kept in the rows, and :func:`catch_up` queues it when a worker starts.
     """
     if isinstance(work.get_backend(), DatabaseBackend):
         work.enqueue(*args, **kwargs)
     else:
-        transaction.on_commit(lambda: work.enqueue(*args, **kwargs))
+        transaction.on_commit(lambda: work.enqueue(*args, **kwargs), robust=True)
 
 
 # --------------------------------------------------------------------------
@@ -114,7 +116,8 @@ def after_catalog_change() -> None:
     pending = getattr(connection, "run_on_commit", [])
     if any(getattr(entry[1], "__name__", "") == "_queue_repricing" for entry in pending):
         return
-    transaction.on_commit(_queue_repricing)
+    # robust: with Redis unreachable the change stands; the rows stay due for catch_up.
+    transaction.on_commit(_queue_repricing, robust=True)
 
 
 def _queue_repricing() -> None:

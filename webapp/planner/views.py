@@ -29,7 +29,6 @@ from webapp.planner.permalink import (
     Permalink,
     PermalinkError,
     decode,
-    encode,
     encode_link,
     fits_in_link,
 )
@@ -106,9 +105,7 @@ def home(request: HttpRequest) -> HttpResponse:
         form = PlannerForm(request.POST, catalog=catalog)
         plan = services.plan_from_form(form)
         if plan is not None:
-            code = encode(
-                plan.scenario, plan.provenance, plan.overrides, plan.selection, plan.ranges
-            )
+            code = encode_link(plan)
             if fits_in_link(code):
                 return redirect("planner:results", code=code)
             return _saved_instead(request, plan)
@@ -118,7 +115,7 @@ def home(request: HttpRequest) -> HttpResponse:
     return render(request, "planner/home.html", context)
 
 
-def _saved_instead(request: HttpRequest, plan: services.Plan) -> HttpResponse:
+def _saved_instead(request: HttpRequest, plan: Permalink) -> HttpResponse:
     """A plan too large for a link the server accepts, saved: its page's address is its link."""
     try:
         item = saved_services.create_saved_scenario(
@@ -175,16 +172,11 @@ def results_option(request: HttpRequest) -> HttpResponse:
     if link is None or not link.selection:
         return bad_request(request, _("This link does not name a plan made from the catalog."))
     found = ranking.variant(
-        link.scenario,
-        link.selection,
-        link.provenance,
-        preset=request.GET.get("preset") or None,
-        offering=request.GET.get("offering") or None,
+        link, preset=request.GET.get("preset") or None, offering=request.GET.get("offering") or None
     )
     if found is None:
         return bad_request(request, _("The catalog can no longer price this option."))
-    scenario, provenance, selection = found
-    code = encode(scenario, provenance, [], selection)
+    code = encode_link(found)
     return redirect("planner:results", code=code)
 
 

@@ -6,6 +6,7 @@ form; it is read back (and validated, once) where it leaves the database.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from datetime import date
 from typing import Any
@@ -224,28 +225,53 @@ REPRICE_CHUNK = 200
 """Saved scenarios re-priced, then written, at a time: a worker stopped mid-run keeps every
 chunk it wrote, and the next run takes up the rows still due."""
 
+Today = tuple[decisions.StoredDecision | None, str]
+"""A saved scenario's decision at today's prices, or why there is none (in words)."""
+
+
+def repricing_key(item: SavedScenario) -> str:
+    """What a saved scenario's decision at today's prices depends on besides today's catalog:
+    its catalog selection and the values of the fields its user typed in (its overrides)."""
+    kept = {path: get_path(item.scenario, path) for path in item.overrides}
+    return json.dumps([item.selection, kept], sort_keys=True, default=str)
+
+
+def decision_today(item: SavedScenario, catalog: CatalogSnapshot | None = None) -> Today:
+    """``item``'s decision at today's prices: its catalog selection resolved again, its
+    overrides kept (:func:`resolve_at_todays_prices`), decided by the results page's function
+    (:func:`webapp.scenarios.decisions.decision_of`); or, if the catalog can no longer price
+    it, no decision and why."""
+    try:
+        scenario = resolve_at_todays_prices(item, catalog)[1]
+        return decisions.stored(decisions.decision_of(scenario)), ""
+    except ScenarioError as exc:
+        return None, _("can no longer be priced: %(reason)s") % {"reason": exc}
+    except ArithmeticError:  # ProjectionOverflowError: today's figures do not fit in a float
+        return None, _("can no longer be priced: its figures at today's prices are too large")
+
 
 def reprice(
-    item: SavedScenario, version: str, catalog: CatalogSnapshot | None = None
+    item: SavedScenario,
+    version: str,
+    catalog: CatalogSnapshot | None = None,
+    known: dict[str, Today] | None = None,
 ) -> SavedScenario:
     """Store ``item``'s decision at today's prices beside its saved one (not saved yet).
 
-    The catalog selection is resolved again at today's prices, its overrides
-    kept (:func:`resolve_at_todays_prices`), and decided by the results page's
-    function (:func:`webapp.scenarios.decisions.decision_of`). One the catalog can
-    no longer price stores why, in words (``today_problem``), and no figures.
-    ``changed_today`` marks a verdict that differs (build, rent, close call:
-    :func:`webapp.scenarios.decisions.side`). The saved figures are not touched.
+    The decision is :func:`decision_today`'s; ``known`` (optional) holds those already made
+    in this run by :func:`repricing_key`, so rows saved from the same selection with the same
+    typed-in values are decided once. One the catalog can no longer price stores why, in
+    words (``today_problem``), and no figures. ``changed_today`` marks a verdict that differs
+    (build, rent, close call: :func:`webapp.scenarios.decisions.side`). The saved figures are
+    not touched.
     """
-    problem = ""
-    today: decisions.StoredDecision | None = None
-    try:
-        scenario = resolve_at_todays_prices(item, catalog)[1]
-        today = decisions.stored(decisions.decision_of(scenario))
-    except ScenarioError as exc:
-        problem = _("can no longer be priced: %(reason)s") % {"reason": exc}
-    except ArithmeticError:  # ProjectionOverflowError: today's figures do not fit in a float
-        problem = _("can no longer be priced: its figures at today's prices are too large")
+    if known is None:
+        today, problem = decision_today(item, catalog)
+    else:
+        key = repricing_key(item)
+        if key not in known:
+            known[key] = decision_today(item, catalog)
+        today, problem = known[key]
     item.today_code = today["code"] if today else ""
     item.today_savings = today["savings"] if today else None
     item.today_present_value_savings = today["present_value_savings"] if today else None
@@ -273,6 +299,17 @@ TODAY_FIELDS = [
     "changed_today",
 ]
 
+REPRICING_READS = [
+    "pk",
+    "scenario",
+    "selection",
+    "overrides",
+    "decision_code",
+    "decision_savings",
+    "decision_present_value_savings",
+]
+"""The columns re-pricing reads (not the provenance, ranges and the rest)."""
+
 
 def due_for_repricing(version: str) -> QuerySet[SavedScenario]:
     """The saved scenarios from the catalog not yet re-priced at catalog ``version``."""
@@ -284,26 +321,43 @@ def due_count() -> int:
     return due_for_repricing(catalog_version()).count()
 
 
+def write_today(priced: Sequence[SavedScenario]) -> None:
+    """Write the re-priced rows in one transaction: one UPDATE for all the rows that store the
+    same values (rows saved from one selection mostly do), so a chunk costs a few statements."""
+    alike: dict[tuple[Any, ...], list[Any]] = {}
+    for item in priced:
+        alike.setdefault(tuple(getattr(item, name) for name in TODAY_FIELDS), []).append(item.pk)
+    with transaction.atomic():
+        for values, pks in alike.items():
+            SavedScenario.objects.filter(pk__in=pks).update(
+                **dict(zip(TODAY_FIELDS, values, strict=True))
+            )
+
+
 def reprice_due(*, limit: int | None = None) -> int:
     """Re-price every saved scenario from the catalog that the current catalog version has
     not priced yet (:func:`reprice`), :data:`REPRICE_CHUNK` rows a transaction; return how
     many. Run again (a new catalog change, a worker killed mid-run), it takes up where the
-    last run stopped; run twice for one version, the second finds nothing due."""
+    last run stopped; run twice for one version, the second finds nothing due.
+
+    Today's catalog is read once for the whole run, and each distinct selection and typed-in
+    values decided once (:func:`repricing_key`)."""
     forget_catalog_version()
     version = catalog_version()
-    catalog = CatalogSnapshot(date.today())  # every table read once for the whole run
+    catalog = CatalogSnapshot(date.today())
+    known: dict[str, Today] = {}
     done = 0
     while limit is None or done < limit:
         size = REPRICE_CHUNK if limit is None else min(REPRICE_CHUNK, limit - done)
-        chunk = list(due_for_repricing(version).order_by("pk")[:size])
+        due = due_for_repricing(version).only(*REPRICING_READS).order_by("pk")
+        chunk = list(due[:size])
         if not chunk:
             break
-        priced = [reprice(item, version, catalog) for item in chunk]
-        with transaction.atomic():  # one small UPDATE a row: cheaper than bulk_update's CASEs
-            for item in priced:
-                SavedScenario.objects.filter(pk=item.pk).update(
-                    **{name: getattr(item, name) for name in TODAY_FIELDS}
-                )
+        now = timezone.now()
+        priced = [reprice(item, version, catalog, known) for item in chunk]
+        for item in priced:  # one time for the chunk: its rows are written together
+            item.today_computed_at = now
+        write_today(priced)
         done += len(chunk)
     return done
 

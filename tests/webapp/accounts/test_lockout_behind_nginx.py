@@ -6,10 +6,14 @@ from __future__ import annotations
 
 import http.client
 import os
+import shutil
 import subprocess
 import sys
 from http.cookies import SimpleCookie
+from pathlib import Path
 from urllib.parse import urlencode
+
+import pytest
 
 from tests.webapp.served import ROOT, documented_nginx, needs_nginx, real_server, serve
 
@@ -17,31 +21,33 @@ HOST = "gpu.example.com"
 PASSWORD = "a long enough passphrase"
 
 
-def prepare_database(tmp_path) -> None:
-    """The database `serve` uses, migrated, with one user."""
+@pytest.fixture(scope="module")
+def migrated_database(tmp_path_factory) -> Path:
+    """A database as `serve` uses it, migrated, with one user: made once for this file (a
+    migration run is seconds of the suite's time), copied by each test."""
+    path = tmp_path_factory.mktemp("lockout") / "db.sqlite3"
     clean = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_"))}
-    env = {
-        **clean,
-        "DJANGO_SECRET_KEY": "served-test",
-        "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}",
-    }
-    for command in (
-        ["migrate", "-v0"],
-        [
-            "shell",
-            "-c",
-            "from django.contrib.auth.models import User; "
-            f"User.objects.create_user('erin', 'erin@example.com', {PASSWORD!r})",
-        ],
-    ):
-        subprocess.run(
-            [sys.executable, "manage.py", *command],
-            cwd=ROOT,
-            env=env,
-            check=True,
-            capture_output=True,
-            timeout=120,
-        )
+    env = {**clean, "DJANGO_SECRET_KEY": "served-test", "DATABASE_URL": f"sqlite:///{path}"}
+    code = (
+        "from django.core.management import call_command; "
+        "call_command('migrate', verbosity=0); "
+        "from django.contrib.auth.models import User; "
+        f"User.objects.create_user('erin', 'erin@example.com', {PASSWORD!r})"
+    )
+    subprocess.run(
+        [sys.executable, "manage.py", "shell", "-c", code],
+        cwd=ROOT,
+        env=env,
+        check=True,
+        capture_output=True,
+        timeout=120,
+    )
+    return path
+
+
+def prepare_database(tmp_path, migrated_database: Path) -> None:
+    """The database `serve` uses (``tmp_path``/db.sqlite3): a copy of the migrated one."""
+    shutil.copyfile(migrated_database, tmp_path / "db.sqlite3")
 
 
 class Browser:
@@ -95,8 +101,10 @@ class Browser:
 
 @real_server
 @needs_nginx
-def test_a_guesser_claiming_other_addresses_stays_locked_and_nobody_else_is(tmp_path):
-    prepare_database(tmp_path)
+def test_a_guesser_claiming_other_addresses_stays_locked_and_nobody_else_is(
+    tmp_path, migrated_database
+):
+    prepare_database(tmp_path, migrated_database)
     environment = {"DJANGO_ALLOWED_HOSTS": f"{HOST},127.0.0.1", "DJANGO_BEHIND_PROXY": "true"}
     with (
         serve(tmp_path, "--workers", "1", **environment) as app,
@@ -131,10 +139,12 @@ def guess_with_a_new_address_each_time(guesser: Browser) -> list[int]:
 
 
 @real_server
-def test_straight_to_gunicorn_without_a_proxy_a_claimed_address_is_not_believed(tmp_path):
+def test_straight_to_gunicorn_without_a_proxy_a_claimed_address_is_not_believed(
+    tmp_path, migrated_database
+):
     """The probe: DJANGO_BEHIND_PROXY=false, from 127.0.0.1 (which uvicorn's worker trusts by
     default), a new X-Forwarded-For per guess."""
-    prepare_database(tmp_path)
+    prepare_database(tmp_path, migrated_database)
     environment = {"DJANGO_ALLOWED_HOSTS": f"{HOST},127.0.0.1", "DJANGO_BEHIND_PROXY": "false"}
     with serve(tmp_path, "--workers", "1", **environment) as app:
         guesser = DirectBrowser(app, "127.0.0.1")
@@ -143,11 +153,13 @@ def test_straight_to_gunicorn_without_a_proxy_a_claimed_address_is_not_believed(
 
 
 @real_server
-def test_behind_a_proxy_a_claimed_address_is_believed_only_from_the_proxy(tmp_path):
+def test_behind_a_proxy_a_claimed_address_is_believed_only_from_the_proxy(
+    tmp_path, migrated_database
+):
     """DJANGO_BEHIND_PROXY=true with the proxy at 127.0.0.1: a client connecting from
     127.0.0.2 straight to gunicorn is counted by its own address (neither uvicorn nor
     Django believes its header); the proxy's header is believed."""
-    prepare_database(tmp_path)
+    prepare_database(tmp_path, migrated_database)
     environment = {
         "DJANGO_ALLOWED_HOSTS": f"{HOST},127.0.0.1",
         "DJANGO_BEHIND_PROXY": "true",

@@ -33,10 +33,10 @@ def test_two_members_see_each_others_shared_scenarios_and_an_outsider_does_not(t
     assert (a.json()["owner"], a.json()["team"]) == ("alice", "Vision")
 
     for member in (alice, bob):
-        assert {s["name"] for s in member.get(URL).json()} == {"alice's", "bob's"}
+        assert {s["name"] for s in member.get(URL).json()["items"]} == {"alice's", "bob's"}
         assert member.get(f"{URL}/{a.json()['id']}").status_code == 200
         assert member.get(f"{URL}/{b.json()['id']}").status_code == 200
-    assert carol.get(URL).json() == []
+    assert carol.get(URL).json() == {"items": [], "count": 0, "page": 1, "pages": 1}
     for created in (a, b):
         assert carol.get(f"{URL}/{created.json()['id']}").status_code == 404
         assert Client().get(f"{URL}/{created.json()['id']}").status_code == 404

@@ -105,6 +105,24 @@ def test_a_bad_file_is_a_422_on_content_naming_the_line(client):
     ]
 
 
+def test_a_job_of_more_gpus_than_any_machine_is_a_422_naming_line_and_field(client):
+    content = (
+        "JobID|Start|End|AllocTRES\n"
+        "1|2026-10-01T00:00:00|2026-10-01T01:00:00|gres/gpu=99999999999999999999999\n"
+    )
+
+    response = post_json(client, URL, {"format": "slurm-sacct", "content": content})
+
+    assert errors(response, 422) == [
+        {
+            "field": "content",
+            "message": "line 2: AllocTRES gres/gpu=99999999999999999999999 is more GPUs than "
+            "any machine holds (at most 1,000,000 per job): correct the export or leave the "
+            "job out",
+        }
+    ]
+
+
 @pytest.mark.parametrize("content", ["", "   \n"])
 def test_an_empty_file_is_a_422(client, content):
     response = post_json(client, URL, {"format": "slurm-sacct", "content": content})

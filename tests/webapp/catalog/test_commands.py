@@ -42,8 +42,8 @@ def test_load_catalog_loads_the_fixtures_and_can_run_twice(db):
     assert PartPrice.objects.count() == count > 0
 
 
-REPORT_LINES = ("warning: ", "freshness: ", "stale: ", "estimates: ")
-"""Lines catalog_check prints whatever the outcome: warnings and the freshness figures."""
+REPORT_LINES = ("warning: ", "freshness: ", "stale: ", "estimates: ", "sources: ", "unsourced: ")
+"""Lines catalog_check prints whatever the outcome: warnings, freshness and sources figures."""
 
 
 def test_catalog_check_passes_on_the_shipped_catalog(shipped):

@@ -56,3 +56,56 @@ def test_catalog_check_states_the_share_and_the_estimates(shipped):
     stale_lines = [line for line in out.splitlines() if line.startswith("stale: ")]
     assert len(stale_lines) == len(report.stale)
     assert f"estimates: {report.estimates} of {report.total} current rows" in out
+
+
+def test_every_shipped_row_is_sourced_or_flagged_with_its_reason(shipped):
+    report = freshness(DAY, weigh=False)
+    assert report.unvouched == []
+    assert report.sourced + report.estimates == report.total
+    assert report.vouched_share == 1.0
+
+
+def test_a_row_without_source_or_flag_is_named(shipped):
+    offering = CloudOffering.objects.get(slug="vastai-rtx-4090")
+    CloudRate.objects.create(
+        offering=offering, hourly_rate=Decimal("0.40"), currency="USD",
+        effective_date=datetime.date(2026, 12, 1), source="",
+    )  # fmt: skip
+    report = freshness(DAY, weigh=False)
+    assert report.unvouched == [
+        "catalog.cloudrate vastai-rtx-4090/2026-12-01: no source and not flagged as an estimate"
+    ]
+    assert report.vouched == report.total - 1
+
+
+def test_a_flag_without_its_reason_is_named(shipped):
+    offering = CloudOffering.objects.get(slug="vastai-rtx-4090")
+    CloudRate.objects.create(
+        offering=offering, hourly_rate=Decimal("0.40"), currency="USD",
+        effective_date=datetime.date(2026, 12, 1), source="a page", estimate=True, note="",
+    )  # fmt: skip
+    report = freshness(DAY, weigh=False)
+    assert [line.split(": ", 1)[1] for line in report.unvouched] == [
+        "flagged as an estimate without a reason (note)"
+    ]
+
+
+def test_catalog_check_states_the_sourced_or_flagged_share(shipped):
+    offering = CloudOffering.objects.get(slug="vastai-rtx-4090")
+    CloudRate.objects.create(
+        offering=offering, hourly_rate=Decimal("0.40"), currency="USD",
+        effective_date=datetime.date(2026, 12, 1), source="",
+    )  # fmt: skip
+    code, out, _ = run("catalog_check", "--as-of", DAY.isoformat())
+    assert code == 1  # a price without a source is also a problem of check_catalog
+    report = freshness(DAY, weigh=False)
+    assert (
+        f"sources: {report.total - 1} of {report.total} current rows "
+        f"({(report.total - 1) / report.total:.0%}) within 10 % of their cited public source "
+        f"or flagged as estimates: {report.sourced} carry their source's figure, "
+        f"{report.estimates} flagged with the reason; 1 neither"
+    ) in out
+    assert (
+        "unsourced: catalog.cloudrate vastai-rtx-4090/2026-12-01: "
+        "no source and not flagged as an estimate"
+    ) in out

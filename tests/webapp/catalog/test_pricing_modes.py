@@ -209,6 +209,10 @@ H100_OFFERINGS = [
     "gcp-a3-highgpu-8g-commit-3y",
     "gcp-a3-highgpu-8g-on-demand",
     "gcp-a3-highgpu-8g-spot",
+    "google-cloud-a3-megagpu-8g-us-east4",
+    "google-cloud-a3-megagpu-8g-us-east4-commit-1y",
+    "google-cloud-a3-megagpu-8g-us-east4-commit-3y",
+    "google-cloud-a3-megagpu-8g-us-east4-spot",
     "lambda-1x-h100-sxm5",
     "lambda-8x-h100-sxm5",
 ]

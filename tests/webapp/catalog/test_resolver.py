@@ -379,7 +379,7 @@ def test_a_cluster_in_usd_runs_in_us_colocation_billed_per_kw_at_a_us_tariff(shi
     build = resolution.scenario.build
     assert build.hosting_monthly == pytest.approx(194.95 * build.power_load_watts / 1000)
     assert build.pue == 1.54
-    assert build.electricity_price_per_kwh == pytest.approx(0.0895)
+    assert build.electricity_price_per_kwh == pytest.approx(0.1301)  # EIA, February 2026
     reasons = {item.field: item.reason for item in resolution.defaulted}
     assert "colocation" in reasons["hosting"] and "per kW" in reasons["hosting"]
 

@@ -194,6 +194,27 @@ def test_a_bad_file_is_explained_in_chinese(client, shipped_catalog):
     assert message == "无法读取该文件：第 2 行：利用率 140 % 超出 0–100 的范围"
 
 
+def test_absurd_gpus_are_refused_on_upload_not_sent_on_to_ask_for_a_bigger_box(
+    client, shipped_catalog
+):
+    text = (
+        b"JobID|Start|End|AllocTRES\n"
+        b"1|2026-10-01T00:00:00|2026-10-01T01:00:00|gres/gpu=99999999999999999999999\n"
+    )
+    response = client.post(
+        URL,
+        {"format": "slurm-sacct", "file": SimpleUploadedFile("sacct.txt", text)},
+        HTTP_ACCEPT_LANGUAGE="zh-hans",
+    )
+
+    assert response.status_code == 400
+    [message] = response.context["upload"].errors["file"]
+    assert message == (
+        "无法读取该文件：第 2 行：AllocTRES gres/gpu=99999999999999999999999 的 GPU 数超过任何"
+        "机器所能容纳的数量（每个作业最多 1,000,000 块）：请更正导出的数据，或删去该作业"
+    )
+
+
 def test_sacct_without_alloctres_names_the_line(client, shipped_catalog):
     text = b"JobID|Start|End|AllocCPUS\n1|2026-10-01T00:00:00|2026-10-01T01:00:00|4\n"
     response = upload(client, "slurm-sacct", text)

@@ -170,3 +170,48 @@ def test_the_report_is_for_staff_only(client, user, django_user_model):
     client.force_login(django_user_model.objects.create_user("someone", password="pw"))
     response = client.get(reverse("admin:scenarios_savedscenario_decisions_changed"))
     assert response.status_code == 302
+
+
+def test_rows_saved_from_one_selection_are_decided_once_a_run_as_each_alone(user, monkeypatch):
+    from webapp.scenarios import decisions, services
+
+    rows = [save(user, name=f"copy {i}") for i in range(3)]
+    other = save(user, name="4090 vs vast.ai", cloud_offering="vastai-rtx-4090")
+    flip(user, rows[0])
+    calls = []
+    decide = decisions.decision_of
+    monkeypatch.setattr(
+        decisions, "decision_of", lambda *a, **k: calls.append(a) or decide(*a, **k)
+    )
+
+    assert reprice_due() == 4
+    assert len(calls) == 2  # one for the three copies, one for the other offering
+    for item in [*rows, other]:
+        item.refresh_from_db()
+        alone = services.reprice(item, "alone")  # decided by itself, not from the run's memory
+        for field in ("today_code", "today_savings", "today_present_value_savings"):
+            assert getattr(item, field) == getattr(alone, field)
+    assert {item.changed_today for item in rows} == {True}
+
+
+def test_rows_of_one_selection_with_different_typed_in_values_are_decided_apart(user):
+    from costmodel.errors import with_fields
+
+    resolution = resolve_data(SELECTION)
+    capex = resolution.scenario.build.capex
+    typed = [
+        create_saved_scenario(
+            name=f"capex × {factor}",
+            scenario=with_fields(resolution.scenario, {"build.capex": capex * factor}),
+            provenance=resolution.provenance,
+            selection=SELECTION,
+            overrides=["build.capex"],
+            user=user,
+        )
+        for factor in (1, 3)
+    ]
+    assert reprice_due() == 2
+    for item in typed:
+        item.refresh_from_db()
+        assert item.today_savings == pytest.approx(item.decision_savings, rel=1e-9)
+    assert typed[0].today_savings != typed[1].today_savings

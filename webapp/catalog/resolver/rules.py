@@ -6,7 +6,7 @@ from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
-from django.utils.translation import gettext, gettext_noop, ngettext
+from django.utils.translation import gettext, gettext_noop
 
 from costmodel import FieldError, Scenario, ScenarioError
 from costmodel.commitment import commitment_table
@@ -24,7 +24,7 @@ from webapp.catalog.resale import RetentionFit, retention_fit
 from webapp.catalog.resolver.box import box_power
 from webapp.catalog.resolver.choose import Choice, custom_box_defaults
 from webapp.catalog.resolver.currency import convert
-from webapp.catalog.resolver.notes import Note, note
+from webapp.catalog.resolver.notes import Note, note, note_text
 from webapp.catalog.resolver.provenance import (
     Defaulted,
     Provenance,
@@ -120,15 +120,16 @@ def parts_rule(choice: Choice, catalog: CatalogSnapshot) -> Ruling:
     )
 
 
-def tariff_price(tariff: Tariff) -> tuple[Decimal, str]:
-    """Price per kWh [tariff currency]: flat, or the hour-weighted mean of time-of-use periods.
+def tariff_price(tariff: Tariff) -> tuple[Decimal, tuple[Note, ...]]:
+    """Price per kWh [tariff currency]: flat, or the hour-weighted mean of time-of-use periods
+    (noted with each period's hours and price).
 
     A training box draws around the clock, so the hour-weighted mean is what it pays:
     ``Σ price × hours / Σ hours``.
     """
     if tariff.kind == TariffKind.FLAT:
         assert tariff.price_per_kwh is not None
-        return tariff.price_per_kwh, ""
+        return tariff.price_per_kwh, ()
     periods = list(tariff.periods.all())
     hours = sum((p.hours_per_day for p in periods), Decimal(0))
     if not periods or hours == 0:
@@ -137,8 +138,16 @@ def tariff_price(tariff: Tariff) -> tuple[Decimal, str]:
             gettext("time-of-use tariff '%(slug)s' has no periods") % {"slug": tariff.slug},
         )
     mean = sum((p.price_per_kwh * p.hours_per_day for p in periods), Decimal(0)) / hours
-    detail = ", ".join(f"{p.name} {p.hours_per_day} h × {p.price_per_kwh}" for p in periods)
-    return mean, f"hour-weighted mean of {detail} over {hours} h"
+    each = tuple(
+        note(
+            "time_of_use_period",
+            period=p.name,
+            hours=decimal_text(p.hours_per_day),
+            price=decimal_text(p.price_per_kwh),
+        )
+        for p in periods
+    )
+    return mean, (note("time_of_use", periods=len(periods), hours=decimal_text(hours)), *each)
 
 
 def electricity_rule(choice: Choice, catalog: CatalogSnapshot) -> Ruling:
@@ -156,8 +165,7 @@ def electricity_rule(choice: Choice, catalog: CatalogSnapshot) -> Ruling:
         currency=tariff.currency,
         fx_rate=rate,
         converted_amount=converted,
-        note="" if included else how,
-        notes=(note("power_included"),) if included else (),
+        notes=(note("power_included"),) if included else how,
     )
     return Ruling(
         {"build.electricity_price_per_kwh": 0.0 if included else float(converted)}, (item,)
@@ -276,7 +284,16 @@ def retention_provenance(preset: BuildPreset, fit: RetentionFit) -> Provenance:
             effective_date=fit.as_of,
             estimate=fit.estimate,
             source="; ".join(dict.fromkeys(o.source for o in fit.fitted if o.source)),
-            note=fit.summary(),
+            notes=(
+                note(
+                    "resale_fit",
+                    count=len(fit.fitted),
+                    gpu=preset.gpu_model.slug,
+                    currency=fit.currency,
+                    newest=fit.as_of.isoformat() if fit.as_of else "",
+                    retention=f"{fit.retention:.3f}",
+                ),
+            ),
         )
     return Provenance(
         role=role,
@@ -287,7 +304,10 @@ def retention_provenance(preset: BuildPreset, fit: RetentionFit) -> Provenance:
         amount=preset.residual_value_retention_per_year,
         source=preset.retention_source,
         estimate=True,
-        note=f"the preset's stated figure ({fit.summary()})",
+        notes=(
+            note("resale_stated", gpu=preset.gpu_model.slug),
+            note(f"fit_{fit.refused_code}", **fit.refused_params),
+        ),
     )
 
 
@@ -547,43 +567,30 @@ RULES: tuple[Callable[[Choice, CatalogSnapshot], Ruling], ...] = (
 listed."""
 
 
-def commitment_reason(table: dict[str, Any], currency: str, horizon_months: int) -> str:
-    """Why the engine's cheapest count was chosen, in words (translated), from its
+def commitment_note(table: dict[str, Any], currency: str, horizon_months: int) -> Note:
+    """Why the engine's cheapest count was chosen, as a note, from its
     :func:`costmodel.commitment.commitment_table`."""
     rows = table["rows"]
     best = table["best_committed_instances"]
     cheapest = rows[best]["rent_present_value"]
-    params = {
-        "count": best,
+    figures = {
         "months": horizon_months,
         "cost": f"{cheapest:,.0f} {currency}",
         "top": table["max_instances"],
     }
     if best == 0:
         if len(rows) < 2:
-            return gettext("nothing committed: the workload asks for no work in any month")
-        params["other"] = f"{rows[1]['rent_present_value']:,.0f} {currency}"
-        return (
-            gettext(
-                "nothing committed is the cheapest: renting every hour on demand costs "
-                "%(cost)s over %(months)d months in present value, against %(other)s with "
-                "one committed instance (0 to %(top)d weighed)"
-            )
-            % params
-        )
-    params["none"] = f"{rows[0]['rent_present_value']:,.0f} {currency}"
-    return (
-        ngettext(
-            "%(count)d committed instance is the cheapest: the rent side costs %(cost)s over "
-            "%(months)d months in present value, against %(none)s with none (0 to %(top)d "
-            "weighed, the most the busiest month needs)",
-            "%(count)d committed instances are the cheapest: the rent side costs %(cost)s "
-            "over %(months)d months in present value, against %(none)s with none (0 to "
-            "%(top)d weighed, the most the busiest month needs)",
-            best,
-        )
-        % params
-    )
+            return note("commit_no_work")
+        other = f"{rows[1]['rent_present_value']:,.0f} {currency}"
+        return note("commit_none_cheapest", other=other, **figures)
+    none = f"{rows[0]['rent_present_value']:,.0f} {currency}"
+    return note("commit_cheapest", count=best, none=none, **figures)
+
+
+def commitment_reason(table: dict[str, Any], currency: str, horizon_months: int) -> str:
+    """Why the engine's cheapest count was chosen, in words (translated), from its
+    :func:`costmodel.commitment.commitment_table`."""
+    return note_text([commitment_note(table, currency, horizon_months)])
 
 
 def commitment_rule(choice: Choice, catalog: CatalogSnapshot, draft: Scenario) -> Ruling:
@@ -597,16 +604,14 @@ def commitment_rule(choice: Choice, catalog: CatalogSnapshot, draft: Scenario) -
         return Ruling({})
     selection = choice.selection
     defaulted: tuple[Defaulted, ...] = ()
-    notes: tuple[Note, ...] = ()
-    reason = ""
     if selection.committed_instances is not None:
         count = selection.committed_instances
-        notes = (note("count_given"),)
+        notes: tuple[Note, ...] = (note("count_given"),)
     else:
         table = commitment_table(draft)
         count = table["best_committed_instances"]
-        reason = commitment_reason(table, draft.currency, draft.horizon_months)
-        defaulted = (Defaulted("committed_instances", count, reason),)
+        notes = (commitment_note(table, draft.currency, draft.horizon_months),)
+        defaulted = (Defaulted("committed_instances", count, note_text(notes)),)
     item = Provenance(
         role=gettext_noop("committed instances"),
         label=str(offering),
@@ -614,7 +619,6 @@ def commitment_rule(choice: Choice, catalog: CatalogSnapshot, draft: Scenario) -
         natural_key=[offering.slug],
         fields=["rent.committed_instances"],
         quantity=count,
-        note=reason,
         notes=notes,
     )
     return Ruling({"rent.committed_instances": count}, (item,), defaulted)

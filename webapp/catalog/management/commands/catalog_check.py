@@ -57,6 +57,9 @@ class Command(BaseCommand):
         self.stdout.write(
             f"estimates: {fresh.estimates} of {fresh.total} current rows flagged as estimates"
         )
+        self.stdout.write(fresh.sources_summary())
+        for line in fresh.unvouched:
+            self.stdout.write(f"unsourced: {line}")
         if options["estimates"]:
             estimates = estimate_price_rows()
             for line in estimates:
