@@ -210,7 +210,7 @@ def ranked(
     if chosen is None or not chosen.request["rents"]:
         return None
     try:
-        answer = options(parse_options(chosen.request))
+        answer = options(parse_options(chosen.request, bounded=False))  # the whole market
     except ScenarioError:
         return None
     cache.set(key, (chosen, answer), CACHE_SECONDS)
