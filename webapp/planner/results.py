@@ -39,7 +39,7 @@ from webapp.planner.compared import compared
 from webapp.planner.fields import ALL_FIELDS, field_value, labels
 from webapp.planner.finance import finance_context
 from webapp.planner.jobs import job_memory_of, placed_jobs, runs_text
-from webapp.planner.permalink import Permalink, encode, fits_in_link
+from webapp.planner.permalink import Permalink, encode_link, fits_in_link
 from webapp.planner.ranking import ranking_part
 from webapp.planner.sources import Sources, catalog_sources, old_prices
 from webapp.planner.verdict import discounted, rate_text, verdict, what_is_compared
@@ -329,7 +329,7 @@ def results_context(link: Permalink, code: str | None = None) -> dict[str, Any]:
         "provenance": link.provenance,
         "sources": sources,
         "overrides": link.overrides,
-        "permalink": code or encode(scenario, link.provenance, link.overrides, link.selection),
+        "permalink": code or encode_link(link),
     }
 
 
