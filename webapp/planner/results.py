@@ -337,12 +337,11 @@ def ranking_section(link: Permalink, code: str, saved: str | None = None) -> dic
     """ "Every way to do this work" (:func:`webapp.planner.ranking.ranking_part`): each row
     opens its own results page through ``planner:results-option``, naming the plan by its
     permalink code, or by the saved scenario's id (``saved``) for one too large for a link."""
-    base = reverse("planner:results-option")
-    plan = {"saved": saved} if saved is not None else {"from": code}
+    plan = urlencode({"saved": saved} if saved is not None else {"from": code})
+    base = f"{reverse('planner:results-option')}?{plan}"  # the long code quoted once
 
     def link_for(preset: str | None, offering: str | None) -> str:
-        query = {**plan, "preset": preset or "", "offering": offering or ""}
-        return f"{base}?{urlencode(query)}"
+        return f"{base}&{urlencode({'preset': preset or '', 'offering': offering or ''})}"
 
     return ranking_part(link, link_for)
 
