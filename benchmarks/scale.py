@@ -10,8 +10,12 @@ scenarios in ``--teams`` teams (``benchmarks/scale_data.py``), then measures:
   filter, by name — p50 and p95 of ``--rounds`` requests each;
 - the admin's "decisions that today's prices would change" report, p50 and p95;
 - the re-pricing of every saved scenario after a price change, by one worker process
-  (``manage.py worker --batch``), wall time;
-- a saved scenario's results page, p50 and p95, idle and while that worker runs.
+  (``manage.py worker --batch``, at its default lower CPU priority): wall time, the task's
+  own time and the worker's CPU time (which other work on the machine does not stretch);
+- a saved scenario's results page, p50 and p95, idle and while that worker runs, and the
+  ratio of the two p95s;
+- the load average when it starts and ends: the machine's other work, which the figures
+  depend on.
 
     scripts/with-postgres.sh .venv/bin/python benchmarks/scale.py --count 10000 --teams 200
 """
@@ -22,6 +26,7 @@ import argparse
 import datetime
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -106,6 +111,7 @@ def main() -> None:
     args = parser.parse_args()
 
     report: dict[str, object] = {"database": connection.vendor, "count": args.count}
+    report["load_average_at_start"] = round(os.getloadavg()[0], 1)  # other work on the machine
     call_command("migrate", verbosity=0)
     call_command("load_catalog", verbosity=0, stdout=open(os.devnull, "w"))
     start = time.perf_counter()
@@ -145,14 +151,25 @@ def main() -> None:
     threading.Thread(target=wait_for_worker, daemon=True).start()
     while not done.is_set():
         busy.extend(timed(viewer, detail, 1))
+    wall = time.perf_counter() - start
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)  # the worker is this process's child
+    runs = DBTaskResult.objects.filter(task_path__endswith=".reprice_saved_scenarios")
     report["repricing"] = {
         "rows": SavedScenario.objects.exclude(today_computed_at=None).count(),
         "changed": SavedScenario.objects.filter(changed_today=True).count(),
-        "wall_s": round(time.perf_counter() - start, 1),
+        "wall_s": round(wall, 1),  # the worker's start, its tasks and its stop
+        "task_s": round(
+            sum((r.finished_at - r.started_at).total_seconds() for r in runs if r.finished_at), 1
+        ),  # the re-pricing task(s) alone
+        "worker_cpu_s": round(used.ru_utime + used.ru_stime, 1),
         "worker_exit": worker.returncode,
     }
     report["results_page_idle"] = figures(idle)
     report["results_page_while_repricing"] = figures(busy) if busy else None
+    if busy:  # the target: at most 2 × idle
+        report["results_page_p95_busy_over_idle"] = round(
+            figures(busy)["p95_ms"] / figures(idle)["p95_ms"], 2
+        )
 
     # the lists, once the marks are there
     lists: dict[str, object] = {}
@@ -177,6 +194,7 @@ def main() -> None:
     report["admin_report"] = figures(
         timed(staff, reverse("admin:scenarios_savedscenario_decisions_changed"), args.rounds)
     )
+    report["load_average_at_end"] = round(os.getloadavg()[0], 1)
     print(json.dumps(report, indent=2))
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.conf import settings
 from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.models import Group, User
 from django.utils.translation import gettext_lazy as _
@@ -42,6 +43,20 @@ class TeamForm(forms.Form):
         if Group.objects.filter(name=name).exists():
             raise forms.ValidationError(_("A team with this name already exists."))
         return name
+
+
+class InvitationForm(forms.Form):
+    """A new invitation link; with an address, it is also sent there by email, in the language
+    chosen (the page's unless another is)."""
+
+    email = forms.EmailField(
+        label=_("Send it to (optional)"),
+        required=False,
+        help_text=_("Leave empty to only show the link here."),
+    )
+    language = forms.ChoiceField(
+        label=_("Language of the email"), choices=settings.LANGUAGES, required=False
+    )
 
 
 class TokenForm(forms.Form):

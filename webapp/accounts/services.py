@@ -12,8 +12,10 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth.models import Group
 from django.core.cache import caches
+from django.core.mail import send_mail
 from django.db import transaction
-from django.utils import timezone
+from django.template.loader import render_to_string
+from django.utils import timezone, translation
 from django.utils.translation import gettext
 
 from webapp.accounts.models import ApiToken, Invitation, Team
@@ -26,6 +28,22 @@ class InvitationUsed(Exception):
 
 class LastAdmin(Exception):
     """The change would leave a team that still has members without an admin."""
+
+
+def send_invitation(invitation: Invitation, link: str, to: str, language: str, by: Any) -> None:
+    """Email ``link`` (``invitation``'s, with its secret) to ``to`` in ``language``, through
+    the site's email backend: the task queue (``webapp.planner.tasks.QueuedEmailBackend``),
+    as for a password reset, so the page does not wait for the mail server."""
+    context = {
+        "team": invitation.team.name,
+        "inviter": by.get_username(),
+        "link": link,
+        "expires_at": invitation.expires_at,
+    }
+    with translation.override(language):
+        subject = render_to_string("accounts/email/invitation_subject.txt", context)
+        body = render_to_string("accounts/email/invitation_body.txt", context)
+    send_mail(" ".join(subject.split()), body, None, [to])
 
 
 @transaction.atomic

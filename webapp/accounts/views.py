@@ -17,12 +17,13 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.formats import date_format
 from django.utils.timezone import localtime
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from webapp.accounts import selectors, services
 from webapp.accounts.forms import (
+    InvitationForm,
     InvitationRevokeForm,
     MemberForm,
     SignUpForm,
@@ -144,13 +145,23 @@ def team_create(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def team_invite(request: HttpRequest, team_id: int) -> HttpResponse:
-    """A new invitation link, shown on this answer only (its secret is not stored)."""
+    """A new invitation link, shown on this answer only (its secret is not stored), and
+    emailed to the address given, if any (through the task queue)."""
     team = get_object_or_404(Team, pk=team_id)
     if not selectors.is_team_admin(request.user, team.pk):
         raise Http404
+    form = InvitationForm(request.POST)
+    if not form.is_valid():
+        return _team_page(request, team, status=400, invitation_form=form)
     found, secret = services.invite(team, request.user)
     link = request.build_absolute_uri(reverse("accounts:invitation", args=[secret]))
-    return _account_page(request, new_invitation={"team": team, "link": link, "found": found})
+    sent_to = form.cleaned_data["email"]
+    if sent_to:
+        language = form.cleaned_data["language"] or get_language()
+        services.send_invitation(found, link, sent_to, language, request.user)
+    return _account_page(
+        request, new_invitation={"team": team, "link": link, "found": found, "sent_to": sent_to}
+    )
 
 
 def _administered(request: HttpRequest, team_id: int) -> Team:
@@ -162,11 +173,17 @@ def _administered(request: HttpRequest, team_id: int) -> Team:
     return team
 
 
-def _team_page(request: HttpRequest, team: Team, status: int = 200) -> HttpResponse:
+def _team_page(
+    request: HttpRequest,
+    team: Team,
+    status: int = 200,
+    invitation_form: InvitationForm | None = None,
+) -> HttpResponse:
     context = {
         "team": team,
         "members": selectors.members_of(team),
         "invitations": selectors.pending_invitations(team),
+        "invitation_form": invitation_form or InvitationForm(initial={"language": get_language()}),
     }
     return render(request, "accounts/team.html", context, status=status)
 

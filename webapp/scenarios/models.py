@@ -128,6 +128,16 @@ class SavedScenario(models.Model):
         blank=True,
         help_text=_("The catalog's version when it was last re-priced; another: due again."),
     )
+    today_inputs = models.CharField(
+        _("inputs re-priced"),
+        max_length=32,
+        blank=True,
+        editable=False,
+        help_text=_(
+            "Digest of the scenario at today's prices and of the release that decided it: "
+            "while both are the same, the decision stored is kept, not computed again."
+        ),
+    )
     changed_today = models.BooleanField(
         _("changed at today's prices"),
         default=False,
@@ -145,6 +155,10 @@ class SavedScenario(models.Model):
             models.Index(fields=["owner", "-created_at"], name="scenarios_saved_owner_idx"),
             models.Index(fields=["team", "-created_at"], name="scenarios_saved_team_idx"),
             models.Index(fields=["changed_today"], name="scenarios_saved_changed_idx"),
+            # the saved list's orders (selectors.SORTS): a page is read in index order and
+            # stops after its rows, rather than sorting everything one may see
+            models.Index(fields=["-created_at", "-id"], name="scenarios_saved_date_idx"),
+            models.Index(fields=["name", "-created_at", "id"], name="scenarios_saved_name_idx"),
         ]
 
     def __str__(self) -> str:

@@ -6,11 +6,14 @@ form; it is read back (and validated, once) where it leaves the database.
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import json
 from collections.abc import Sequence
 from datetime import date
 from typing import Any
 
+from django.conf import settings
 from django.contrib.sessions.backends.base import SessionBase
 from django.db import transaction
 from django.db.models import QuerySet
@@ -26,6 +29,7 @@ from webapp.accounts.models import Team
 from webapp.accounts.selectors import is_member
 from webapp.catalog.resolver import Resolution, parse_selection, resolve
 from webapp.catalog.selectors import CatalogSnapshot, catalog_version, forget_catalog_version
+from webapp.release import release_digest
 from webapp.scenarios import decisions
 from webapp.scenarios.models import SavedScenario
 from webapp.scenarios.selectors import User, saved_from_the_catalog
@@ -230,66 +234,108 @@ Today = tuple[decisions.StoredDecision | None, str]
 
 
 def repricing_key(item: SavedScenario) -> str:
-    """What a saved scenario's decision at today's prices depends on besides today's catalog:
+    """What a saved scenario's scenario at today's prices depends on besides today's catalog:
     its catalog selection and the values of the fields its user typed in (its overrides)."""
     kept = {path: get_path(item.scenario, path) for path in item.overrides}
     return json.dumps([item.selection, kept], sort_keys=True, default=str)
 
 
-def decision_today(item: SavedScenario, catalog: CatalogSnapshot | None = None) -> Today:
-    """``item``'s decision at today's prices: its catalog selection resolved again, its
-    overrides kept (:func:`resolve_at_todays_prices`), decided by the results page's function
-    (:func:`webapp.scenarios.decisions.decision_of`); or, if the catalog can no longer price
-    it, no decision and why."""
+@functools.cache
+def release() -> str:
+    """The running release (:func:`webapp.release.release_digest`): the code that decides."""
+    return release_digest(settings.BASE_DIR)
+
+
+def inputs_digest(scenario: Scenario) -> str:
+    """What a decision at today's prices rests on: the scenario and the release deciding it."""
+    identity = json.dumps([release(), scenario.model_dump(mode="json")], sort_keys=True)
+    return hashlib.blake2b(identity.encode(), digest_size=16).hexdigest()
+
+
+def decide_today(scenario: Scenario) -> Today:
+    """The decision the results page states for ``scenario``
+    (:func:`webapp.scenarios.decisions.decision_of`), or why it has none."""
     try:
-        scenario = resolve_at_todays_prices(item, catalog)[1]
         return decisions.stored(decisions.decision_of(scenario)), ""
-    except ScenarioError as exc:
-        return None, _("can no longer be priced: %(reason)s") % {"reason": exc}
     except ArithmeticError:  # ProjectionOverflowError: today's figures do not fit in a float
         return None, _("can no longer be priced: its figures at today's prices are too large")
 
 
-def reprice(
-    item: SavedScenario,
-    version: str,
-    catalog: CatalogSnapshot | None = None,
-    known: dict[str, Today] | None = None,
-) -> SavedScenario:
-    """Store ``item``'s decision at today's prices beside its saved one (not saved yet).
+class Repricing:
+    """One run of the re-pricing at catalog ``version``: today's catalog read once
+    (``catalog``), each distinct selection with its typed-in values resolved once
+    (:func:`repricing_key`), each distinct scenario at today's prices decided once, and none
+    decided again that a row was already decided at by this release (:func:`inputs_digest`)."""
 
-    The decision is :func:`decision_today`'s; ``known`` (optional) holds those already made
-    in this run by :func:`repricing_key`, so rows saved from the same selection with the same
-    typed-in values are decided once. One the catalog can no longer price stores why, in
-    words (``today_problem``), and no figures. ``changed_today`` marks a verdict that differs
-    (build, rent, close call: :func:`webapp.scenarios.decisions.side`). The saved figures are
-    not touched.
-    """
-    if known is None:
-        today, problem = decision_today(item, catalog)
-    else:
+    def __init__(self, version: str, catalog: CatalogSnapshot | None = None) -> None:
+        self.version = version
+        self.catalog = catalog
+        self.resolved: dict[str, tuple[Scenario | None, str]] = {}
+        self.decided: dict[str, Today] = {}
+
+    def scenario_today(self, item: SavedScenario) -> tuple[Scenario | None, str]:
+        """``item``'s scenario at today's prices (:func:`resolve_at_todays_prices`), or
+        ``None`` and why the catalog can no longer price it."""
         key = repricing_key(item)
-        if key not in known:
-            known[key] = decision_today(item, catalog)
-        today, problem = known[key]
-    item.today_code = today["code"] if today else ""
-    item.today_savings = today["savings"] if today else None
-    item.today_present_value_savings = today["present_value_savings"] if today else None
-    item.today_problem = problem
-    item.today_catalog_version = version
-    item.today_computed_at = timezone.now()
-    item.changed_today = bool(
-        today
-        and item.decision_code
-        and decisions.side(
-            item.decision_code, item.decision_savings, item.decision_present_value_savings
+        if key not in self.resolved:
+            try:
+                self.resolved[key] = resolve_at_todays_prices(item, self.catalog)[1], ""
+            except ScenarioError as exc:
+                problem = _("can no longer be priced: %(reason)s") % {"reason": exc}
+                self.resolved[key] = None, problem
+        return self.resolved[key]
+
+    def reprice(self, item: SavedScenario) -> SavedScenario:
+        """Store ``item``'s decision at today's prices beside its saved one (not saved yet).
+
+        One the catalog can no longer price stores why, in words (``today_problem``), and
+        no figures. ``changed_today`` marks a verdict that differs (build, rent, close
+        call: :func:`webapp.scenarios.decisions.side`). The saved figures are not touched.
+        """
+        scenario, problem = self.scenario_today(item)
+        inputs = "" if scenario is None else inputs_digest(scenario)
+        today: decisions.StoredDecision | None = None
+        if scenario is None:
+            pass
+        elif inputs == item.today_inputs and item.today_code and not item.today_problem:
+            today = decisions.StoredDecision(  # decided at these inputs already: kept
+                code=item.today_code,
+                savings=item.today_savings if item.today_savings is not None else 0.0,
+                present_value_savings=item.today_present_value_savings,
+                probability_agreeing=None,
+            )
+        else:
+            if inputs not in self.decided:
+                self.decided[inputs] = decide_today(scenario)
+            today, problem = self.decided[inputs]
+        item.today_code = today["code"] if today else ""
+        item.today_savings = today["savings"] if today else None
+        item.today_present_value_savings = today["present_value_savings"] if today else None
+        item.today_problem = problem
+        item.today_inputs = inputs if today else ""
+        item.today_catalog_version = self.version
+        item.today_computed_at = timezone.now()
+        item.changed_today = bool(
+            today
+            and item.decision_code
+            and decisions.side(
+                item.decision_code, item.decision_savings, item.decision_present_value_savings
+            )
+            != decisions.side(today["code"], today["savings"], today["present_value_savings"])
         )
-        != decisions.side(today["code"], today["savings"], today["present_value_savings"])
-    )
-    return item
+        return item
+
+
+def reprice(
+    item: SavedScenario, version: str, catalog: CatalogSnapshot | None = None
+) -> SavedScenario:
+    """Store ``item``'s decision at today's prices beside its saved one (not saved yet): a
+    :class:`Repricing` of this one row."""
+    return Repricing(version, catalog).reprice(item)
 
 
 TODAY_FIELDS = [
+    "today_inputs",
     "today_code",
     "today_savings",
     "today_present_value_savings",
@@ -307,6 +353,11 @@ REPRICING_READS = [
     "decision_code",
     "decision_savings",
     "decision_present_value_savings",
+    "today_code",
+    "today_savings",
+    "today_present_value_savings",
+    "today_problem",
+    "today_inputs",
 ]
 """The columns re-pricing reads (not the provenance, ranges and the rest)."""
 
@@ -340,12 +391,13 @@ def reprice_due(*, limit: int | None = None) -> int:
     many. Run again (a new catalog change, a worker killed mid-run), it takes up where the
     last run stopped; run twice for one version, the second finds nothing due.
 
-    Today's catalog is read once for the whole run, and each distinct selection and typed-in
-    values decided once (:func:`repricing_key`)."""
+    Today's catalog is read once for the whole run, each distinct selection and typed-in
+    values resolved once and each distinct scenario decided once; a row whose scenario at
+    today's prices is the one this release already decided keeps that decision
+    (:class:`Repricing`)."""
     forget_catalog_version()
     version = catalog_version()
-    catalog = CatalogSnapshot(date.today())
-    known: dict[str, Today] = {}
+    run = Repricing(version, CatalogSnapshot(date.today()))
     done = 0
     while limit is None or done < limit:
         size = REPRICE_CHUNK if limit is None else min(REPRICE_CHUNK, limit - done)
@@ -354,7 +406,7 @@ def reprice_due(*, limit: int | None = None) -> int:
         if not chunk:
             break
         now = timezone.now()
-        priced = [reprice(item, version, catalog, known) for item in chunk]
+        priced = [run.reprice(item) for item in chunk]
         for item in priced:  # one time for the chunk: its rows are written together
             item.today_computed_at = now
         write_today(priced)

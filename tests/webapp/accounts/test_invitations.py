@@ -151,3 +151,72 @@ def test_an_email_address_already_in_use_is_refused_and_keeps_the_invitation(tea
     assert page.status_code == 200
     assert page.context["form"].errors["email"] == ["已有账户使用此电子邮箱地址。"]
     assert Invitation.objects.get().used_at is None
+
+
+# The worker closes the database connection between tasks, which ends a test's transaction on
+# PostgreSQL: a test that runs it commits for real.
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize(
+    ("language", "subject", "words"),
+    [
+        ("en", "Invitation to the team “Vision”", "alice invites you to the team “Vision”"),
+        ("zh-hans", "团队“Vision”的邀请", "alice 邀请您加入"),
+    ],
+)
+def test_an_invitation_is_emailed_through_the_queue_in_the_language_chosen(
+    team, settings, language, subject, words
+):
+    from django.core import mail
+    from django.core.management import call_command
+    from django_tasks_db.models import DBTaskResult
+
+    settings.EMAIL_BACKEND = "webapp.planner.tasks.QueuedEmailBackend"
+    settings.SENT_EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+    page = signed_in(team.alice).post(
+        reverse("accounts:team-invite", args=[team.vision.pk]),
+        {"email": "erin@example.com", "language": language},
+        HTTP_ACCEPT_LANGUAGE="en",
+    )
+    assert page.status_code == 200
+    assert "It is also on its way to erin@example.com by email." in page.content.decode()
+    assert mail.outbox == []  # the page only queued it
+    assert DBTaskResult.objects.filter(task_path="webapp.planner.tasks.send_email").count() == 1
+
+    call_command("worker", batch=True, niceness=0, verbosity=0)
+
+    [sent] = mail.outbox
+    assert (sent.to, sent.subject) == (["erin@example.com"], subject)
+    assert words in sent.body
+    link = link_from(page.content.decode())
+    assert link in sent.body.split()  # the page's link, on a line of its own
+    assert Client().post(link, sign_up_data()).status_code == 302  # and it signs erin up
+    assert User.objects.get(username="erin").groups.get() == team.vision.group
+
+
+def test_an_invitation_without_an_address_is_only_shown(team, settings):
+    from django.core import mail
+
+    settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+    page = signed_in(team.alice).post(reverse("accounts:team-invite", args=[team.vision.pk]))
+    assert page.status_code == 200 and link_from(page.content.decode())
+    assert mail.outbox == []
+
+
+def test_a_wrong_address_is_a_form_error_and_no_invitation_is_made(team, settings):
+    from django.core import mail
+
+    settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+    page = signed_in(team.alice).post(
+        reverse("accounts:team-invite", args=[team.vision.pk]),
+        {"email": "not an address", "language": "en"},
+        HTTP_ACCEPT_LANGUAGE="en",
+    )
+    assert page.status_code == 400
+    assert page.context["invitation_form"].errors == {"email": ["Enter a valid email address."]}
+    assert not Invitation.objects.exists() and mail.outbox == []
+
+
+def test_the_team_page_offers_to_send_the_link(team):
+    page = signed_in(team.alice).get(reverse("accounts:team", args=[team.vision.pk]))
+    html = page.content.decode()
+    assert 'name="email"' in html and 'name="language"' in html

@@ -72,6 +72,20 @@ def test_a_page_costs_the_same_queries_for_10_and_1000_rows(cast, scenario):
     assert len(queries) <= 15
 
 
+def test_a_member_of_many_teams_costs_the_same_queries_as_of_one(cast, scenario):
+    from webapp.accounts.services import add_member, create_team
+
+    client = signed_in(cast.bob)
+    rows(cast.alice, cast.vision, scenario, 60)
+    listed(client)
+    one_team = page_queries(client)
+    for i in range(40):
+        add_member(create_team(f"team {i:02d}", cast.alice), cast.bob)
+    response, _ = listed(client)
+    assert len(response.context["filters"].fields["team"].choices) == 1 + 41  # "Any" + teams
+    assert page_queries(client) == one_team
+
+
 def test_each_row_shows_the_stored_decision_not_an_engine_run(cast, scenario, monkeypatch):
     rows(cast.alice, None, scenario, 3, decision_code="close_call", decision_savings=-12.5)
     import costmodel.sensitivity

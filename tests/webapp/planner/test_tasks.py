@@ -41,8 +41,9 @@ RUNS_THE_WORKER = pytest.mark.django_db(transaction=True)
 
 
 def work() -> None:
-    """The real worker: runs everything queued, then stops."""
-    call_command("worker", batch=True, verbosity=0)
+    """The real worker: runs everything queued, then stops (at the test's own CPU priority:
+    `manage.py worker` lowers its process's, which here is the test run's)."""
+    call_command("worker", batch=True, niceness=0, verbosity=0)
 
 
 def test_each_catalog_transaction_queues_one_repricing(lead, django_capture_on_commit_callbacks):

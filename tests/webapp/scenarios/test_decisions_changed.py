@@ -215,3 +215,34 @@ def test_rows_of_one_selection_with_different_typed_in_values_are_decided_apart(
         item.refresh_from_db()
         assert item.today_savings == pytest.approx(item.decision_savings, rel=1e-9)
     assert typed[0].today_savings != typed[1].today_savings
+
+
+def test_a_row_whose_scenario_today_has_not_moved_keeps_its_decision_without_deciding(
+    user, monkeypatch
+):
+    from webapp.scenarios import decisions, services
+
+    moved = save(user)
+    still = save(user, name="4090 vs vast.ai", cloud_offering="vastai-rtx-4090")
+    assert reprice_due() == 2
+    still.refresh_from_db()
+    before = (still.today_code, still.today_savings, still.today_inputs, still.today_computed_at)
+    calls = []
+    decide = decisions.decision_of
+    monkeypatch.setattr(
+        decisions, "decision_of", lambda *a, **k: calls.append(a) or decide(*a, **k)
+    )
+
+    flip(user, moved)  # a new price for RunPod: vast.ai's rows resolve to the same scenario
+    assert reprice_due() == 2  # both re-priced at the new catalog version...
+    assert len(calls) == 1  # ...but only RunPod's decided again
+    still.refresh_from_db()
+    assert (still.today_code, still.today_savings, still.today_inputs) == before[:3]
+    assert still.today_computed_at > before[3]
+    moved.refresh_from_db()
+    assert moved.changed_today
+
+    monkeypatch.setattr(services, "release", lambda: "another release")
+    services.SavedScenario.objects.update(today_catalog_version="")  # due again
+    assert reprice_due() == 2
+    assert len(calls) == 3  # a new release decides everything again
