@@ -115,7 +115,7 @@ test: debian-test-deps install lint
 	@echo "==> tests on SQLite: collecting takes about a minute, then each dot is a test passed"
 	$(TEST_ENV) $(VENV)/bin/pytest -n 2 --dist loadgroup
 	@echo "==> the tests that use the database again, on a throwaway PostgreSQL"
-	$(TEST_ENV) scripts/with-postgres.sh $(VENV)/bin/pytest -n 2 --dist loadgroup -m "database and not browser" tests/webapp
+	$(TEST_ENV) scripts/with-postgres.sh $(VENV)/bin/pytest -n 2 --dist loadgroup -m "database and not browser"
 
 bench: install
 	$(PY) benchmarks/engine.py

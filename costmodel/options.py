@@ -54,6 +54,7 @@ from costmodel.scenario import (
 __all__ = [
     "MAX_BUILDS",
     "MAX_RENTS",
+    "CatalogOptionsRequest",
     "OptionsAnswer",
     "OptionsRequest",
     "options",
@@ -120,6 +121,16 @@ class OptionsRequest(_Strict):
         return self
 
 
+class CatalogOptionsRequest(OptionsRequest):
+    """An options request whose options are a catalog's rather than a caller's: as many
+    boxes and offerings as the catalog holds (the bounds of :class:`OptionsRequest` limit
+    what one caller may ask of the server, not what a catalog may list); validated
+    otherwise alike."""
+
+    builds: list[BuildOption] = []
+    rents: Annotated[list[RentOption], Field(min_length=1)]
+
+
 # --------------------------------------------------------------------------
 # Answers (for the OpenAPI document; the operation returns plain dicts)
 # --------------------------------------------------------------------------
@@ -164,12 +175,16 @@ class OptionsAnswer(BaseModel):
     )
 
 
-def parse_options(data: object) -> OptionsRequest:
-    """Validate an options request, or raise :class:`ScenarioError` naming every problem."""
+def parse_options(data: object, *, bounded: bool = True) -> OptionsRequest:
+    """Validate an options request, or raise :class:`ScenarioError` naming every problem.
+
+    ``bounded=False`` reads a :class:`CatalogOptionsRequest`: a catalog's every box and
+    offering, however many (a planner's ranking), not a caller's request."""
     if not isinstance(data, dict):
         raise ScenarioError([FieldError("(request)", "must be a JSON object", "not_an_object")])
+    model = OptionsRequest if bounded else CatalogOptionsRequest
     try:
-        return OptionsRequest.model_validate(data, context=CONTEXT)
+        return model.model_validate(data, context=CONTEXT)
     except ValidationError as exc:
         raise ScenarioError(field_errors(exc)) from None
 

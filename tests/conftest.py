@@ -80,8 +80,9 @@ other fixtures built on them count through them)."""
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Mark ``database`` every test that reaches the test database: marked ``django_db`` or
-    using one of :data:`DATABASE_FIXTURES`, directly or through another fixture.
+    """Put the grouped tests first; mark ``database`` every test that reaches the test
+    database: marked ``django_db`` or using one of :data:`DATABASE_FIXTURES`, directly or
+    through another fixture.
 
     The rest (the engine's tests under tests/costmodel, parsers, settings, CLI runs on files)
     give the same result on any database, so the PostgreSQL pass of `make test` leaves them
@@ -90,3 +91,14 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         uses = set(getattr(item, "fixturenames", ()))
         if item.get_closest_marker("django_db") or uses & DATABASE_FIXTURES:
             item.add_marker(pytest.mark.database)
+
+    # The tests grouped for one xdist worker (real servers, SQLite's locking, the worker's
+    # process) are the longest units of work, minutes each: handed out first, so that a
+    # group is never what the run still waits for once every other test has finished. Only
+    # those that leave the test database alone move: pytest-django's order of the others
+    # (transactional tests last) stands.
+    def handed_out_later(item: pytest.Item) -> bool:
+        grouped = item.get_closest_marker("xdist_group") is not None
+        return not grouped or item.get_closest_marker("database") is not None
+
+    items.sort(key=handed_out_later)

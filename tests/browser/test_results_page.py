@@ -294,7 +294,9 @@ def test_the_csv_has_money_in_cents_and_no_float_noise(page, live_server, shippe
     def value(name: str, label: str) -> str:
         return next(r for r in files[name] if r and r[0] == label)[1]
 
-    savings = value("headline.csv", "Savings of building over the horizon")
+    savings = value(
+        "headline.csv", "Savings of building over the horizon, in cash (resale credited)"
+    )
     assert savings == str(Decimal(repr(result["savings"])).quantize(Decimal("0.01")))
     # the uncertainty summary: savings in cents, a share of draws in percent to two decimals
     for label in (  # at the example's 8 % cost of capital: the verdict's present value
@@ -406,6 +408,35 @@ def test_the_analysis_is_requested_while_plotly_is_still_loading(page, live_serv
     assert held_until_asked == [True], "the analysis was not asked for while plotly was held"
     assert timings["analysis"][0] < timings["plotly"][1], timings
     assert page.locator("#confidence-badge[data-code]").count() == 1
+    page.watch.assert_clean()
+
+
+def test_the_analysis_is_asked_for_once_from_the_head_and_used(page, live_server):
+    """The head preloads the page's analysis, so it is on its way before any script has
+    come: the page's script then uses that answer (one request for it, no console warning of
+    a preload left unused)."""
+    asked: list[str] = []
+    page.on(
+        "request",
+        lambda request: asked.append(request.url) if "analysis.json" in request.url else None,
+    )
+    warnings: list[str] = []
+    page.on(
+        "console",
+        lambda message: warnings.append(message.text) if message.type == "warning" else None,
+    )
+    code = encode(parse_scenario(STEADY))
+    page.goto(f"{live_server.url}/r/{code}")
+    page.wait_for_selector(f"body[data-charts-rendered='{STEADY_CHARTS}']", timeout=30_000)
+    page.wait_for_timeout(3_500)  # Chromium warns of an unused preload after 3 s
+    assert asked == [f"{live_server.url}/r/{code}/analysis.json"]
+    timings = page.evaluate(
+        r"""() => Object.fromEntries(performance.getEntriesByType('resource')
+              .filter(r => /results\.[^/]*js|analysis\.json/.test(r.name))
+              .map(r => [r.name.includes('analysis') ? 'analysis' : 'script', r.startTime]))"""
+    )
+    assert timings["analysis"] <= timings["script"], timings  # asked before the script came
+    assert not [w for w in warnings if "preload" in w], warnings
     page.watch.assert_clean()
 
 

@@ -222,6 +222,43 @@ def test_the_lists_are_bounded():
     assert refused(data) == [("rents", "too_short")]
 
 
+def test_a_catalogs_options_are_not_bounded_as_a_callers_request_is():
+    """A planner ranks every box and offering its catalog lists (parse_options(bounded=False)),
+    however many: each is validated, names stay unique, and the answer is the one the same
+    options give in requests within the bounds."""
+    data = request()
+    data["builds"] = [
+        {"name": f"box {i:02}", "build": REQUEST["builds"][i % len(REQUEST["builds"])]["build"]}
+        for i in range(MAX_BUILDS + 1)
+    ]
+    data["rents"] = [
+        {"name": f"offer {j:02}", "rent": REQUEST["rents"][j % len(REQUEST["rents"])]["rent"]}
+        for j in range(MAX_RENTS + 1)
+    ]
+    with pytest.raises(ScenarioError):
+        parse_options(data)
+    answer = options(parse_options(data, bounded=False))
+    assert (
+        len([p for p in answer["plans"] if p["kind"] == "rent"])
+        + len([i for i in answer["infeasible"] if i["kind"] == "rent"])
+        == MAX_RENTS + 1
+    )
+    # the same plans as the first bounded part of it gives, for the options it holds
+    part = {**data, "builds": data["builds"][:MAX_BUILDS], "rents": data["rents"][:MAX_RENTS]}
+    bounded = options(parse_options(part))
+    rents = {p["rent"]: p["present_value"] for p in bounded["plans"] if p["kind"] == "rent"}
+    for plan in answer["plans"]:
+        if plan["kind"] == "rent" and plan["rent"] in rents:
+            assert plan["present_value"] == rents[plan["rent"]]
+    bad = copy.deepcopy(data)
+    bad["rents"][MAX_RENTS]["name"] = bad["rents"][0]["name"]
+    with pytest.raises(ScenarioError) as refusal:
+        parse_options(bad, bounded=False)
+    assert [(e.field, e.code) for e in refusal.value.errors] == [
+        (f"rents.{MAX_RENTS}.name", "duplicate_name")
+    ]
+
+
 def test_a_request_with_no_box_ranks_the_offerings():
     data = request()
     del data["builds"]

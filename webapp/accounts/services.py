@@ -243,7 +243,8 @@ RESET_WINDOW_SECONDS = 3600
 
 def _count(key: str) -> int:
     """One more request under ``key`` in this window; how many so far. The shared cache (the
-    database's) is the counter, so every worker process counts the same requests."""
+    database's, or Redis with REDIS_URL) is the counter, so every worker process and every
+    host counts the same requests."""
     cache = caches["shared"]
     cache.add(key, 0, timeout=RESET_WINDOW_SECONDS)
     try:

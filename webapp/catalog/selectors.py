@@ -14,7 +14,7 @@ import time
 import uuid
 from collections.abc import Iterable
 from decimal import Decimal
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Any, TypeVar
 
 from django.apps import apps
@@ -82,7 +82,7 @@ def catalog_version() -> str:
 
 
 def forget_catalog_version() -> None:
-    """Read the version from the shared cache at the next :func:`catalog_version` (after a
+    """Read the version from the database cache at the next :func:`catalog_version` (after a
     change, which may yet be rolled back, and when a test starts with a fresh database)."""
     global _last_read
     _last_read = None
@@ -390,6 +390,25 @@ class CatalogSnapshot:
         ]
         rows.sort(key=lambda row: (-row.effective_date.toordinal(), row.base_currency))
         return rows[0] if rows else None
+
+
+SHARED_SNAPSHOTS = 4
+"""Days whose catalog :func:`snapshot` keeps per process (today's, and a few a plan dates)."""
+
+
+@lru_cache(maxsize=SHARED_SNAPSHOTS)
+def _shared_snapshot(day: datetime.date, version: str) -> CatalogSnapshot:
+    return CatalogSnapshot(day)
+
+
+def snapshot(day: datetime.date) -> CatalogSnapshot:
+    """The catalog as it stood on ``day``, one :class:`CatalogSnapshot` shared by every request
+    of this process until the catalog changes (its :func:`catalog_version` is part of the key,
+    so a change is seen as every catalog-derived cache sees it: at once here, within
+    :data:`VERSION_SECONDS` in other processes). A plan's form, its ranking (a resolution per
+    offering and preset) and its page then read each kind of row once, not once per step.
+    Read-only: the rows are shared."""
+    return _shared_snapshot(day, catalog_version())
 
 
 def fx_rate_on(currency: str, target: str, day: datetime.date) -> FxRate | None:

@@ -36,7 +36,7 @@ from webapp.catalog.resolver import (
     defaults_for,
     parse_selection,
 )
-from webapp.catalog.selectors import CatalogSnapshot
+from webapp.catalog.selectors import snapshot
 from webapp.planner.fields import BY_PATH, SELECTION_FIELDS, field_value, same_value
 from webapp.planner.permalink import Permalink
 from webapp.planner.sources import catalog_sources
@@ -75,8 +75,8 @@ def chosen_for_you(link: Permalink, commitment: Mapping[str, Any] | None = None)
         selection = parse_selection(link.selection)
     except ScenarioError:  # a selection this version can no longer read: nothing to say
         return []
-    snapshot = CatalogSnapshot(selection.day)
-    today = {item.field: item for item in defaults_for(selection, snapshot)}
+    catalog = snapshot(selection.day)
+    today = {item.field: item for item in defaults_for(selection, catalog)}
     used = _rows_used(link.provenance)
     names = catalog_sources(link.provenance).names  # as "Catalog rows used" names them
     chosen: list[Chosen] = []

@@ -30,9 +30,11 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import Decimal
+from types import MappingProxyType
 from typing import Any
 
 from django.utils.functional import Promise
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from costmodel.paths import get_path, with_path
@@ -624,8 +626,14 @@ BY_FORM_NAME: dict[str, ScenarioField] = {f.name: f for f in REGISTRY if f.name}
 
 
 def labels() -> Mapping[str, str]:
-    """Every field's label in the active language, by path."""
-    return {f.path: str(f.label) for f in ALL_FIELDS}
+    """Every field's label in the active language, by path (made once per language: a page
+    names a field once per catalog row and input)."""
+    return _labels(get_language())
+
+
+@functools.lru_cache(maxsize=8)
+def _labels(language: str | None) -> Mapping[str, str]:
+    return MappingProxyType({f.path: str(f.label) for f in ALL_FIELDS})
 
 
 EXPLICIT_FIELDS: tuple[ScenarioField, ...] = tuple(

@@ -36,7 +36,7 @@ from costmodel.scenario import JobsWorkload
 from webapp import formatting
 from webapp.catalog.models import BuildPreset, CloudOffering, FxRate, Tier
 from webapp.catalog.resolver import Resolution, parse_selection, resolve
-from webapp.catalog.selectors import CatalogSnapshot, catalog_version
+from webapp.catalog.selectors import CatalogSnapshot, catalog_version, snapshot
 from webapp.planner import market
 from webapp.planner.permalink import Permalink
 
@@ -114,7 +114,7 @@ def _catalog_part(selection: Mapping[str, Any]) -> dict[str, Any] | None:
     part: dict[str, Any] | None = cache.get(key)
     if part is not None:
         return part
-    catalog = CatalogSnapshot(parsed.day)
+    catalog = snapshot(parsed.day)
     box_preset = catalog.presets.get(parsed.preset or "")
     listed = market.offered(parsed.currency, parsed.all_markets, catalog)
     rents: list[tuple[CloudOffering, dict[str, Any], dict[str, Any]]] = []
@@ -188,9 +188,15 @@ def candidates(scenario: Scenario, selection: Mapping[str, Any]) -> Candidates |
 
 
 def _key(scenario: Scenario, selection: Mapping[str, Any]) -> str:
-    identity = json.dumps([scenario.model_dump(mode="json"), selection], sort_keys=True)
+    """The ranking's identity: the selection and the scenario, but for what the options
+    operation replaces in each plan (the scenario's own offering, its name): the form's
+    ranking, made while the plan's offering was still to be chosen, is the page's. The
+    catalog's version is part of it: the other offerings' and presets' prices are read from
+    the catalog, so a price recorded since makes a new ranking."""
+    work = scenario.model_dump(mode="json", exclude={"rent", "name"})
+    identity = json.dumps([work, selection, catalog_version()], sort_keys=True)
     digest = hashlib.blake2b(identity.encode(), digest_size=16).hexdigest()
-    return f"ranking:v1:{digest}"
+    return f"ranking:v2:{digest}"
 
 
 def ranked(
@@ -206,7 +212,7 @@ def ranked(
     if chosen is None or not chosen.request["rents"]:
         return None
     try:
-        answer = options(parse_options(chosen.request))
+        answer = options(parse_options(chosen.request, bounded=False))  # the whole market
     except ScenarioError:
         return None
     cache.set(key, (chosen, answer), CACHE_SECONDS)
@@ -392,7 +398,7 @@ def variant(plan: Permalink, *, preset: str | None, offering: str | None) -> Per
     data = _selection(selection, **changes)
     try:
         parsed = parse_selection(data)
-        resolution = resolve(parsed)
+        resolution = resolve(parsed, snapshot(parsed.day))
     except (ScenarioError, KeyError, TypeError, ValueError):
         return None
     resolved = resolution.scenario

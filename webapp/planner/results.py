@@ -39,7 +39,7 @@ from webapp.planner.compared import compared
 from webapp.planner.fields import ALL_FIELDS, field_value, labels
 from webapp.planner.finance import finance_context
 from webapp.planner.jobs import job_memory_of, placed_jobs, runs_text
-from webapp.planner.permalink import Permalink, encode, fits_in_link
+from webapp.planner.permalink import Permalink, encode_link, fits_in_link
 from webapp.planner.ranking import ranking_part
 from webapp.planner.sources import Sources, catalog_sources, old_prices
 from webapp.planner.verdict import discounted, rate_text, verdict, what_is_compared
@@ -329,7 +329,7 @@ def results_context(link: Permalink, code: str | None = None) -> dict[str, Any]:
         "provenance": link.provenance,
         "sources": sources,
         "overrides": link.overrides,
-        "permalink": code or encode(scenario, link.provenance, link.overrides, link.selection),
+        "permalink": code or encode_link(link),
     }
 
 
@@ -337,12 +337,11 @@ def ranking_section(link: Permalink, code: str, saved: str | None = None) -> dic
     """ "Every way to do this work" (:func:`webapp.planner.ranking.ranking_part`): each row
     opens its own results page through ``planner:results-option``, naming the plan by its
     permalink code, or by the saved scenario's id (``saved``) for one too large for a link."""
-    base = reverse("planner:results-option")
-    plan = {"saved": saved} if saved is not None else {"from": code}
+    plan = urlencode({"saved": saved} if saved is not None else {"from": code})
+    base = f"{reverse('planner:results-option')}?{plan}"  # the long code quoted once
 
     def link_for(preset: str | None, offering: str | None) -> str:
-        query = {**plan, "preset": preset or "", "offering": offering or ""}
-        return f"{base}?{urlencode(query)}"
+        return f"{base}&{urlencode({'preset': preset or '', 'offering': offering or ''})}"
 
     return ranking_part(link, link_for)
 

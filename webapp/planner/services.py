@@ -36,7 +36,7 @@ from webapp.catalog import selectors as catalog_selectors
 from webapp.catalog.resolver import Resolution, Selection, resolve
 from webapp.catalog.resolver.box import hosting_kind
 from webapp.catalog.resolver.choose import default_hosting
-from webapp.catalog.selectors import CatalogSnapshot
+from webapp.catalog.selectors import snapshot
 from webapp.planner import chosen, market, ranking
 from webapp.planner.choices import CatalogChoices
 from webapp.planner.fields import CATALOG_FIELDS, RANGE_ENDS, same_value
@@ -166,7 +166,9 @@ def _best_rent(
     default = next((d.value for d in resolution.defaulted if d.field == "cloud_offering"), None)
     if slug != default:
         try:
-            resolution = resolve(selection.model_copy(update={"cloud_offering": slug}))
+            resolution = resolve(
+                selection.model_copy(update={"cloud_offering": slug}), snapshot(selection.day)
+            )
         except ScenarioError:
             return resolution, []
     item = {
@@ -187,12 +189,12 @@ def _resolve_holding(selection: Selection, jobs: list[Any]) -> Resolution:
     instance cannot hold a described job, resolved first with the market's smallest
     offering that holds them all (the ranking then picks the best one)."""
     try:
-        return resolve(selection)
+        return resolve(selection, snapshot(selection.day))
     except ScenarioError:
         needed = [memory_needed(job) or 0.0 for job in jobs]
         if selection.cloud_offering is not None or not any(needed):
             raise
-        catalog = CatalogSnapshot(selection.day)
+        catalog = snapshot(selection.day)
         offered = market.offered(selection.currency, selection.all_markets, catalog)
         holder = market.smallest_holding(offered, max(needed))
         if holder is None:
@@ -205,7 +207,7 @@ def _memory_refusal(jobs: list[Any], box: Any, selection: Selection) -> MemoryRe
     offering; left to the catalog, any offering of the plan's market), with the smallest
     preset and the smallest offering of the market that would hold it; a job that fits the
     instance is rented."""
-    catalog = CatalogSnapshot(selection.day)
+    catalog = snapshot(selection.day)
     offered = market.offered(selection.currency, selection.all_markets, catalog)
     if selection.cloud_offering is None:  # left to the catalog: any offering of the market
         capacity = max((market.instance_memory_gb(o) for o in offered), default=None)

@@ -13,6 +13,7 @@ from webapp.planner import plan_input, services
 from webapp.planner.choices import catalog_choices
 from webapp.planner.forms import PlannerForm
 from webapp.planner.permalink import decode
+from webapp.planner.results import results_context
 
 from .helpers import code_of, link_of
 from .test_jobs import ADAPTER_7B, IMAGENET, jobs_data
@@ -144,3 +145,12 @@ def test_a_ranking_row_reopens_as_a_plan_of_its_own(client, shipped_catalog):
     assert other.selection["preset"] == plan.selection["preset"]
     assert other.scenario.workload == plan.scenario.workload  # the same work
     assert other.overrides == [] and other.ranges is None
+
+
+def test_the_page_of_a_plan_with_its_own_ranges_links_to_them(client, shipped_catalog):
+    data = form_data(client, range_utilization_low="5")
+    plan = link_of(client.post(HOME, data)["Location"])
+    utilization = next(r for r in plan.ranges if r.path == "workload.utilization")
+    assert utilization.low == pytest.approx(0.05)
+    page = results_context(plan)  # no code given: the page makes the plan's own
+    assert decode(page["permalink"]).ranges == plan.ranges
