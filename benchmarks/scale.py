@@ -2,18 +2,23 @@
 
 Fills the database of ``DATABASE_URL`` (run it on a throwaway PostgreSQL:
 ``make bench-scale`` runs ``scripts/with-postgres.sh``) with ``--count`` saved
-scenarios in ``--teams`` teams (``benchmarks/scale_data.py``), then measures:
+scenarios in ``--teams`` teams, a year of saves: thousands of distinct plans over every
+preset and every offering of the USD and CNY markets, some saved twice
+(``benchmarks/scale_data.py``; it prints how many are distinct and how long deciding each
+once took), each already priced by the worker at today's catalog. Then it measures:
 
 - the saved list, server time through the Django test client (the whole middleware
   stack, no network): a member of one team (its own rows), and an analyst in every
   team, who sees them all — first page, a late page, the "changed at today's prices"
   filter, by name — p50 and p95 of ``--rounds`` requests each;
 - the admin's "decisions that today's prices would change" report, p50 and p95;
-- the re-pricing of every saved scenario after a price change, by one worker process
-  (``manage.py worker --batch``, at its default lower CPU priority): wall time, the task's
-  own time and the worker's CPU time (which other work on the machine does not stretch);
+- the re-pricing of every saved scenario after a catalog change — a fifth off the rates
+  of the most used offerings, as many as cover more than half the rows — by one worker
+  process (``manage.py worker --batch``, at its default lower CPU priority): wall time,
+  the task's own time, the worker's CPU time (which other work on the machine does not
+  stretch), how many rows' scenarios moved and how many distinct scenarios it decided;
 - a saved scenario's results page, p50 and p95, idle and while that worker runs, and the
-  ratio of the two p95s;
+  ratio of the two p95s: each request a different saved scenario (no cache has seen it);
 - the load average when it starts and ends: the machine's other work, which the figures
   depend on.
 
@@ -23,7 +28,6 @@ scenarios in ``--teams`` teams (``benchmarks/scale_data.py``), then measures:
 from __future__ import annotations
 
 import argparse
-import datetime
 import json
 import os
 import resource
@@ -73,30 +77,58 @@ def figures(times: list[float]) -> dict[str, float]:
     return {"p50_ms": round(statistics.median(ordered), 1), "p95_ms": round(p95, 1)}
 
 
-def change_a_price() -> str:
-    """Record a new, far lower rate for the cloud offering most saved scenarios use, approved:
-    the catalog changes and the decisions of those scenarios move."""
+def change_prices() -> dict[str, object]:
+    """Record a new rate, a fifth lower, approved, for the most used cloud offerings, as many
+    as it takes to reach more than half the saved scenarios: the catalog changes, and the
+    scenarios of those rows move (but those whose user typed in the hourly rate)."""
+    import datetime as dt
+
     from webapp.catalog import services
     from webapp.catalog.models import CloudOffering, CloudRate
+    from webapp.catalog.selectors import CatalogSnapshot
     from webapp.scenarios.models import SavedScenario
 
-    slug = (
-        SavedScenario.objects.values_list("selection__cloud_offering", flat=True)
-        .order_by("pk")
-        .first()
-    )
-    offering = CloudOffering.objects.get(slug=slug)
+    used: dict[str, int] = {}
+    for slug in SavedScenario.objects.values_list("selection__cloud_offering", flat=True):
+        used[slug] = used.get(slug, 0) + 1
+    total = sum(used.values())
+    catalog = CatalogSnapshot(dt.date.today())
     admin = User.objects.filter(is_superuser=True).first()
-    rate = CloudRate(
-        offering=offering,
-        hourly_rate=Decimal("0.0100"),
-        currency="USD",
-        effective_date=datetime.date.today() - datetime.timedelta(days=1),
-        source="benchmark",
-    )
-    if services.record_price(rate, admin):
-        services.approve([rate], admin)
-    return str(slug)
+    changed: list[str] = []
+    rows = 0
+    for slug, n in sorted(used.items(), key=lambda item: -item[1]):
+        if rows * 2 > total:
+            break
+        offering = CloudOffering.objects.get(slug=slug)
+        today = catalog.rate(offering)
+        assert today is not None, slug
+        rate = CloudRate(
+            offering=offering,
+            hourly_rate=(today.hourly_rate * Decimal("0.8")).quantize(Decimal("0.0001")),
+            currency=today.currency,
+            effective_date=dt.date.today() - dt.timedelta(days=1),
+            source="benchmark",
+        )
+        if services.record_price(rate, admin):
+            services.approve([rate], admin)
+        changed.append(slug)
+        rows += n
+    return {"offerings": changed, "rows_using_them": rows}
+
+
+def one_row_per_scenario() -> list[object]:
+    """A saved scenario of each distinct scenario (by its stored digest), in a fixed random
+    order: results pages that no cache has seen."""
+    import random
+
+    from webapp.scenarios.models import SavedScenario
+
+    first: dict[str, int] = {}
+    for pk, inputs in SavedScenario.objects.order_by("pk").values_list("pk", "today_inputs"):
+        first.setdefault(inputs, pk)
+    pks = sorted(first.values())
+    random.Random(37).shuffle(pks)
+    return pks
 
 
 def worker_environment() -> dict[str, str]:
@@ -115,8 +147,8 @@ def main() -> None:
     call_command("migrate", verbosity=0)
     call_command("load_catalog", verbosity=0, stdout=open(os.devnull, "w"))
     start = time.perf_counter()
-    populate(args.count, args.teams)
-    report["populate_s"] = round(time.perf_counter() - start, 1)
+    made = populate(args.count, args.teams, priced=True)  # as the worker's last run left them
+    report["data"] = {**made.as_report(), "populate_wall_s": round(time.perf_counter() - start, 1)}
     from webapp.scenarios.models import SavedScenario
 
     SavedScenario.objects.update(analysed_at=timezone.now())  # as if their analyses ran
@@ -130,11 +162,18 @@ def main() -> None:
     from django_tasks_db.models import DBTaskResult
 
     DBTaskResult.objects.all().delete()
-    report["changed_offering"] = change_a_price()
-    detail = reverse("planner:saved-detail", args=[SavedScenario.objects.order_by("pk")[0].pk])
+    pages = iter(one_row_per_scenario())  # each results page a different scenario
+
+    def results_page() -> list[float]:
+        pk = next(pages)
+        return timed(viewer, reverse("planner:saved-detail", args=[pk]), 1)
+
     viewer = Client()
     viewer.force_login(admin)
-    idle = timed(viewer, detail, args.rounds)
+    results_page()  # the process's first page: imports, templates
+    idle = [t for _ in range(args.rounds) for t in results_page()]
+    before = dict(SavedScenario.objects.values_list("pk", "today_inputs"))
+    report["price_change"] = change_prices()
     busy: list[float] = []
     worker = subprocess.Popen(
         [sys.executable, "manage.py", "worker", "--batch", "--verbosity", "0"],
@@ -150,12 +189,20 @@ def main() -> None:
 
     threading.Thread(target=wait_for_worker, daemon=True).start()
     while not done.is_set():
-        busy.extend(timed(viewer, detail, 1))
+        try:
+            busy.extend(results_page())
+        except StopIteration:  # every distinct scenario shown once
+            break
+    worker.wait()
     wall = time.perf_counter() - start
     used = resource.getrusage(resource.RUSAGE_CHILDREN)  # the worker is this process's child
     runs = DBTaskResult.objects.filter(task_path__endswith=".reprice_saved_scenarios")
+    after = SavedScenario.objects.values_list("pk", "today_inputs")
+    moved = {inputs for pk, inputs in after if inputs != before[pk]}
     report["repricing"] = {
         "rows": SavedScenario.objects.exclude(today_computed_at=None).count(),
+        "rows_whose_scenario_moved": sum(1 for pk, inputs in after if inputs != before[pk]),
+        "distinct_scenarios_decided": len(moved),
         "changed": SavedScenario.objects.filter(changed_today=True).count(),
         "wall_s": round(wall, 1),  # the worker's start, its tasks and its stop
         "task_s": round(
