@@ -7,7 +7,6 @@ from html import unescape
 
 import pytest
 from django.core.cache import caches
-from django.core.management import call_command
 from django.db import transaction
 from django.urls import reverse
 from django.utils import translation
@@ -16,6 +15,7 @@ from numpy.testing import assert_allclose
 from costmodel import SteadyWorkload, compare
 from costmodel.decision import REFERENCE_UTILIZATION, decide
 from costmodel.sensitivity import utilization_sweep
+from tests import catalog_once
 from webapp.advisor import guide
 from webapp.advisor.claims import CLAIMS, PAYBACK_MONTHS
 from webapp.catalog import selectors
@@ -23,6 +23,10 @@ from webapp.catalog.models import BuildPreset, CloudOffering, GpuThroughput, Pre
 from webapp.catalog.resolver import resolve
 from webapp.formatting import money
 from webapp.planner.permalink import decode
+
+# The guide checked on the shipped catalog is computed once per module (``shipped``): one xdist
+# worker runs the whole module, so that the other never computes it a second time.
+pytestmark = pytest.mark.xdist_group("guide")
 
 CLAIM_KEYS = [
     "server-4x4090",
@@ -44,7 +48,7 @@ def shipped(django_db_setup, django_db_blocker):
     the rows.
     """
     with django_db_blocker.unblock(), transaction.atomic(), translation.override("en"):
-        call_command("load_catalog", verbosity=0)
+        catalog_once.restore()  # what load_catalog writes, read once per session
         checked = guide.check_guide()
         alone = {}
         for case in all_cases(checked):
