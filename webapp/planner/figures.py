@@ -40,7 +40,14 @@ FIGURES: dict[str, Figure] = {
     f.path: f
     for f in (
         Figure("break_even_month", _("Break-even month"), "months"),
-        Figure("savings", _("Savings of building over the horizon"), "money"),
+        Figure(
+            "savings", _("Savings of building over the horizon, in cash (resale credited)"), "money"
+        ),
+        Figure(
+            "present_value_savings",
+            _("Present-value savings of building over the horizon (what the verdict weighs)"),
+            "money",
+        ),
         Figure("build.total_net", _("Build: total net of resale"), "money"),
         Figure("rent.total", _("Rent: total"), "money"),
         Figure("build.resale_value", _("Resale value at the end"), "money"),

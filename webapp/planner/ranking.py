@@ -190,9 +190,11 @@ def candidates(scenario: Scenario, selection: Mapping[str, Any]) -> Candidates |
 def _key(scenario: Scenario, selection: Mapping[str, Any]) -> str:
     """The ranking's identity: the selection and the scenario, but for what the options
     operation replaces in each plan (the scenario's own offering, its name): the form's
-    ranking, made while the plan's offering was still to be chosen, is the page's."""
+    ranking, made while the plan's offering was still to be chosen, is the page's. The
+    catalog's version is part of it: the other offerings' and presets' prices are read from
+    the catalog, so a price recorded since makes a new ranking."""
     work = scenario.model_dump(mode="json", exclude={"rent", "name"})
-    identity = json.dumps([work, selection], sort_keys=True)
+    identity = json.dumps([work, selection, catalog_version()], sort_keys=True)
     digest = hashlib.blake2b(identity.encode(), digest_size=16).hexdigest()
     return f"ranking:v2:{digest}"
 

@@ -118,7 +118,10 @@ def test_the_headline_and_assumptions_travel_with_the_numbers(client, scenario, 
     assert files["headline.csv"][0] == ["Figure", "Value", "Unit"]
     headline = by_label(files["headline.csv"])
     result = compare(scenario)
-    assert headline["Savings of building over the horizon"] == ["320434.19", "CNY"]
+    assert headline["Savings of building over the horizon, in cash (resale credited)"] == [
+        "320434.19",
+        "CNY",
+    ]
     assert headline["Break-even month"] == ["2.67", "months"]
     assert Decimal(headline["Rent: total"][0]) == money_cell(result["rent"]["total"])
     assumptions = files["assumptions.csv"]
@@ -217,7 +220,10 @@ def test_the_summary_has_one_row_per_scenario_checked_against_the_engine(client,
     header, body = rows[0], rows[1:]
     assert len(body) == 2
     # two currencies: amounts are in each row's own, which the Currency column names
-    assert "Savings of building over the horizon [the row's currency]" in header
+    assert (
+        "Savings of building over the horizon, in cash (resale credited) [the row's currency]"
+        in header
+    )
     assert "Average utilization [%]" in header
     records = [dict(zip(header, r, strict=True)) for r in body]
     for record, currency, rate in zip(records, ("CNY", "USD"), (28.0, 4.0), strict=True):
@@ -227,7 +233,9 @@ def test_the_summary_has_one_row_per_scenario_checked_against_the_engine(client,
         assert record["Currency"] == currency
         # the name the user saved it under, not the scenario's; '-' neutralised
         assert record["Scenario"] == f"'-{currency}"
-        savings = record["Savings of building over the horizon [the row's currency]"]
+        savings = record[
+            "Savings of building over the horizon, in cash (resale credited) [the row's currency]"
+        ]
         assert Decimal(savings) == money_cell(result["savings"])
         assert record["Horizon [months]"] == "36"
         assert record["Average utilization [%]"] == "80.00"
@@ -239,7 +247,7 @@ def test_the_summary_has_one_row_per_scenario_checked_against_the_engine(client,
 def test_a_summary_in_one_currency_names_it_in_the_headers(client, scenario_data):
     ids = [saved(scenario_data, "a"), saved(scenario_data, "b")]
     header = parse(client.get(reverse("planner:saved-summary-csv"), {"ids": ids}).content)[0]
-    assert "Savings of building over the horizon [CNY]" in header
+    assert "Savings of building over the horizon, in cash (resale credited) [CNY]" in header
     assert "Cloud price per instance-hour [CNY/h]" in header
     assert "Break-even utilization [%]" in header
 
@@ -259,7 +267,9 @@ def test_the_summary_rounds_each_row_in_its_own_currency(scenario_data):
     with translation.override("en"):
         rows = parse(summary_csv([entry]).encode("utf-8"))
     record = dict(zip(rows[0], rows[1], strict=True))
-    assert "." not in record["Savings of building over the horizon [JPY]"]  # no minor unit
+    assert (
+        "." not in record["Savings of building over the horizon, in cash (resale credited) [JPY]"]
+    )  # no minor unit
     assert record["Prices as of"] == "2026-02-01"
 
 
@@ -333,7 +343,13 @@ def test_names_sent_through_the_api_are_neutralised_in_every_csv(client, scenari
 HEADLINE_FIGURES = {
     # label in the CSV: (path in the engine's result, unit, decimal places, × for percent)
     "Break-even month": (("break_even_month",), "months", 2, 1),
-    "Savings of building over the horizon": (("savings",), "CNY", 2, 1),
+    "Savings of building over the horizon, in cash (resale credited)": (("savings",), "CNY", 2, 1),
+    "Present-value savings of building over the horizon (what the verdict weighs)": (
+        ("present_value_savings",),
+        "CNY",
+        2,
+        1,
+    ),
     "Build: total net of resale": (("build", "total_net"), "CNY", 2, 1),
     "Rent: total": (("rent", "total"), "CNY", 2, 1),
     "Resale value at the end": (("build", "resale_value"), "CNY", 2, 1),
@@ -363,7 +379,7 @@ def test_every_headline_row_is_the_engines_figure(client, scenario_data, change)
         reverse("planner:results-zip", args=[encode(scenario)]), HTTP_ACCEPT_LANGUAGE="en"
     )
     headline = by_label(unzip(response.content)["headline.csv"])
-    assert set(headline) == set(HEADLINE_FIGURES)  # all 11, nothing else
+    assert set(headline) == set(HEADLINE_FIGURES)  # all 12, nothing else
     for label, (path, unit, places, scale) in HEADLINE_FIGURES.items():
         value = result
         for part in path:

@@ -224,3 +224,29 @@ def chosen_offering(link) -> str:
     return next(
         str(item["natural_key"][0]) for item in link.provenance if item.get("role") == "cloud rate"
     )
+
+
+def test_a_price_recorded_after_a_ranking_makes_a_new_ranking(client, shipped_catalog):
+    """The ranking is cached, but never across a catalog change: a new rate for one of the
+    market's offerings shows in the next ranking of the same plan."""
+    from webapp.catalog.models import CloudRate
+    from webapp.planner.ranking import ranked
+
+    data = jobs_data(client, ADAPTER_7B, preset="multi-4x-rtx4090", currency="CNY")
+    response = client.post(reverse("planner:home"), data)
+    assert response.status_code == 302, response.context["form"].errors
+    link = link_of(response["Location"])
+    rented = "cn-market-rtx-3090"
+
+    def total_of(slug: str) -> float:
+        found = ranked(link.scenario, link.selection)
+        assert found is not None
+        (plan,) = [p for p in found[1]["plans"] if p["kind"] == "rent" and p["rent"] == slug]
+        return float(plan["present_value"])
+
+    before = total_of(rented)
+    rate = CloudRate.objects.filter(offering__slug=rented).order_by("-effective_date").first()
+    rate.hourly_rate = rate.hourly_rate * 2
+    rate.save()
+    after = total_of(rented)
+    assert after > before * 1.5  # the doubled rate, not the cached ranking
