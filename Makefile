@@ -118,7 +118,7 @@ lint: install
 # tests/conftest.py: pytest-django refuses a database to any other) on PostgreSQL. The engine's
 # tests and the rest give the same result on any database and run once.
 test: debian-test-deps install lint
-	@echo "==> tests on SQLite: collecting takes about a minute, then each dot is a test passed"
+	@echo "==> tests on SQLite: collecting takes half a minute, then each dot is a test passed"
 	$(TEST_ENV) $(VENV)/bin/pytest -n 2 --dist loadgroup
 	@echo "==> the tests that use the database again, on a throwaway PostgreSQL"
 	$(TEST_ENV) scripts/with-postgres.sh $(VENV)/bin/pytest -n 2 --dist loadgroup -m "database and not browser"
