@@ -659,8 +659,12 @@ def break_even_utilization(c: Columns, savings_at: Callable[[Array], Array]) -> 
     return np.where(np.isnan(first), second, first)
 
 
-def project(scenarios: Sequence[Scenario]) -> Projection:
+def project(
+    scenarios: Sequence[Scenario], *, with_present_value_break_even: bool = False
+) -> Projection:
     """Project every scenario at once; the :class:`Projection` echoes them in its results.
+    ``with_present_value_break_even``: also the utilization at which each scenario's
+    present-value savings are zero (:func:`project_columns`).
 
     Raises
     ------
@@ -670,7 +674,9 @@ def project(scenarios: Sequence[Scenario]) -> Projection:
         If ``scenarios`` is empty.
     """
     scenarios = tuple(scenarios)
-    projection = project_columns(columns_from(scenarios))
+    projection = project_columns(
+        columns_from(scenarios), with_present_value_break_even=with_present_value_break_even
+    )
     refuse_endless_jobs(scenarios)
     return dataclasses.replace(projection, scenarios=scenarios)
 
