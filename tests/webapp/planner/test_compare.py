@@ -360,3 +360,26 @@ def test_a_close_call_is_flagged_beside_its_verdict(client, db, scenario_data):
     close_line = text(verdicts.split(f'data-saved="{close.pk}"')[1].split("</li>")[0])
     clear_line = text(verdicts.split(f'data-saved="{clear.pk}"')[1].split("</li>")[0])
     assert "A close call" in close_line and "A close call" not in clear_line
+
+
+@pytest.mark.parametrize(
+    ("language", "savings", "threshold"),
+    [
+        ("en", "Savings in cash", "Break-even utilization in cash"),
+        ("zh-hans", "现金节省金额", "现金口径的盈亏平衡利用率"),
+    ],
+)
+def test_the_tables_cash_columns_say_they_are_cash(
+    client, db, scenario_data, language, savings, threshold
+):
+    """The table's savings and break-even utilization are the engine's cash figures, while
+    the sentence above ranks by each verdict's measure: the headers say which they are."""
+    dear = saved(scenario_data, "dear money", discount_rate_per_year=0.4)
+    cheap = saved(scenario_data, "cheap money", discount_rate_per_year=0.0)
+    _response, html = compare_page(client, [dear, cheap], language)
+    headers = re.findall(r"<th>([^<]+)</th>", html)
+    assert savings in headers and threshold in headers
+    result = compare(parse_scenario(dear.scenario))
+    row = re.search(rf'<tr data-saved="{dear.pk}">.*?</tr>', html, re.S).group(0)
+    shown = re.search(r'data-figure="savings">.*?</span> ([^<]+)', row).group(1)
+    assert shown.strip() == formatting.money(result["savings"], "CNY")  # cash, not PV
