@@ -22,7 +22,11 @@ Rules (named constants below):
   about the same, and a small change of an input flips it.
 - **Conditions**: the break-even utilization (build if the box is busy more,
   or less, than it — whichever side savings are positive on) and the cash
-  break-even month (keep the box at least that long).
+  break-even month (keep the box at least that long). The break-even
+  utilization and the savings at :data:`REFERENCE_UTILIZATION` are of the
+  sweep's measure: given a present-value sweep (``measure`` of
+  :func:`costmodel.sensitivity.utilization_sweep`), of the verdict's measure,
+  so that they cannot contradict it; given a cash sweep, of cash (version 3's).
 - **Cash and resale**: when cash alone says rent but the resale value tips
   the (present-value) total to build, the decision says so (``resale_decides``).
 - **Late pay-back**: a cash break-even later than the hardware's useful life
@@ -172,6 +176,11 @@ class Decision:
     """The figure the verdict is decided on: :attr:`savings` without a discount rate,
     :attr:`present_value_savings` with one [currency]; None: a decision made before it was
     kept."""
+    conditions_in_present_value: bool = False
+    """:attr:`break_even_utilization`, :attr:`build_when_busier` and
+    :attr:`reference_savings` are of present-value savings (the sweep was asked for
+    them, :func:`costmodel.sensitivity.utilization_sweep`'s ``measure``); False: of cash
+    savings, resale credited."""
 
     @property
     def too_little_measured(self) -> bool:
@@ -254,7 +263,7 @@ def confidence_of(probability: float) -> str:
 def decide(
     scenario: Scenario,
     result: Mapping[str, Any],
-    sweep: Mapping[str, Sequence[Any]],
+    sweep: Mapping[str, Any],
     uncertainty: Mapping[str, Any] | None = None,
 ) -> Decision:
     """The decision for one scenario from the engine's figures.
@@ -267,7 +276,9 @@ def decide(
         headline figures alone (:func:`costmodel.sensitivity.summary_and_sweep`).
     sweep : mapping
         :func:`costmodel.sensitivity.utilization_sweep` of the scenario:
-        ``utilization`` and ``savings`` lists, 0 and 1 included.
+        ``utilization`` and ``savings`` lists, 0 and 1 included; asked with
+        ``measure="present_value_savings"`` (for a scenario with a cost of capital), its
+        ``break_even_utilization`` replaces the result's cash one in the conditions.
     uncertainty : mapping, optional
         The answer of :func:`costmodel.operations.uncertainty` for the scenario,
         asked with ``"measure": "present_value_savings"`` (the verdict's measure;
@@ -288,7 +299,11 @@ def decide(
     life = scenario.build.useful_life_months
     limit = life if life is not None else PAYBACK_WARNING_MONTHS
     utilizations, sweep_savings = list(sweep["utilization"]), list(sweep["savings"])
-    threshold = result["break_even_utilization"]
+    conditions_in_present_value = sweep.get("measure") == "present_value_savings"
+    if conditions_in_present_value:  # the conditions in the verdict's measure
+        threshold = sweep["break_even_utilization"]
+    else:
+        threshold = result["break_even_utilization"]
     build_when_busier = None if threshold is None else sweep_savings[-1] > sweep_savings[0]
     probability = None
     savings_p50 = None
@@ -324,6 +339,7 @@ def decide(
         in_present_value=in_present_value,
         discount_rate_per_year=scenario.discount_rate_per_year,
         decided_on=float(measure),
+        conditions_in_present_value=conditions_in_present_value,
     )
 
 

@@ -101,6 +101,10 @@ class Projection:
     present_value_savings: Array
     work_reference_gpu_hours: Array
     scenarios: tuple[Scenario, ...] | None = None
+    present_value_break_even_utilization: Array | None = None
+    """The steady utilization at which present-value savings are zero [fraction], NaN where
+    none in [0, 1]; computed with :attr:`break_even_utilization` (None otherwise). Not a field
+    of the result JSON: the decision's conditions read it (:mod:`costmodel.sensitivity`)."""
 
     def __len__(self) -> int:
         return len(self.horizon_months)
@@ -254,7 +258,12 @@ def break_even_month(
     return np.where(found, np.where(first == 0, 0.0, inside), np.nan)
 
 
-def project_columns(c: Columns, *, with_break_even_utilization: bool = True) -> Projection:
+def project_columns(
+    c: Columns,
+    *,
+    with_break_even_utilization: bool = True,
+    with_present_value_break_even: bool = False,
+) -> Projection:
     """Project build and rent costs month by month for the N scenarios of ``c``.
 
     Parameters
@@ -264,6 +273,9 @@ def project_columns(c: Columns, *, with_break_even_utilization: bool = True) -> 
     with_break_even_utilization : bool
         Also solve the break-even utilization (three more evaluations per
         scenario); NaN when false.
+    with_present_value_break_even : bool
+        Also solve the steady utilization at which present-value savings are zero
+        (:attr:`Projection.present_value_break_even_utilization`; None when false).
 
     Returns
     -------
@@ -306,7 +318,11 @@ def project_columns(c: Columns, *, with_break_even_utilization: bool = True) -> 
     with np.errstate(all="ignore"):
         for rows in chunks(len(c), c.months):
             chunk = c if rows == slice(0, len(c)) else c.rows(rows)
-            parts.append(monthly_projection(chunk, with_break_even_utilization))
+            parts.append(
+                monthly_projection(
+                    chunk, with_break_even_utilization, with_present_value_break_even
+                )
+            )
     projection = parts[0] if len(parts) == 1 else _joined(parts)
     _refuse_overflow(projection)
     return projection
@@ -349,6 +365,11 @@ def _joined(parts: list[Projection]) -> Projection:
         savings=joined("savings"),
         present_value_savings=joined("present_value_savings"),
         work_reference_gpu_hours=joined("work_reference_gpu_hours"),
+        present_value_break_even_utilization=(
+            None
+            if parts[0].present_value_break_even_utilization is None
+            else joined("present_value_break_even_utilization")
+        ),
     )
 
 
@@ -367,7 +388,11 @@ def _on_rows(rows: npt.NDArray[np.bool_], costs: Any, c: Columns) -> Array:
     return out
 
 
-def monthly_projection(c: Columns, with_break_even_utilization: bool = False) -> Projection:
+def monthly_projection(
+    c: Columns,
+    with_break_even_utilization: bool = False,
+    with_present_value_break_even: bool = False,
+) -> Projection:
     """Every series and figure of :func:`project_columns` for one chunk of rows.
 
     Unchecked: a figure may be infinite or NaN where inputs overflow float64.
@@ -477,7 +502,7 @@ def monthly_projection(c: Columns, with_break_even_utilization: bool = False) ->
         build_cost_per_hour = np.where(work > 0, build_total_net / work, np.nan)
         rent_cost_per_hour = np.where(work > 0, rent_total / work, np.nan)
 
-        def savings_at(utilization: Array) -> Array:
+        def savings_at(utilization: Array, discounted: bool = False) -> Array:
             """Savings with steady work at ``utilization``, all else as is: shape (K, N)
             for K utilizations of each scenario, ``utilization`` of shape (K, N).
 
@@ -496,23 +521,33 @@ def monthly_projection(c: Columns, with_break_even_utilization: bool = False) ->
 
             tests/costmodel/test_properties.py checks it against the full projection
             of the steady scenario (savings at the break-even utilization are zero).
+
+            ``discounted``: present-value savings instead, each month's change weighed by
+            its discount factor ``f[m]`` (the same four lines, the same argument).
             """
             e, bu, cp = demand_lines(steady_demand(utilization, horizon, c.months))
-            more_rent = cp.sum(axis=-1) - compute.sum(axis=1)
+            f = discount if discounted else 1.0
+            more_rent = (cp * f).sum(axis=-1) - (compute * f).sum(axis=1)
             more_build = (
-                e.sum(axis=-1)
-                - energy.sum(axis=1)
-                + bu.sum(axis=-1)
-                - burst.sum(axis=1)
-                - offload.sum(axis=1)
+                (e * f).sum(axis=-1)
+                - (energy * f).sum(axis=1)
+                + (bu * f).sum(axis=-1)
+                - (burst * f).sum(axis=1)
+                - (offload * f).sum(axis=1)
             )
-            changed: Array = savings + more_rent - more_build
+            base = rent_present_value - build_present_value if discounted else savings
+            changed: Array = base + more_rent - more_build
             return changed
 
         break_even_u = (
             break_even_utilization(c, savings_at)
             if with_break_even_utilization
             else np.full(len(c), np.nan)
+        )
+        present_value_break_even_u = (
+            break_even_utilization(c, lambda u: savings_at(u, discounted=True))
+            if with_present_value_break_even
+            else None
         )
 
     return Projection(
@@ -541,6 +576,7 @@ def monthly_projection(c: Columns, with_break_even_utilization: bool = False) ->
         savings=savings,
         present_value_savings=rent_present_value - build_present_value,
         work_reference_gpu_hours=work,
+        present_value_break_even_utilization=present_value_break_even_u,
     )
 
 
@@ -623,8 +659,12 @@ def break_even_utilization(c: Columns, savings_at: Callable[[Array], Array]) -> 
     return np.where(np.isnan(first), second, first)
 
 
-def project(scenarios: Sequence[Scenario]) -> Projection:
+def project(
+    scenarios: Sequence[Scenario], *, with_present_value_break_even: bool = False
+) -> Projection:
     """Project every scenario at once; the :class:`Projection` echoes them in its results.
+    ``with_present_value_break_even``: also the utilization at which each scenario's
+    present-value savings are zero (:func:`project_columns`).
 
     Raises
     ------
@@ -634,7 +674,9 @@ def project(scenarios: Sequence[Scenario]) -> Projection:
         If ``scenarios`` is empty.
     """
     scenarios = tuple(scenarios)
-    projection = project_columns(columns_from(scenarios))
+    projection = project_columns(
+        columns_from(scenarios), with_present_value_break_even=with_present_value_break_even
+    )
     refuse_endless_jobs(scenarios)
     return dataclasses.replace(projection, scenarios=scenarios)
 

@@ -17,7 +17,7 @@ Examples
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
@@ -35,6 +35,13 @@ Array = npt.NDArray[np.float64]
 
 UTILIZATION_STEPS = 51
 """Points of the utilization sweep: 0 %, 2 %, …, 100 % (savings are linear in it)."""
+
+SweepMeasure = Literal["savings", "present_value_savings"]
+"""What a utilization sweep measures: cash savings (resale credited; the default, the
+figures of every version so far) or present-value savings at the scenario's
+``discount_rate_per_year``, the measure the verdict is decided on (methodology version 4).
+With the latter the sweep also carries the utilization at which that measure is zero:
+the decision's break-even utilization."""
 
 TIDAL_DAYS = tuple(range(1, 32))
 """Active days per month of the tidal sweep [d]."""
@@ -71,7 +78,9 @@ def average_utilization(scenario: Scenario, work_reference_gpu_hours: float) -> 
     return float(work_reference_gpu_hours / (capacity * HOURS_PER_MONTH * scenario.horizon_months))
 
 
-def utilization_sweep(scenario: Scenario, steps: int = UTILIZATION_STEPS) -> dict[str, Any]:
+def utilization_sweep(
+    scenario: Scenario, steps: int = UTILIZATION_STEPS, measure: SweepMeasure = "savings"
+) -> dict[str, Any]:
     """Savings and break-even month across steady utilization ``0..1``, all else unchanged.
 
     Parameters
@@ -80,18 +89,27 @@ def utilization_sweep(scenario: Scenario, steps: int = UTILIZATION_STEPS) -> dic
         Any explicit scenario; its workload is replaced by a steady one.
     steps : int
         Number of evenly spaced utilization points, both ends included.
+    measure : {"savings", "present_value_savings"}
+        What ``savings`` are (:data:`SweepMeasure`); default cash.
 
     Returns
     -------
     dict
         ``utilization`` [fraction], ``savings`` [currency] and
-        ``break_even_month`` [months, ``None`` = does not pay back], each a list
-        of ``steps`` values.
+        ``break_even_month`` [months, ``None`` = does not pay back, always cash], each a
+        list of ``steps`` values; with ``present_value_savings`` also ``measure`` and
+        ``break_even_utilization`` [fraction or ``None``], where present-value savings are
+        zero (solved exactly, as the result's cash one is).
     """
     utilization = _sweep_points(steps)
     columns = _steady(_copies(scenario, steps), utilization)
-    projection = project_columns(columns, with_break_even_utilization=False)
-    return _sweep(utilization, projection.savings, projection.break_even_month)
+    projection = project_columns(
+        columns,
+        with_break_even_utilization=False,
+        with_present_value_break_even=measure != "savings",
+    )
+    sweep = _sweep(utilization, projection.savings, projection.break_even_month)
+    return _in_measure(sweep, projection, slice(None), 0, measure)
 
 
 def _sweep_points(steps: int) -> Array:
@@ -110,7 +128,26 @@ def _sweep(utilization: Array, savings: Array, break_even_month: Array) -> dict[
     }
 
 
-def summary_and_sweep(scenario: Scenario, steps: int) -> tuple[dict[str, Any], dict[str, Any]]:
+def _in_measure(
+    sweep: dict[str, Any], projection: Projection, rows: slice, row: int, measure: SweepMeasure
+) -> dict[str, Any]:
+    """``sweep`` (cash) as is, or with ``savings`` of ``rows`` in present value, ``measure``
+    and the present-value ``break_even_utilization`` of ``row`` (None: none in 0..1)."""
+    if measure == "savings":
+        return sweep
+    threshold = projection.present_value_break_even_utilization
+    assert threshold is not None
+    return {
+        **sweep,
+        "savings": projection.present_value_savings[rows].tolist(),
+        "measure": measure,
+        "break_even_utilization": _nullable(threshold[row : row + 1])[0],
+    }
+
+
+def summary_and_sweep(
+    scenario: Scenario, steps: int, measure: SweepMeasure = "savings"
+) -> tuple[dict[str, Any], dict[str, Any]]:
     """A scenario's headline figures and its :func:`utilization_sweep`, from one projection.
 
     Parameters
@@ -119,6 +156,8 @@ def summary_and_sweep(scenario: Scenario, steps: int) -> tuple[dict[str, Any], d
         Any explicit scenario.
     steps : int
         Points of the sweep, as for :func:`utilization_sweep`.
+    measure : {"savings", "present_value_savings"}
+        The sweep's measure, as for :func:`utilization_sweep`.
 
     Returns
     -------
@@ -134,11 +173,13 @@ def summary_and_sweep(scenario: Scenario, steps: int) -> tuple[dict[str, Any], d
     results page shows (and :func:`costmodel.decision.decide` reads) at the
     cost of one small projection instead of two.
     """
-    projection, sweep = _with_sweep(scenario, steps)
+    projection, sweep = _with_sweep(scenario, steps, measure)
     return projection.summary(0), sweep
 
 
-def result_and_sweep(scenario: Scenario, steps: int) -> tuple[dict[str, Any], dict[str, Any]]:
+def result_and_sweep(
+    scenario: Scenario, steps: int, measure: SweepMeasure = "savings"
+) -> tuple[dict[str, Any], dict[str, Any]]:
     """A scenario's whole result (:func:`costmodel.compare`'s: monthly series and headline
     figures) and its :func:`utilization_sweep`, from the one projection of
     :func:`summary_and_sweep`: for a page that shows the months too (the results page's
@@ -150,12 +191,14 @@ def result_and_sweep(scenario: Scenario, steps: int) -> tuple[dict[str, Any], di
         As :func:`costmodel.compare` does: a figure, or a job's time of one run, is not a
         finite number.
     """
-    projection, sweep = _with_sweep(scenario, steps)
+    projection, sweep = _with_sweep(scenario, steps, measure)
     refuse_endless_jobs([scenario])
     return projection.result_of(0, scenario), sweep
 
 
-def _with_sweep(scenario: Scenario, steps: int) -> tuple[Projection, dict[str, Any]]:
+def _with_sweep(
+    scenario: Scenario, steps: int, measure: SweepMeasure = "savings"
+) -> tuple[Projection, dict[str, Any]]:
     """The projection of the scenario (row 0) and of its copies at steady utilization
     ``0..1`` (rows ``1..steps``), and the sweep they make."""
     utilization = _sweep_points(steps)
@@ -165,13 +208,19 @@ def _with_sweep(scenario: Scenario, steps: int) -> tuple[Projection, dict[str, A
     if rows.offload_work is not None:  # the scenario's rented jobs; steady work has none
         offload = np.zeros(rows.demand.shape)
         offload[0] = rows.offload_work[0]
-    projection = project_columns(rows.with_demand(np.vstack([rows.demand[:1], swept]), offload))
-    return projection, _sweep(utilization, projection.savings[1:], projection.break_even_month[1:])
+    projection = project_columns(
+        rows.with_demand(np.vstack([rows.demand[:1], swept]), offload),
+        with_present_value_break_even=measure != "savings",
+    )
+    sweep = _sweep(utilization, projection.savings[1:], projection.break_even_month[1:])
+    return projection, _in_measure(sweep, projection, slice(1, None), 0, measure)
 
 
 def steady_savings(
-    scenarios: Sequence[Scenario], utilizations: Sequence[float]
-) -> list[dict[str, list[float]]]:
+    scenarios: Sequence[Scenario],
+    utilizations: Sequence[float],
+    measure: SweepMeasure = "savings",
+) -> list[dict[str, Any]]:
     """Savings of each of many scenarios at a few steady utilizations, in one batch.
 
     Parameters
@@ -180,6 +229,10 @@ def steady_savings(
         Any explicit scenarios (different horizons and currencies are fine).
     utilizations : sequence of float
         Steady utilizations [fraction] that replace every scenario's workload.
+    measure : {"savings", "present_value_savings"}
+        As for :func:`utilization_sweep` (with the latter, each dict also has ``measure``
+        and ``break_even_utilization``: the break-even utilization does not depend on the
+        workload, so a steady copy's is the scenario's).
 
     Returns
     -------
@@ -196,8 +249,26 @@ def steady_savings(
     columns = columns_from(scenarios)
     n = len(columns)
     swept = _steady(columns.repeat(len(u)), np.repeat(u, n))
-    savings = project_columns(swept, with_break_even_utilization=False).savings.reshape(len(u), n)
-    return [{"utilization": u.tolist(), "savings": savings[:, i].tolist()} for i in range(n)]
+    present = measure != "savings"
+    projection = project_columns(
+        swept, with_break_even_utilization=False, with_present_value_break_even=present
+    )
+    if not present:
+        savings = projection.savings.reshape(len(u), n)
+        return [{"utilization": u.tolist(), "savings": savings[:, i].tolist()} for i in range(n)]
+    savings = projection.present_value_savings.reshape(len(u), n)
+    threshold = projection.present_value_break_even_utilization
+    assert threshold is not None
+    thresholds = _nullable(threshold[:n])  # block 0: every scenario, steady
+    return [
+        {
+            "utilization": u.tolist(),
+            "savings": savings[:, i].tolist(),
+            "measure": measure,
+            "break_even_utilization": thresholds[i],
+        }
+        for i in range(n)
+    ]
 
 
 def tidal_sweep(

@@ -231,3 +231,87 @@ def test_result_and_sweep_give_exactly_what_compare_and_the_sweep_give(path):
     result, sweep = result_and_sweep(scenario, 6)
     assert result == compare(scenario)
     assert sweep == utilization_sweep(scenario, 6)
+
+
+# --- the sweep in the verdict's measure: present-value savings -------------------------------
+
+PV = "present_value_savings"
+
+
+def test_present_value_sweep_matches_compare_point_by_point(scenario):
+    sweep = utilization_sweep(scenario, steps=11, measure=PV)
+    assert sweep["measure"] == PV
+    for u, savings in zip(sweep["utilization"], sweep["savings"], strict=True):
+        one = compare(with_workload(scenario, {"kind": "steady", "utilization": u}))
+        assert_allclose(savings, one["present_value_savings"], rtol=1e-12)
+
+
+@pytest.mark.parametrize("rate", [0.08, 0.2, 0.5])
+def test_present_value_savings_are_zero_at_the_sweeps_break_even_utilization(scenario, rate):
+    at_rate = with_workload(scenario, scenario.workload.model_dump(), discount_rate_per_year=rate)
+    sweep = utilization_sweep(at_rate, measure=PV)
+    u_star = sweep["break_even_utilization"]
+    assert u_star is not None and 0 < u_star < 1
+    steady = compare(with_workload(at_rate, {"kind": "steady", "utilization": u_star}))
+    scale = max(steady["build"]["present_value"], steady["rent"]["present_value"])
+    assert abs(steady["present_value_savings"]) <= 1e-9 * scale
+    # discounting weighs the box's month-0 price fully and the cloud's later savings less:
+    # the box must be busier to win in present value than in cash
+    assert u_star > compare(at_rate)["break_even_utilization"]
+
+
+def test_the_kink_of_a_commitment_is_solved_exactly_in_present_value_too():
+    examples = Path(__file__).resolve().parent / "examples"
+    committed = Scenario.model_validate_json(
+        (examples / "v2" / "commitment-unused-3y.json").read_text()
+    )
+    data = committed.model_dump(mode="json") | {"discount_rate_per_year": 0.2}
+    # four GPUs on the box: its work takes 2.4 instance-hours an hour, and the one committed
+    # instance covers it up to 1 / 2.4 = 41.7 % busy; above that, on-demand hours are added
+    data["build"] |= {"gpu_count": 4, "capex": 90000.0}
+    data["rent"]["committed_hourly_rate"] = 2.0
+    for hourly in (2.0, 3.0, 5.0):
+        data["rent"]["hourly_rate"] = hourly
+        at_rate = parse_scenario(data)
+        u_star = utilization_sweep(at_rate, 6, measure=PV)["break_even_utilization"]
+        assert u_star is not None and 1 / 2.4 < u_star < 1  # past the kink
+        steady = compare(with_workload(at_rate, {"kind": "steady", "utilization": u_star}))
+        scale = max(steady["build"]["present_value"], steady["rent"]["present_value"])
+        assert abs(steady["present_value_savings"]) <= 1e-9 * scale
+
+
+@pytest.mark.parametrize("path", example_scenarios(), ids=lambda p: p.stem)
+def test_without_a_cost_of_capital_both_measures_sweep_the_same(path):
+    data = Scenario.model_validate_json(path.read_text()).model_dump(mode="json")
+    scenario = parse_scenario(data | {"discount_rate_per_year": 0.0})
+    cash = utilization_sweep(scenario, 6)
+    present = utilization_sweep(scenario, 6, measure=PV)
+    assert "measure" not in cash and "break_even_utilization" not in cash  # as before
+    assert_allclose(present["savings"], cash["savings"], rtol=1e-12, atol=1e-9)
+    threshold = compare(scenario)["break_even_utilization"]
+    if threshold is None:
+        assert present["break_even_utilization"] is None
+    else:
+        assert_allclose(present["break_even_utilization"], threshold, rtol=1e-12)
+
+
+def same_threshold(a: float | None, b: float | None) -> bool:
+    """Both none, or equal to 1e-12 relative."""
+    if a is None or b is None:
+        return a is None and b is None
+    return math.isclose(a, b, rel_tol=1e-12)
+
+
+@pytest.mark.parametrize("path", example_scenarios(), ids=lambda p: p.stem)
+def test_every_sweep_of_present_value_agrees(path):
+    scenario = Scenario.model_validate_json(path.read_text())
+    alone = utilization_sweep(scenario, 6, measure=PV)
+    summary, with_summary = summary_and_sweep(scenario, 6, measure=PV)
+    result, with_result = result_and_sweep(scenario, 6, measure=PV)
+    assert with_summary == with_result
+    assert_allclose(with_summary["savings"], alone["savings"], rtol=1e-12, atol=1e-9)
+    assert same_threshold(with_summary["break_even_utilization"], alone["break_even_utilization"])
+    assert summary == project([scenario]).summary(0) and result == compare(scenario)
+    (batched,) = steady_savings([scenario], [0.0, 0.8, 1.0], measure=PV)
+    assert same_threshold(batched["break_even_utilization"], alone["break_even_utilization"])
+    assert_allclose(batched["savings"], [alone["savings"][i] for i in (0, 4, 5)], rtol=1e-12)

@@ -25,6 +25,10 @@ from django.conf import settings
 from django.utils import translation
 from django.utils.translation import to_locale
 
+# The extraction (makemessages over a copy of the tree, ``merged_catalogues``) is made once per
+# module: one xdist worker runs the module, so that the other never makes it a second time.
+pytestmark = pytest.mark.xdist_group("translations")
+
 ROOT = Path(__file__).resolve().parents[2]
 LOCALE = ROOT / "locale"
 SOURCE_SUFFIXES = {".py", ".html", ".txt", ".js"}

@@ -3,6 +3,7 @@ file: killed in the middle of a re-pricing, it loses nothing — the rows it wro
 and the next worker's start takes up the rest."""
 
 import os
+import shutil
 import signal
 import sqlite3
 import subprocess
@@ -54,10 +55,24 @@ def count(db: Path, sql: str) -> int:
 PRICED = "select count(*) from scenarios_savedscenario where today_computed_at is not null"
 
 
-@pytest.fixture
-def saved_rows(tmp_path) -> Path:
-    db = tmp_path / "db.sqlite3"
+@pytest.fixture(scope="module")
+def migrated(tmp_path_factory) -> Path:
+    """An empty database file, migrated once for the module (each test works on a copy)."""
+    db = tmp_path_factory.mktemp("worker") / "template.sqlite3"
     run(db, "manage.py", "migrate", "--noinput")
+    return db
+
+
+@pytest.fixture
+def migrated_copy(migrated, tmp_path) -> Path:
+    db = tmp_path / "db.sqlite3"
+    shutil.copyfile(migrated, db)
+    return db
+
+
+@pytest.fixture
+def saved_rows(migrated_copy) -> Path:
+    db = migrated_copy
     run(db, "manage.py", "load_catalog")  # it added rows: a re-pricing is queued
     run(db, "-m", "benchmarks.scale_data", "--count", str(ROWS), "--teams", "10")
     with sqlite3.connect(db) as connection:  # as if their analyses had run
@@ -98,9 +113,8 @@ def test_a_worker_killed_mid_repricing_loses_nothing(saved_rows):
     )
 
 
-def test_the_worker_gives_the_web_server_the_cpu_first(tmp_path):
-    db = tmp_path / "db.sqlite3"
-    run(db, "manage.py", "migrate", "--noinput")
+def test_the_worker_gives_the_web_server_the_cpu_first(migrated_copy):
+    db = migrated_copy
     script = (
         "import os, django; django.setup(); from django.core.management import call_command; "
         "call_command('worker', batch=True, verbosity=0, **{}); print(os.nice(0))"

@@ -21,13 +21,14 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
 from django.core.cache import caches
 from django.urls import reverse
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from costmodel import ScenarioError, SteadyWorkload, project
-from costmodel.decision import REFERENCE_UTILIZATION, Decision, decide
+from costmodel.decision import REFERENCE_UTILIZATION, Decision, decide, on_present_value
 from costmodel.projection import ProjectionOverflowError
 from costmodel.scenario import Scenario
 from webapp.advisor.claims import (
@@ -226,7 +227,7 @@ def run_in_one_batch(cases: Sequence[Case]) -> None:
         assert case.scenario is not None
         batch += [case.scenario, *decision_variants(case.scenario)]
     try:
-        projection = project(batch)
+        projection = project(batch, with_present_value_break_even=True)
     except ProjectionOverflowError:
         for case in ready:
             case.scenario = None
@@ -236,10 +237,21 @@ def run_in_one_batch(cases: Sequence[Case]) -> None:
         assert case.scenario is not None
         row = i * width
         case.summary = projection.summary(row)
-        sweep = {
+        variants = slice(row + 1, row + width)
+        sweep: dict[str, Any] = {
             "utilization": list(DECISION_UTILIZATIONS),
-            "savings": [float(projection.savings[row + 1 + j]) for j in range(width - 1)],
+            "savings": projection.savings[variants].tolist(),
         }
+        if on_present_value(case.scenario):  # the conditions in the verdict's own measure
+            threshold = projection.present_value_break_even_utilization
+            assert threshold is not None
+            sweep |= {
+                "measure": "present_value_savings",
+                "savings": projection.present_value_savings[variants].tolist(),
+                "break_even_utilization": None
+                if np.isnan(threshold[row])
+                else float(threshold[row]),
+            }
         case.decision = decide(case.scenario, case.summary, sweep)
         case.url = _permalink(case)
 

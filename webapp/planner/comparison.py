@@ -26,7 +26,13 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from costmodel import Scenario, project
-from costmodel.decision import REFERENCE_UTILIZATION, Decision, confidence_of, decide
+from costmodel.decision import (
+    REFERENCE_UTILIZATION,
+    Decision,
+    confidence_of,
+    decide,
+    on_present_value,
+)
 from costmodel.paths import get_path
 from costmodel.sensitivity import average_utilization, steady_savings
 from webapp import formatting
@@ -43,6 +49,7 @@ from webapp.catalog.models import (
 from webapp.decided import observed_days
 from webapp.planner.chosen import with_rows_used
 from webapp.planner.fields import ALL_FIELDS, field_value
+from webapp.planner.verdict import decided_on, rate_text
 from webapp.scenarios.models import SavedScenario
 from webapp.scenarios.services import stored_scenario
 
@@ -349,8 +356,15 @@ def comparison_context(saved: Sequence[SavedScenario]) -> dict[str, Any]:
         rate = e["rate"] if converted else None
         e["shown"] = _shown(e["result"], rate)
         e["shown_currency"] = target if converted else e["scenario"].currency
-    # The most savings from building (the least lost, when renting wins everywhere).
-    best = max(entries, key=lambda e: e["shown"]["savings"]) if converted else None
+    # The most savings from building (the least lost, when renting wins everywhere), by the
+    # figure each verdict is decided on: present-value savings at the plan's own cost of
+    # capital (the cash savings without one) — the ranking cannot contradict the verdicts.
+    for e in entries:
+        rate = e["rate"] if converted else None
+        e["shown"]["decided_on"] = display_amount(decided_on(e["decision"]), rate)
+        e["in_present_value"] = on_present_value(e["scenario"])
+        e["cost_of_capital"] = rate_text(e["scenario"].discount_rate_per_year)
+    best = max(entries, key=lambda e: e["shown"]["decided_on"]) if converted else None
     currencies = sorted({e["scenario"].currency for e in entries})
     return {
         "entries": entries,

@@ -423,7 +423,11 @@ def decision_rows(a: Analyses, currency: str) -> list[list[Cell]]:
         (_("Cash break-even later than the pay-back limit"), d.late_payback, ""),
         (_("Reference utilization"), percent_cell(d.reference_utilization, 2), "%"),
         (
-            _("Savings at the reference utilization"),
+            (
+                _("Present-value savings at the reference utilization")
+                if d.conditions_in_present_value
+                else _("Savings at the reference utilization")
+            ),
             _money(d.reference_savings, currency),
             currency,
         ),

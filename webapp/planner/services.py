@@ -137,7 +137,7 @@ def _catalog_plan(inp: PlanInput, selection: Selection) -> Permalink:
     resolution = _resolve_holding(selection, jobs)
     ranked_items: list[dict[str, Any]] = []
     if selection.cloud_offering is None:  # left to the catalog: the best way to rent it
-        resolution, ranked_items = _best_rent(selection, resolution)
+        resolution, ranked_items = _best_rent(selection, resolution, inp.typed)
     changes = _overrides(inp.typed, resolution.scenario)
     if inp.name:
         changes["name"] = inp.name
@@ -152,14 +152,21 @@ def _catalog_plan(inp: PlanInput, selection: Selection) -> Permalink:
 
 
 def _best_rent(
-    selection: Selection, resolution: Resolution
+    selection: Selection, resolution: Resolution, typed: Mapping[str, Any]
 ) -> tuple[Resolution, list[dict[str, Any]]]:
     """The plan compared with the best way to rent its work: the offering of the best rent
     plan among every offering of the plan's market that can do it (the options operation,
     :func:`webapp.planner.ranking.best_rent`), and the record of that choice; the resolver's
-    default when none can be ranked."""
+    default when none can be ranked.
+
+    The plan ranked is the user's: the catalog's figures with the ``typed`` values over them
+    (a box's throughput or GPU count typed in changes the work rented, and so which offering
+    rents it cheapest). The results page ranks the same plan, so the offering chosen is the
+    first rent row of its "Every way to do this work" (and that ranking is computed once)."""
     data = selection.model_dump(mode="json")
-    best = ranking.best_rent(resolution.scenario, data)
+    changes = _overrides(typed, resolution.scenario)
+    planned = with_fields(resolution.scenario, changes) if changes else resolution.scenario
+    best = ranking.best_rent(planned, data)
     if best is None:
         return resolution, []
     slug, weighed = best

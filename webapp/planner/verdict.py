@@ -19,7 +19,9 @@ Sentences, in the order the page shows them:
   building only through the resale value. With the Monte Carlo, the median of
   the draws' savings is said beside the point figure (**median**);
 - **conditions**: the break-even utilization (and this plan's), how long to
-  keep the box (the cash break-even month), and the savings at 80 % busy;
+  keep the box (the cash break-even month), and the savings at 80 % busy; the
+  threshold and the 80 % figure in the verdict's measure (present value at the
+  plan's cost of capital, said so, when the decision's sweep was of it);
 - **cash and resale**: cash alone against the total with the box sold at the
   end, reconciled in one sentence where the two disagree;
 - **warning**: a cash break-even later than the box's useful life (or three
@@ -306,6 +308,40 @@ CONDITIONS: dict[tuple[str, str, bool], Promise] = {
 """The condition sentence of each case; "keep" is the cash break-even month, for a build.
 Building cheaper at every utilization is :data:`USED_OR_NOT`'s."""
 
+PRESENT_VALUE_CONDITIONS: dict[tuple[str, str, bool], Promise] = {
+    # the same cases, the threshold of present-value savings (the verdict's measure)
+    ("build", "more", True): gettext_lazy(
+        "In present value at %(rate)s a year, build if the box is busy more than %(threshold)s "
+        "of the time (this plan: %(plan)s); in cash, keep it at least %(months)s."
+    ),
+    ("build", "more", False): gettext_lazy(
+        "In present value at %(rate)s a year, build if the box is busy more than %(threshold)s "
+        "of the time (this plan: %(plan)s)."
+    ),
+    ("build", "less", True): gettext_lazy(
+        "In present value at %(rate)s a year, build if the box is busy less than %(threshold)s "
+        "of the time (this plan: %(plan)s); in cash, keep it at least %(months)s."
+    ),
+    ("build", "less", False): gettext_lazy(
+        "In present value at %(rate)s a year, build if the box is busy less than %(threshold)s "
+        "of the time (this plan: %(plan)s)."
+    ),
+    ("rent", "more", False): gettext_lazy(
+        "In present value at %(rate)s a year, rent unless the box would be busy more than "
+        "%(threshold)s of the time (this plan: %(plan)s)."
+    ),
+    ("rent", "less", False): gettext_lazy(
+        "In present value at %(rate)s a year, rent unless the box would be busy less than "
+        "%(threshold)s of the time (this plan: %(plan)s)."
+    ),
+    ("rent", "any", False): gettext_lazy(
+        "In present value at %(rate)s a year, renting is cheaper at any utilization from 0 to "
+        "100 %%."
+    ),
+}
+""":data:`CONDITIONS` when the decision's conditions are of present-value savings
+(:attr:`costmodel.decision.Decision.conditions_in_present_value`): said so, with the rate."""
+
 USED_OR_NOT: dict[tuple[bool, bool], Promise] = {
     # (the rent plan commits to instances, keep)
     (True, True): gettext_lazy(
@@ -342,6 +378,8 @@ def _utilization_condition(d: Decision, scenario: Scenario) -> str:
     direction = {None: "any", True: "more", False: "less"}[d.build_when_busier]
     if d.recommendation == "build" and direction == "any":
         sentence = USED_OR_NOT[(_commits(scenario), keep is not None)]
+    elif d.conditions_in_present_value:
+        sentence = PRESENT_VALUE_CONDITIONS[(d.recommendation, direction, keep is not None)]
     else:
         sentence = CONDITIONS[(d.recommendation, direction, keep is not None)]
     threshold, plan = formatting.shares(d.break_even_utilization, d.average_utilization)
@@ -349,6 +387,7 @@ def _utilization_condition(d: Decision, scenario: Scenario) -> str:
         "threshold": threshold,
         "plan": plan,
         "months": formatting.months(keep),
+        "rate": rate_text(d.discount_rate_per_year),
     }
 
 
@@ -364,6 +403,23 @@ def _reference_sentence(d: Decision, scenario: Scenario) -> str | None:
         "amount": formatting.amount(abs(d.reference_savings), scenario.currency),
         "horizon": _horizon(scenario),
     }
+    if d.conditions_in_present_value:
+        values["rate"] = rate_text(d.discount_rate_per_year)
+        if d.reference_savings > 0:
+            return (
+                _(
+                    "At %(reference)s busy, building saves %(amount)s in present value at "
+                    "%(rate)s a year over %(horizon)s."
+                )
+                % values
+            )
+        return (
+            _(
+                "At %(reference)s busy, renting is still cheaper by %(amount)s in present value "
+                "at %(rate)s a year over %(horizon)s."
+            )
+            % values
+        )
     if d.reference_savings > 0:
         return _("At %(reference)s busy, building saves %(amount)s over %(horizon)s.") % values
     return (

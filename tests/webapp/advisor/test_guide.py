@@ -7,15 +7,15 @@ from html import unescape
 
 import pytest
 from django.core.cache import caches
-from django.core.management import call_command
 from django.db import transaction
 from django.urls import reverse
 from django.utils import translation
 from numpy.testing import assert_allclose
 
 from costmodel import SteadyWorkload, compare
-from costmodel.decision import REFERENCE_UTILIZATION, decide
+from costmodel.decision import REFERENCE_UTILIZATION, decide, on_present_value
 from costmodel.sensitivity import utilization_sweep
+from tests import catalog_once
 from webapp.advisor import guide
 from webapp.advisor.claims import CLAIMS, PAYBACK_MONTHS
 from webapp.catalog import selectors
@@ -23,6 +23,10 @@ from webapp.catalog.models import BuildPreset, CloudOffering, GpuThroughput, Pre
 from webapp.catalog.resolver import resolve
 from webapp.formatting import money
 from webapp.planner.permalink import decode
+
+# The guide checked on the shipped catalog is computed once per module (``shipped``): one xdist
+# worker runs the whole module, so that the other never computes it a second time.
+pytestmark = pytest.mark.xdist_group("guide")
 
 CLAIM_KEYS = [
     "server-4x4090",
@@ -44,7 +48,7 @@ def shipped(django_db_setup, django_db_blocker):
     the rows.
     """
     with django_db_blocker.unblock(), transaction.atomic(), translation.override("en"):
-        call_command("load_catalog", verbosity=0)
+        catalog_once.restore()  # what load_catalog writes, read once per session
         checked = guide.check_guide()
         alone = {}
         for case in all_cases(checked):
@@ -55,7 +59,16 @@ def shipped(django_db_setup, django_db_blocker):
                 "resolution": resolution,
                 "scenario": scenario,
                 "result": result,
-                "decision": decide(scenario, result, utilization_sweep(scenario)),
+                "decision": decide(
+                    scenario,
+                    result,
+                    utilization_sweep(
+                        scenario,
+                        measure="present_value_savings"
+                        if on_present_value(scenario)
+                        else "savings",
+                    ),
+                ),
                 "offering": CloudOffering.objects.select_related(
                     "gpu_model", "on_demand_sibling"
                 ).get(slug=case.selection.cloud_offering),
@@ -567,3 +580,31 @@ def test_a_guide_one_worker_checked_serves_the_others(catalog, monkeypatch):
     caches["default"].clear()
     assert guide.cached_check_guide() == first
     assert len(checks) == 1
+
+
+@pytest.mark.django_db
+def test_a_case_with_a_cost_of_capital_is_decided_in_present_value_like_its_results_page(
+    checked,
+):
+    """With a cost of capital the guide's conditions (break-even utilization, savings at the
+    reference utilization) are in present value, the measure its verdict is decided on, and
+    the decision is the one the planner's results page takes (webapp.decided)."""
+    from webapp.decided import decided
+
+    source = next(case for case in all_cases(checked) if case.scenario is not None)
+    scenario = source.scenario.model_copy(update={"discount_rate_per_year": 0.2})
+    case = guide.Case(
+        label=source.label, offering=source.offering, selection=source.selection,
+        scenario=scenario, provenance=source.provenance,
+    )  # fmt: skip
+    guide.run_in_one_batch([case])
+    page = decided(scenario).decision
+    assert case.decision is not None
+    assert case.decision.conditions_in_present_value
+    assert case.decision.recommendation == page.recommendation
+    assert case.decision.build_when_busier == page.build_when_busier
+    if page.break_even_utilization is None:
+        assert case.decision.break_even_utilization is None
+    else:
+        assert_allclose(case.decision.break_even_utilization, page.break_even_utilization)
+    assert_allclose(case.decision.reference_savings, page.reference_savings, rtol=1e-9)

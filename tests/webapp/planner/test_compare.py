@@ -147,10 +147,11 @@ def test_the_page_says_which_option_wins_from_the_engines_figures(client, db, sc
     _response, html = compare_page(client, items)
     results = [compare(parse_scenario(i.scenario)) for i in items]
     assert results[0]["savings"] > 0 > results[1]["savings"]
-    best = text(html.split('id="best-sentence">')[1].split("</p>")[0]).strip()
-    assert best == (
+    best = best_sentence(html)
+    assert best == (  # at the example's 8 % cost of capital: in present value, said so
         f"Of these, building saves the most in “rate 28.0”: "
-        f"{formatting.money(results[0]['savings'], 'CNY')} over 36 months."
+        f"{formatting.money(results[0]['present_value_savings'], 'CNY')} in present value at "
+        "8 % a year over 36 months."
     )
     verdicts = html.split('id="compare-verdict"')[1].split("</section>")[0]
     build_line = text(verdicts.split(f'data-saved="{items[0].pk}"')[1].split("</li>")[0])
@@ -175,10 +176,46 @@ def test_renting_everywhere_names_the_closest_scenario(client, db, scenario_data
         saved(scenario_data, f"rate {rate}", rent={"hourly_rate": rate}) for rate in (1.0, 0.5)
     ]
     _response, html = compare_page(client, items)
-    best = text(html.split('id="best-sentence">')[1].split("</p>")[0])
-    closest = compare(parse_scenario(items[0].scenario))["savings"]
+    best = best_sentence(html)
+    closest = compare(parse_scenario(items[0].scenario))["present_value_savings"]
     assert "Renting is cheaper in every one of these" in best
-    assert f"“rate 1.0”, {formatting.money(-closest, 'CNY')} dearer" in best
+    assert f"“rate 1.0”, {formatting.money(-closest, 'CNY')} dearer in present value" in best
+
+
+def best_sentence(html: str) -> str:
+    return text(html.split('id="best-sentence"')[1].split(">", 1)[1].split("</p>")[0]).strip()
+
+
+def test_the_winner_is_ranked_by_the_verdicts_measure_not_by_cash(client, db, scenario_data):
+    # "dear money": more cash savings, but at 40 % a year the box's price now outweighs
+    # the cloud bills saved later; "cheap money": less cash, decided at 0 %, in cash
+    dear = saved(scenario_data, "dear money", discount_rate_per_year=0.4)
+    cheap = saved(
+        scenario_data, "cheap money", discount_rate_per_year=0.0, rent={"hourly_rate": 24.0}
+    )
+    dear_result, cheap_result = (compare(parse_scenario(i.scenario)) for i in (dear, cheap))
+    assert dear_result["savings"] > cheap_result["savings"]  # cash would name "dear money"
+    assert dear_result["present_value_savings"] < cheap_result["savings"]
+    for language, expected in [
+        (
+            "en",
+            f"Of these, building saves the most in “cheap money”: "
+            f"{formatting.money(cheap_result['savings'], 'CNY')} over 36 months.",
+        ),
+        ("zh-hans", "在这些场景中，“cheap money”自建节省最多"),
+    ]:
+        _response, html = compare_page(client, [dear, cheap], language)
+        assert best_sentence(html).startswith(expected)
+        assert 'data-ranked-by="savings"' in html  # the winner's verdict is decided in cash
+        assert 'id="best-ranked-by"' in html
+    # the stored decisions rank the same way: the page agrees with what was saved
+    dear.refresh_from_db()
+    cheap.refresh_from_db()
+    assert cheap.decision_present_value_savings > dear.decision_present_value_savings
+    # with both at a cost of capital the sentence says present value, at the winner's rate
+    both = saved(scenario_data, "both dear", discount_rate_per_year=0.2)
+    _response, html = compare_page(client, [dear, both], "zh-hans")
+    assert "“both dear”自建节省最多：按每年 20 % 折现的现值" in best_sentence(html)
 
 
 def test_amounts_that_are_zero_in_both_currencies_do_not_differ(client, db, scenario_data):
@@ -323,3 +360,26 @@ def test_a_close_call_is_flagged_beside_its_verdict(client, db, scenario_data):
     close_line = text(verdicts.split(f'data-saved="{close.pk}"')[1].split("</li>")[0])
     clear_line = text(verdicts.split(f'data-saved="{clear.pk}"')[1].split("</li>")[0])
     assert "A close call" in close_line and "A close call" not in clear_line
+
+
+@pytest.mark.parametrize(
+    ("language", "savings", "threshold"),
+    [
+        ("en", "Savings in cash", "Break-even utilization in cash"),
+        ("zh-hans", "现金节省金额", "现金口径的盈亏平衡利用率"),
+    ],
+)
+def test_the_tables_cash_columns_say_they_are_cash(
+    client, db, scenario_data, language, savings, threshold
+):
+    """The table's savings and break-even utilization are the engine's cash figures, while
+    the sentence above ranks by each verdict's measure: the headers say which they are."""
+    dear = saved(scenario_data, "dear money", discount_rate_per_year=0.4)
+    cheap = saved(scenario_data, "cheap money", discount_rate_per_year=0.0)
+    _response, html = compare_page(client, [dear, cheap], language)
+    headers = re.findall(r"<th>([^<]+)</th>", html)
+    assert savings in headers and threshold in headers
+    result = compare(parse_scenario(dear.scenario))
+    row = re.search(rf'<tr data-saved="{dear.pk}">.*?</tr>', html, re.S).group(0)
+    shown = re.search(r'data-figure="savings">.*?</span> ([^<]+)', row).group(1)
+    assert shown.strip() == formatting.money(result["savings"], "CNY")  # cash, not PV

@@ -596,3 +596,26 @@ def test_a_late_pay_back_warns_in_the_csv_as_on_the_page(client, scenario_data):
     html = page.content.decode()
     assert 'data-verdict="late_payback"' in html
     assert warning.replace("'", "&#x27;") in html
+
+
+@pytest.mark.parametrize(("rate", "in_present_value"), [(0.2, True), (0.0, False)])
+def test_the_savings_at_the_reference_utilization_are_labelled_in_their_measure(
+    client, scenario_data, rate, in_present_value
+):
+    # 60 % busy: the 80 % reference is not the plan's own figure
+    data = {**scenario_data, "discount_rate_per_year": rate}
+    data["workload"] = {"kind": "steady", "utilization": 0.6}
+    scenario = parse_scenario(data)
+    response = client.get(
+        reverse("planner:results-zip", args=[encode(scenario)]), HTTP_ACCEPT_LANGUAGE="en"
+    )
+    decided = by_label(unzip(response.content)["decision.csv"])
+    at_80 = compare(parse_scenario({**data, "workload": {"kind": "steady", "utilization": 0.8}}))
+    if in_present_value:  # the verdict's measure, said so
+        row = decided["Present-value savings at the reference utilization"]
+        assert row == [str(money_cell(at_80["present_value_savings"])), "CNY"]
+        assert "Savings at the reference utilization" not in decided
+    else:
+        row = decided["Savings at the reference utilization"]
+        assert row == [str(money_cell(at_80["savings"])), "CNY"]
+        assert "Present-value savings at the reference utilization" not in decided

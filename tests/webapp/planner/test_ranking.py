@@ -250,3 +250,46 @@ def test_a_price_recorded_after_a_ranking_makes_a_new_ranking(client, shipped_ca
     rate.save()
     after = total_of(rented)
     assert after > before * 1.5  # the doubled rate, not the cached ranking
+
+
+@pytest.mark.parametrize(
+    ("utilization", "throughput", "best"),
+    [
+        # busy, but the box typed five times slower: little work, a commitment lies idle
+        ("90", "0.2", "runpod-a100-80gb-community"),
+        # a quiet box typed several times faster: enough work to fill the commitment
+        ("30", "5", "gcp-a3-highgpu-8g-commit-3y"),
+    ],
+)
+def test_the_offering_is_chosen_for_the_plan_as_typed_not_as_the_catalog_priced_it(
+    client, shipped_catalog, utilization, throughput, best
+):
+    """A value typed over the catalog's (here the box's throughput: the work rented) is part
+    of the plan the best offering is chosen for, and of the ranking the page shows."""
+    from decimal import Decimal
+
+    from webapp.catalog.models import CloudOffering, CloudRate
+    from webapp.planner import chosen
+    from webapp.planner.ranking import best_rent
+
+    from .test_chosen import submit
+
+    # a 3-year commitment made cheap by the hour but dear up front: it wins only when the
+    # work keeps its committed instance busy
+    committed = "gcp-a3-highgpu-8g-commit-3y"
+    CloudRate.objects.filter(offering__slug=committed).update(hourly_rate=Decimal("1.0"))
+    CloudOffering.objects.filter(slug=committed).update(
+        commitment_upfront_per_instance=Decimal("200000"), commitment_upfront_currency="USD"
+    )
+    plan = {"preset": "cluster-4x-hgx-h100", "currency": "USD", "utilization_percent": utilization}
+    as_priced = link_of(submit(client, **plan))
+    url = submit(client, **plan, build__gpu_throughput=throughput)
+    link = link_of(url)
+    assert link.overrides == ["build.gpu_throughput"]
+    (picked,) = [p["offering"] for p in link.provenance if p["role"] == chosen.RANKING_ROLE]
+    # the catalog-priced plan would rent elsewhere: the typed figure decides
+    assert best_rent(as_priced.scenario, as_priced.selection)[0] != best
+    assert picked == best == best_rent(link.scenario, link.selection)[0]
+    html = client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    first_rent = next(r for r in rows_of(html) if r["kind"] == "rent")
+    assert first_rent["offering"] == picked  # "Chosen for you" is the ranking's first rent

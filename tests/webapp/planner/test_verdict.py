@@ -353,3 +353,110 @@ def test_a_late_pay_back_is_its_own_verdict_code_with_its_warning():
     said, decision, _result = decided(LATE)
     assert decision.verdict == "late_payback" and said.code == "late_payback"
     assert said.headline.startswith("Build: it saves") and said.warning.startswith("Late pay-back")
+
+
+# --- the conditions in the verdict's measure ---------------------------------------------------
+
+# The worked example over five years at a 20 % cost of capital, 80 % busy: in cash building
+# pays at a cloud price of 2.5 CNY/h, in present value it does not.
+DEAR_CAPITAL = changed(
+    example("steady-4090-vs-a100"),
+    **{"discount_rate_per_year": 0.2, "horizon_months": 60, "rent.hourly_rate": 2.5},
+)
+
+
+def app_decided(data: dict, language: str = "en"):
+    """The verdict as the app decides it (webapp.decided: the page, the files, the store)."""
+    from webapp.decided import decided as one_decision
+
+    scenario = parse_scenario(data)
+    one = one_decision(scenario)
+    with translation.override(language):
+        return verdict(one.decision, scenario), one.decision, one.result
+
+
+def test_at_a_high_cost_of_capital_the_conditions_agree_with_the_verdict():
+    said, decision, result = app_decided(DEAR_CAPITAL)
+    # in cash building wins above 69.5 % busy, and this plan is 80 % busy ...
+    assert result["savings"] > 0 and result["break_even_utilization"] < 0.8
+    # ... but the verdict is decided in present value, where renting wins at any use
+    assert decision.present_value_savings < 0 and decision.recommendation == "rent"
+    assert decision.conditions_in_present_value
+    assert decision.break_even_utilization is None and decision.build_when_busier is None
+    assert said.conditions == [
+        "In present value at 20 % a year, renting is cheaper at any utilization from 0 to 100 %."
+    ]
+    chinese, _d, _r = app_decided(DEAR_CAPITAL, "zh-hans")
+    assert chinese.conditions == [
+        "按每年 20 % 折现的现值，利用率在 0 到 100 % 之间，租用都更便宜。"
+    ]
+
+
+@pytest.mark.parametrize("hourly", [2.5, 2.7, 3.0, 3.5, 5.0])
+@pytest.mark.parametrize("busy", [0.5, 0.7, 0.9])
+def test_the_plan_is_on_the_recommended_side_of_the_threshold_it_is_told(hourly, busy):
+    data = changed(DEAR_CAPITAL, **{"rent.hourly_rate": hourly, "workload.utilization": busy})
+    _said, decision, _result = app_decided(data)
+    threshold = decision.break_even_utilization
+    if threshold is None:  # one side wins at any use: the recommended one
+        assert (decision.recommendation == "build") == (decision.reference_savings > 0)
+        return
+    building_side = busy > threshold if decision.build_when_busier else busy < threshold
+    assert building_side == (decision.recommendation == "build")
+
+
+def test_at_a_high_cost_of_capital_the_threshold_and_80_percent_are_said_in_present_value():
+    data = changed(DEAR_CAPITAL, **{"rent.hourly_rate": 3.5, "workload.utilization": 0.7})
+    said, decision, result = app_decided(data)
+    assert decision.recommendation == "build" and decision.build_when_busier
+    threshold, plan = shares(decision.break_even_utilization, 0.7)
+    assert decision.break_even_utilization > result["break_even_utilization"]  # not the cash one
+    with translation.override("en"):
+        at_80 = amount(decision.reference_savings, "CNY")
+        keep = months(decision.break_even_month)
+    assert said.conditions == [
+        f"In present value at 20 % a year, build if the box is busy more than {threshold} of "
+        f"the time (this plan: {plan}); in cash, keep it at least {keep}.",
+        f"At 80 % busy, building saves {at_80} in present value at 20 % a year over 60 months.",
+    ]
+    # the 80 % figure is the present-value savings of the plan at 80 % busy
+    steady = compare(parse_scenario(changed(data, **{"workload.utilization": 0.8})))
+    assert decision.reference_savings == pytest.approx(steady["present_value_savings"], rel=1e-9)
+
+
+def test_without_a_cost_of_capital_the_conditions_are_worded_as_before():
+    data = changed(
+        example("steady-4090-vs-a100"),
+        **{"discount_rate_per_year": 0.0, "rent.hourly_rate": 3.5, "workload.utilization": 0.7},
+    )
+    said, decision, result = app_decided(data)
+    assert not decision.conditions_in_present_value
+    assert decision.break_even_utilization == result["break_even_utilization"]
+    before, _d, _r = decided(data)  # the cash sweep, as the page asked before
+    assert said.conditions == before.conditions
+    assert said.conditions[0].startswith("Build if the box is busy more than ")
+    assert "present value" not in " ".join(said.conditions)
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("en", ("In present value at 20 % a year", "Break-even utilization in cash")),
+        ("zh-hans", ("按每年 20 % 折现的现值", "按现金计的盈亏平衡利用率")),
+    ],
+)
+def test_the_results_page_says_its_conditions_in_present_value_and_its_figure_in_cash(
+    client, language, words
+):
+    from django.urls import reverse
+
+    from webapp.planner.permalink import encode
+
+    code = encode(parse_scenario(DEAR_CAPITAL))
+    page = client.get(reverse("planner:results", args=[code]), HTTP_ACCEPT_LANGUAGE=language)
+    assert page.status_code == 200
+    html = page.content.decode()
+    conditions = html.split('id="verdict-conditions"')[1].split("</p>")[0]
+    assert words[0] in conditions
+    figure = html.split('id="figure-break-even-utilization"')[0].rsplit("<dt>", 1)[1]
+    assert words[1] in figure
