@@ -2,6 +2,9 @@ import copy
 import json
 
 import pytest
+from django.test import Client
+
+from webapp.accounts.services import create_token
 
 SELECTION = {
     "preset": "entry-rtx4090",
@@ -50,3 +53,9 @@ def assert_same_result(got, expected, rtol: float = 1e-12) -> None:
         assert got == pytest.approx(expected, rel=rtol, abs=1e-9)
     else:
         assert got == expected
+
+
+def script_of(user) -> Client:
+    """A client that authenticates as ``user`` with a personal API token only (no session)."""
+    _, secret = create_token(user, "test script")
+    return Client(HTTP_AUTHORIZATION=f"Bearer {secret}")

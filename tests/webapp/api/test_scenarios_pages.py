@@ -4,12 +4,11 @@ import datetime
 
 import pytest
 from django.db import connection
-from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from tests.webapp.accounts.factories import people
-from webapp.accounts.services import create_token
+from tests.webapp.api.conftest import script_of
 from webapp.scenarios.models import SavedScenario
 from webapp.scenarios.services import create_saved_scenario
 
@@ -21,11 +20,6 @@ URL = "/api/v1/scenarios"
 @pytest.fixture
 def team(db):
     return people()
-
-
-def script_of(user) -> Client:
-    _, secret = create_token(user, "test script")
-    return Client(HTTP_AUTHORIZATION=f"Bearer {secret}")
 
 
 def saved_rows(owner, team, scenario, count: int) -> list[str]:

@@ -4,8 +4,7 @@ import pytest
 from django.test import Client
 
 from tests.webapp.accounts.factories import people, signed_in
-from tests.webapp.api.conftest import post_json
-from webapp.accounts.services import create_token
+from tests.webapp.api.conftest import post_json, script_of
 from webapp.scenarios.models import SavedScenario
 from webapp.scenarios.services import create_saved_scenario
 
@@ -17,12 +16,6 @@ URL = "/api/v1/scenarios"
 @pytest.fixture
 def team(db):
     return people()
-
-
-def script_of(user) -> Client:
-    """A client that authenticates as ``user`` with a personal API token only (no session)."""
-    _, secret = create_token(user, "test script")
-    return Client(HTTP_AUTHORIZATION=f"Bearer {secret}")
 
 
 def test_two_members_see_each_others_shared_scenarios_and_an_outsider_does_not(team, scenario_data):
