@@ -69,7 +69,7 @@ import numpy as np
 import numpy.typing as npt
 
 from costmodel.scenario import Scenario
-from costmodel.sensitivity import average_utilization
+from costmodel.sensitivity import SweepMeasure, average_utilization
 
 PAYBACK_WARNING_MONTHS = 36
 """Without a useful life, a cash pay-back later than this many months is a warning [months].
@@ -348,6 +348,13 @@ def on_present_value(scenario: Scenario) -> bool:
     Without one the two measures are the same, and the savings themselves decide (version 3's
     figures to the last bit)."""
     return scenario.discount_rate_per_year != 0
+
+
+def verdict_measure(scenario: Scenario) -> SweepMeasure:
+    """The measure the verdict is decided on, as the sweeps and the tornado name it:
+    ``present_value_savings`` with a cost of capital, else ``savings``
+    (:func:`on_present_value`)."""
+    return "present_value_savings" if on_present_value(scenario) else "savings"
 
 
 def present_value_savings_of(result: Mapping[str, Any]) -> float:

@@ -109,7 +109,7 @@ def utilization_sweep(
         with_present_value_break_even=measure != "savings",
     )
     sweep = _sweep(utilization, projection.savings, projection.break_even_month)
-    return _in_measure(sweep, projection, slice(None), 0, measure)
+    return in_measure(sweep, projection, slice(None), 0, measure)
 
 
 def _sweep_points(steps: int) -> Array:
@@ -128,7 +128,7 @@ def _sweep(utilization: Array, savings: Array, break_even_month: Array) -> dict[
     }
 
 
-def _in_measure(
+def in_measure(
     sweep: dict[str, Any], projection: Projection, rows: slice, row: int, measure: SweepMeasure
 ) -> dict[str, Any]:
     """``sweep`` (cash) as is, or with ``savings`` of ``rows`` in present value, ``measure``
@@ -213,7 +213,7 @@ def _with_sweep(
         with_present_value_break_even=measure != "savings",
     )
     sweep = _sweep(utilization, projection.savings[1:], projection.break_even_month[1:])
-    return projection, _in_measure(sweep, projection, slice(1, None), 0, measure)
+    return projection, in_measure(sweep, projection, slice(1, None), 0, measure)
 
 
 def steady_savings(

@@ -31,10 +31,10 @@ from typing import Any
 from django.core.cache import caches
 
 from costmodel import Scenario, ScenarioError
-from costmodel.decision import Decision, decide, on_present_value
+from costmodel.decision import Decision, decide, verdict_measure
 from costmodel.operations import parse_uncertainty, uncertainty
 from costmodel.ranges import Range, default_ranges, measured_ranges, with_spread
-from costmodel.sensitivity import SweepMeasure, result_and_sweep, summary_and_sweep
+from costmodel.sensitivity import result_and_sweep, summary_and_sweep
 
 SWEEP_STEPS = 6
 """Points of the utilization sweep the decision reads: 0, 20, …, 100 % (80 % among them)."""
@@ -172,8 +172,7 @@ def decided(
     figures = result_and_sweep if monthly else summary_and_sweep
     # the conditions (break-even utilization, the savings at 80 % busy) in the verdict's
     # measure: present value at the plan's cost of capital; cash, as ever, without one
-    measure: SweepMeasure = "present_value_savings" if on_present_value(scenario) else "savings"
-    result, sweep = figures(scenario, SWEEP_STEPS, measure)
+    result, sweep = figures(scenario, SWEEP_STEPS, verdict_measure(scenario))
     used = ranges_for(scenario, ranges, provenance)
     draws = draws_for(scenario)
     answer, error = monte_carlo(scenario, used, draws)

@@ -13,7 +13,7 @@ import pytest
 from django.utils import translation
 
 from costmodel import compare, parse_scenario
-from costmodel.decision import decide, on_present_value
+from costmodel.decision import decide, verdict_measure
 from costmodel.sensitivity import utilization_sweep
 from webapp.formatting import amount
 from webapp.planner.analysis import build_document, run_analyses
@@ -48,8 +48,7 @@ def _plan_tidal_4060ti(page, origin: str) -> None:
 
 def _verdict_of(scenario):
     # the conditions in the verdict's measure: present value at the plan's cost of capital
-    measure = "present_value_savings" if on_present_value(scenario) else "savings"
-    sweep = utilization_sweep(scenario, VERDICT_SWEEP_STEPS, measure)
+    sweep = utilization_sweep(scenario, VERDICT_SWEEP_STEPS, verdict_measure(scenario))
     decision = decide(scenario, compare(scenario), sweep)
     with translation.override("en"):
         return verdict(decision, scenario)

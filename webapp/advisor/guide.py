@@ -21,16 +21,16 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
 from django.core.cache import caches
 from django.urls import reverse
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from costmodel import ScenarioError, SteadyWorkload, project
-from costmodel.decision import REFERENCE_UTILIZATION, Decision, decide, on_present_value
+from costmodel.decision import REFERENCE_UTILIZATION, Decision, decide, verdict_measure
 from costmodel.projection import ProjectionOverflowError
 from costmodel.scenario import Scenario
+from costmodel.sensitivity import in_measure
 from webapp.advisor.claims import (
     BENCHMARK,
     CLAIMS,
@@ -238,20 +238,12 @@ def run_in_one_batch(cases: Sequence[Case]) -> None:
         row = i * width
         case.summary = projection.summary(row)
         variants = slice(row + 1, row + width)
-        sweep: dict[str, Any] = {
+        cash = {
             "utilization": list(DECISION_UTILIZATIONS),
             "savings": projection.savings[variants].tolist(),
         }
-        if on_present_value(case.scenario):  # the conditions in the verdict's own measure
-            threshold = projection.present_value_break_even_utilization
-            assert threshold is not None
-            sweep |= {
-                "measure": "present_value_savings",
-                "savings": projection.present_value_savings[variants].tolist(),
-                "break_even_utilization": None
-                if np.isnan(threshold[row])
-                else float(threshold[row]),
-            }
+        # the conditions in the verdict's own measure, as the results page states them
+        sweep = in_measure(cash, projection, variants, row, verdict_measure(case.scenario))
         case.decision = decide(case.scenario, case.summary, sweep)
         case.url = _permalink(case)
 

@@ -27,7 +27,7 @@ from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 
 from costmodel import Scenario, ScenarioError, compare
-from costmodel.decision import Decision, on_present_value
+from costmodel.decision import Decision, on_present_value, verdict_measure
 from costmodel.lines import LINES, SIDE_LABELS
 from costmodel.operations import fleet, parse_fleet, parse_tornado, tornado
 from costmodel.ranges import Range, drivers, fleet_size, with_spread
@@ -121,8 +121,7 @@ def run_analyses(link: Permalink) -> Analyses:
                 {
                     "scenario": data,
                     "drivers": {r.path: r.as_driver() for r in chosen_drivers},
-                    # the verdict's measure (costmodel.decision.on_present_value)
-                    "measure": "present_value_savings" if on_present_value(scenario) else "savings",
+                    "measure": verdict_measure(scenario),
                 }
             )
         )

@@ -13,7 +13,7 @@ from django.utils import translation
 from numpy.testing import assert_allclose
 
 from costmodel import SteadyWorkload, compare
-from costmodel.decision import REFERENCE_UTILIZATION, decide, on_present_value
+from costmodel.decision import REFERENCE_UTILIZATION, decide, verdict_measure
 from costmodel.sensitivity import utilization_sweep
 from tests import catalog_once
 from webapp.advisor import guide
@@ -60,14 +60,7 @@ def shipped(django_db_setup, django_db_blocker):
                 "scenario": scenario,
                 "result": result,
                 "decision": decide(
-                    scenario,
-                    result,
-                    utilization_sweep(
-                        scenario,
-                        measure="present_value_savings"
-                        if on_present_value(scenario)
-                        else "savings",
-                    ),
+                    scenario, result, utilization_sweep(scenario, measure=verdict_measure(scenario))
                 ),
                 "offering": CloudOffering.objects.select_related(
                     "gpu_model", "on_demand_sibling"
