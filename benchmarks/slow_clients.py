@@ -24,10 +24,8 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import signal
 import socket
-import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -35,7 +33,10 @@ import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-GUNICORN = ROOT / ".venv" / "bin" / "gunicorn"
+sys.path.insert(0, str(ROOT))
+
+from tests.webapp.served import serve  # noqa: E402  (gunicorn started as the tests start it)
+
 HEAD = (
     b"POST /api/v1/compare HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
     b"Content-Length: 100000\r\n\r\n"
@@ -45,12 +46,6 @@ CLIENTS = {
     "trickled head": (b"", b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n" + b"X" * 1000),
     "trickled body": (HEAD, b" " * 1000),
 }
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def watch(port: int, first: bytes, trickle: bytes, seconds: float) -> str:
@@ -86,37 +81,12 @@ def main() -> None:
     parser.add_argument("gunicorn_args", nargs="*", help="after --: more gunicorn arguments")
     options = parser.parse_args()
 
-    port = free_port()
-    scratch = Path(tempfile.mkdtemp(prefix="slow-clients."))
-    clean = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_"))}
-    env = {
-        **clean,
-        "DJANGO_SECRET_KEY": "slow-clients-benchmark",
-        "DJANGO_STATIC_MANIFEST": "false",
-        "DATABASE_URL": f"sqlite:///{scratch / 'db.sqlite3'}",  # /healthz never queries it
-    }
-    command = [str(GUNICORN), "--bind", f"127.0.0.1:{port}", "--workers", str(options.workers)]
-    log = (scratch / "gunicorn.log").open("w")
-    server = subprocess.Popen(
-        [*command, *options.gunicorn_args],
-        cwd=ROOT,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                urllib.request.urlopen(base + "/healthz", timeout=2).read()
-                break
-            except OSError:
-                if server.poll() is not None or time.monotonic() > deadline:
-                    raise SystemExit((scratch / "gunicorn.log").read_text()) from None
-                time.sleep(0.2)
-
+    arguments = ["--workers", str(options.workers), *options.gunicorn_args]
+    with (
+        tempfile.TemporaryDirectory(prefix="slow-clients.") as scratch,
+        serve(Path(scratch), *arguments) as running,
+    ):
+        port, base = running.port, running.base
         outcome: dict[str, str] = {}
         watchers = [
             threading.Thread(
@@ -143,7 +113,7 @@ def main() -> None:
         print(
             json.dumps(
                 {
-                    "gunicorn": " ".join(["gunicorn", *command[1:], *options.gunicorn_args]),
+                    "gunicorn": " ".join(["gunicorn", *arguments]),
                     **outcome,
                     "/healthz slowest [s]": round(max(health), 2) if health else None,
                     "/healthz failed": failures,
@@ -151,13 +121,6 @@ def main() -> None:
                 indent=2,
             )
         )
-    finally:
-        os.killpg(server.pid, signal.SIGTERM)
-        try:
-            server.wait(timeout=40)
-        except subprocess.TimeoutExpired:
-            os.killpg(server.pid, signal.SIGKILL)
-            server.wait(timeout=10)
 
 
 if __name__ == "__main__":
