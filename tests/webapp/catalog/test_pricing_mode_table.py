@@ -73,7 +73,10 @@ def test_the_database_refuses_an_offering_its_mode_does_not_allow(mini, fields):
     ],
 )
 def test_the_database_takes_an_offering_that_keeps_its_modes_terms(mini, fields):
-    offering(**fields).save()
+    offering(**fields).save()  # an IntegrityError here fails the test
+    stored = CloudOffering.objects.get(slug="o")
+    assert stored.pricing_mode == fields["pricing_mode"]
+    assert stored.commitment_term_months == fields.get("commitment_term_months")
 
 
 def test_the_selectors_find_commitments_and_spot_offerings_by_the_table(mini):
