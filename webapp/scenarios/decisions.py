@@ -40,11 +40,14 @@ def summary_and_decision(
     scenario: Scenario,
     ranges: Sequence[Range] | None = None,
     provenance: Sequence[Mapping[str, Any]] = (),
+    *,
+    with_bands: bool = True,
 ) -> tuple[dict[str, Any], Decision]:
     """The headline figures of ``scenario`` and the decision its results page states, the
     Monte Carlo over ``ranges`` (None: the defaults) included: :func:`webapp.decided.decided`,
-    the one function behind every verdict."""
-    answer = decided(scenario, ranges, provenance)
+    the one function behind every verdict. ``with_bands=False``: its Monte Carlo without the
+    fan chart's bands when no page has run it (the same decision, sooner)."""
+    answer = decided(scenario, ranges, provenance, with_bands=with_bands)
     return answer.result, answer.decision
 
 
@@ -52,9 +55,11 @@ def decision_of(
     scenario: Scenario,
     ranges: Sequence[Range] | None = None,
     provenance: Sequence[Mapping[str, Any]] = (),
+    *,
+    with_bands: bool = True,
 ) -> Decision:
     """The decision the results page states for ``scenario`` (:func:`summary_and_decision`)."""
-    return summary_and_decision(scenario, ranges, provenance)[1]
+    return summary_and_decision(scenario, ranges, provenance, with_bands=with_bands)[1]
 
 
 def stored(decision: Decision) -> StoredDecision:

@@ -254,9 +254,10 @@ def inputs_digest(scenario: Scenario) -> str:
 
 def decide_today(scenario: Scenario) -> Today:
     """The decision the results page states for ``scenario``
-    (:func:`webapp.scenarios.decisions.decision_of`), or why it has none."""
+    (:func:`webapp.scenarios.decisions.decision_of`), or why it has none. Only stored, never
+    drawn: its Monte Carlo leaves out the fan chart's bands."""
     try:
-        return decisions.stored(decisions.decision_of(scenario)), ""
+        return decisions.stored(decisions.decision_of(scenario, with_bands=False)), ""
     except ArithmeticError:  # ProjectionOverflowError: today's figures do not fit in a float
         return None, _("can no longer be priced: its figures at today's prices are too large")
 
