@@ -2,7 +2,7 @@
 
 The worker's re-pricing (:mod:`webapp.scenarios.services`) takes as long as the distinct
 scenarios a catalog change moves, one decision each (the results page's, its Monte Carlo
-included: :func:`webapp.scenarios.services.decide_today`). This times that decision alone,
+included: :func:`webapp.scenarios.decisions.decide_today`). This times that decision alone,
 without the database, over ``--sample`` distinct scenarios drawn as the scale benchmark
 draws a year of saves (:class:`benchmarks.scale_data.Planner`, its seed): the CPU time of
 each (``time.process_time``, which other work on the machine stretches less than the wall
@@ -66,6 +66,7 @@ def main() -> None:
     parser.add_argument("--sample", type=int, default=150)
     parser.add_argument("--repeat", type=int, default=3, help="runs of each; the least is kept")
     parser.add_argument("--profile", action="store_true", help="print cProfile's top functions")
+    parser.add_argument("--sort", default="tottime", help="their order (pstats: cumtime, …)")
     args = parser.parse_args()
     import django
 
@@ -75,7 +76,7 @@ def main() -> None:
 
     from webapp.catalog.models import BuildPreset
     from webapp.decided import CACHE
-    from webapp.scenarios.services import decide_today
+    from webapp.scenarios.decisions import decide_today
 
     call_command("migrate", verbosity=0)
     if not BuildPreset.objects.exists():
@@ -110,7 +111,7 @@ def main() -> None:
     }
     print(json.dumps(report, indent=2))
     if profile is not None:
-        pstats.Stats(profile).sort_stats("tottime").print_stats(25)
+        pstats.Stats(profile).sort_stats(args.sort).print_stats(25)
 
 
 if __name__ == "__main__":
