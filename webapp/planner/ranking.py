@@ -119,14 +119,15 @@ def _catalog_part(selection: Mapping[str, Any]) -> dict[str, Any] | None:
     commitment's count is left to the options operation's best; whether a box or an
     instance can do the work is the operation's to say), so it is kept per selection without
     its workload and per catalog version: the next plan of the same choices is ranked
-    without a database query."""
+    without a database query. It names rows by slug (the catalog's rows are the shared
+    :func:`snapshot`'s), so that it is stored and read without its rows' weight."""
     try:
         parsed = parse_selection(dict(selection))
     except ScenarioError:
         return None
     without_work = {k: v for k, v in selection.items() if k not in ("workload", "name")}
     identity = json.dumps([without_work, catalog_version()], sort_keys=True)
-    key = "ranking:catalog:v2:" + hashlib.blake2b(identity.encode(), digest_size=16).hexdigest()
+    key = "ranking:catalog:v3:" + hashlib.blake2b(identity.encode(), digest_size=16).hexdigest()
     cache = caches[CACHE]
     part: dict[str, Any] | None = cache.get(key)
     if part is not None:
@@ -134,26 +135,26 @@ def _catalog_part(selection: Mapping[str, Any]) -> dict[str, Any] | None:
     catalog = snapshot(parsed.day)
     box_preset = catalog.presets.get(parsed.preset or "")
     listed = market.offered(parsed.currency, parsed.all_markets, catalog)
-    rents: list[tuple[CloudOffering, dict[str, Any], dict[str, Any]]] = []
+    rents: list[tuple[str, dict[str, Any], dict[str, Any]]] = []
     for offering in listed:
         data = _selection(selection, cloud_offering=offering.slug, committed_instances=None)
         rent = _side(resolve_rent, data, catalog)
         if rent is not None:
-            rents.append((offering, data, rent))
-    builds: list[tuple[BuildPreset, dict[str, Any], dict[str, Any]]] = []
+            rents.append((offering.slug, data, rent))
+    builds: list[tuple[str, dict[str, Any], dict[str, Any]]] = []
     for preset in nearby_presets(catalog, None if box_preset is None else box_preset.tier):
         if box_preset is not None and preset.slug == box_preset.slug:
             continue
         data = _selection(selection, preset=preset.slug)
         build = _side(resolve_build, data, catalog)
         if build is not None:
-            builds.append((preset, data, build))
+            builds.append((preset.slug, data, build))
     exchange = market.exchange_rates(parsed.currency, listed, catalog)
     part = {
-        "box_preset": box_preset,
+        "box_preset": None if box_preset is None else box_preset.slug,
         "rents": rents,
         "builds": builds,
-        "exchange": exchange,
+        "exchange": [(row.base_currency, row.quote_currency) for row in exchange],
         "day": parsed.day,
     }
     cache.set(key, part, CACHE_SECONDS)
@@ -167,14 +168,15 @@ def candidates(scenario: Scenario, selection: Mapping[str, Any]) -> Candidates |
     part = _catalog_part(selection)
     if part is None:
         return None
+    catalog = snapshot(part["day"])
     box_memory = scenario.build.gpu_memory_gb
     jobs = isinstance(scenario.workload, JobsWorkload)
     offerings: dict[str, CloudOffering] = {}
     rents: list[dict[str, Any]] = []
     rent_selections: dict[str, dict[str, Any]] = {}
     refused: list[str] = []
-    for offering, data, rent in part["rents"]:
-        offerings[offering.slug] = offering
+    for slug, data, rent in part["rents"]:
+        offering = offerings[slug] = catalog.offerings[slug]
         if not jobs and box_memory is not None and market.gpu_memory_gb(offering) < box_memory:
             refused.append(offering.slug)  # what was sized for the box must fit its GPUs
             continue
@@ -183,12 +185,12 @@ def candidates(scenario: Scenario, selection: Mapping[str, Any]) -> Candidates |
     builds = [{"name": THIS_BOX, "build": scenario.build.model_dump()}]
     build_selections = {THIS_BOX: dict(selection)}
     presets: dict[str, BuildPreset] = {}
-    for preset, data, build in part["builds"]:
-        presets[preset.slug] = preset
-        build_selections[preset.slug] = {**data, "workload": selection.get("workload")}
-        builds.append({"name": preset.slug, "build": build})
+    for slug, data, build in part["builds"]:
+        presets[slug] = catalog.presets[slug]
+        build_selections[slug] = {**data, "workload": selection.get("workload")}
+        builds.append({"name": slug, "build": build})
     if part["box_preset"] is not None:
-        presets[THIS_BOX] = part["box_preset"]
+        presets[THIS_BOX] = catalog.presets[part["box_preset"]]
     request = {"scenario": scenario.model_dump(mode="json"), "builds": builds, "rents": rents}
     return Candidates(
         request,
@@ -197,7 +199,7 @@ def candidates(scenario: Scenario, selection: Mapping[str, Any]) -> Candidates |
         rent_selections,
         build_selections,
         refused,
-        part["exchange"],
+        [catalog.fx_rates[pair] for pair in part["exchange"]],
         bool(selection.get("all_markets")),
         part["day"],
     )
@@ -212,26 +214,26 @@ def _key(scenario: Scenario, selection: Mapping[str, Any]) -> str:
     work = scenario.model_dump(mode="json", exclude={"rent", "name"})
     identity = json.dumps([work, selection, catalog_version()], sort_keys=True)
     digest = hashlib.blake2b(identity.encode(), digest_size=16).hexdigest()
-    return f"ranking:v2:{digest}"
+    return f"ranking:v3:{digest}"
 
 
 def ranked(
     scenario: Scenario, selection: Mapping[str, Any]
 ) -> tuple[Candidates, dict[str, Any]] | None:
     """The candidates of a catalog plan and the engine's options answer over them (None: a
-    plan typed without the catalog, or one the engine refuses to rank), cached."""
-    key, cache = _key(scenario, selection), caches[CACHE]
-    found: tuple[Candidates, dict[str, Any]] | None = cache.get(key)
-    if found is not None:
-        return found
+    plan typed without the catalog, or one the engine refuses to rank); the answer cached
+    (the candidates are made again from their cached catalog part: no rows are stored)."""
     chosen = candidates(scenario, selection)
     if chosen is None or not chosen.request["rents"]:
         return None
-    try:
-        answer = options(parse_options(chosen.request, bounded=False))  # the whole market
-    except ScenarioError:
-        return None
-    cache.set(key, (chosen, answer), CACHE_SECONDS)
+    key, cache = _key(scenario, selection), caches[CACHE]
+    answer: dict[str, Any] | None = cache.get(key)
+    if answer is None:
+        try:
+            answer = options(parse_options(chosen.request, bounded=False))  # the whole market
+        except ScenarioError:
+            return None
+        cache.set(key, answer, CACHE_SECONDS)
     return chosen, answer
 
 
