@@ -200,6 +200,22 @@ def life_months(c: Columns) -> npt.NDArray[np.int64]:
     return np.where(life > 0, life, c.horizon_months).astype(np.int64)[:, None]
 
 
+def box_number(months: npt.NDArray[np.int64], life: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """``months // L``: the box (0 the first) at each month index, shape (N, M).
+
+    ``months`` is (M,), the same for every scenario, or (N, M); ``life`` is
+    :func:`life_months` (N, 1). Integer division is, after pow, the slowest step
+    of a projection; where every scenario has the same life and the same months
+    (the draws of a Monte Carlo), the one row is divided once and shared,
+    read-only: the same numbers.
+    """
+    row = months if months.ndim == 1 else months[0]
+    if (life == life[0]).all() and (months.ndim == 1 or (months == row).all()):
+        return np.broadcast_to(row // life[0], (len(life), row.size))
+    result: npt.NDArray[np.int64] = months // life
+    return result
+
+
 def capex_of_box(c: Columns, j: npt.NDArray[Any]) -> Array:
     """Price of the j-th box (j = 0 the first): ``capex · (1 + change)^(j·L/12)`` [currency]."""
     b = c.build
