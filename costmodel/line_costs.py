@@ -37,13 +37,19 @@ def power(base: Array, exponent: npt.ArrayLike) -> Array:
     Notes
     -----
     A plain ``base ** exponent``, as the methodology writes it (``0^0 = 1``:
-    a box that keeps no value is worth its price at month 0). Sharing rows
-    of equal bases and ``exp(e · log b)`` measured 229 ms against 234 ms for
-    this at 100 000 draws: not worth a formula a reader must reverse.
+    a box that keeps no value is worth its price at month 0). Where every
+    scenario has the same base and the exponent is the same for all (the draws
+    of a Monte Carlo that does not draw this rate), the one row is computed
+    once and shared, read-only: the same numbers, a pow per month instead of
+    one per scenario-month (the slowest step of a projection, ~30 additions).
+    ``exp(e · log b)`` measured 229 ms against 234 ms for this at 100 000 draws:
+    not worth a formula a reader must reverse.
     """
-    result: Array = np.asarray(base, dtype=np.float64)[:, None] ** np.asarray(
-        exponent, dtype=np.float64
-    )
+    bases = np.asarray(base, dtype=np.float64)
+    exponents = np.asarray(exponent, dtype=np.float64)
+    if exponents.ndim == 1 and bases.size > 1 and (bases == bases[0]).all():
+        return np.broadcast_to(bases[0] ** exponents, (bases.size, exponents.size))
+    result: Array = bases[:, None] ** exponents
     return result
 
 
