@@ -68,9 +68,10 @@
   // When the charts are drawn. plotly draws a chart in one stretch of script (50–200 ms on a
   // small machine); seven in a row kept the page from painting or answering for a second
   // after the data came. So the charts on the screen are drawn first, one after the other;
-  // then the browser paints; the others follow one at a time while the browser is idle, or
-  // at once when one is scrolled into view (IntersectionObserver), and all of them before
-  // the page is printed. Every chart is drawn whether or not it is ever scrolled to.
+  // then the browser paints; the others follow one per task, in background priority, so
+  // that the browser answers the visitor between them; a chart scrolled into view is drawn
+  // at once (IntersectionObserver), and all of them before the page is printed. Every chart
+  // is drawn whether or not it is ever scrolled to.
   var queue = [];
 
   function onScreen(el) {
@@ -99,8 +100,14 @@
     });
   }) : null;
 
-  function idle(next) {
-    if (window.requestIdleCallback) { window.requestIdleCallback(next, { timeout: 500 }); } else { setTimeout(next, 16); }
+  // a task of its own, behind anything the visitor does (the Prioritized Task Scheduling API
+  // where there is one)
+  function background(next) {
+    if (window.scheduler && window.scheduler.postTask) {
+      window.scheduler.postTask(next, { priority: "background" });
+    } else {
+      setTimeout(next, 0);
+    }
   }
 
   // after the next paint: a task queued from the frame's animation callback
@@ -108,8 +115,8 @@
     window.requestAnimationFrame(function () { setTimeout(next, 0); });
   }
 
-  // The charts on the screen now, one after the other; then, after a paint, one chart per
-  // idle moment.
+  // The charts on the screen now, one after the other; then, after a paint, the others one
+  // per task.
   function pump() {
     var shown = queue.filter(function (job) { return onScreen(job.el); });
     var now = shown.length ? shown : queue.slice(0, 1);
@@ -117,7 +124,7 @@
       return done.then(function () { return run(job); });
     }, Promise.resolve()).then(function () {
       if (!queue.length) { return; }
-      if (shown.length) { afterPaint(function () { idle(pump); }); } else { idle(pump); }
+      if (shown.length) { afterPaint(function () { background(pump); }); } else { background(pump); }
     });
   }
 
