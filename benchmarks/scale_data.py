@@ -196,7 +196,8 @@ class Planner:
         from costmodel import ScenarioError
         from costmodel.errors import with_fields
         from webapp.catalog.resolver import resolve_data
-        from webapp.scenarios.services import decide_today, inputs_digest, repricing_key
+        from webapp.scenarios.decisions import decide_today
+        from webapp.scenarios.services import inputs_digest, repricing_key
 
         while True:
             selection, typed = self.draw(currency, favourites)

@@ -500,7 +500,7 @@ def _percentiles(values: Array, axis: int | None = None) -> Array:
     return np.percentile(values, [10, 50, 90], axis=axis)
 
 
-def uncertainty(request: UncertaintyRequest) -> dict[str, Any]:
+def uncertainty(request: UncertaintyRequest, *, with_bands: bool = True) -> dict[str, Any]:
     """Savings, break-even and the cumulative advantage over independent draws of the inputs.
 
     Each draw replaces the fields named in ``distributions`` by a value drawn
@@ -519,6 +519,15 @@ def uncertainty(request: UncertaintyRequest) -> dict[str, Any]:
         ``probability_build_cheaper`` and the bands are of present values: the
         bands of ``Σ_{k≤m} (rent.monthly[k] − build.monthly[k]) × (1 + d)^(−k/12)``;
         break-even months and ``probability_pays_back`` stay on cash.
+        Without ``with_bands``, ``bands`` is None and every other figure the same.
+
+    Other Parameters
+    ----------------
+    with_bands : bool
+        Also the per-month bands (the fan chart's). A caller that needs the draws'
+        shares and savings alone (a stored decision) leaves them out: they are a
+        (months × draws) array, its running sums and a percentile per month, a third
+        of the operation's time.
 
     Notes
     -----
@@ -537,7 +546,8 @@ def uncertainty(request: UncertaintyRequest) -> dict[str, Any]:
     months = scenario.horizon_months + 1
     savings = np.empty(n)
     break_even = np.empty(n)
-    advantage = np.empty((months, n))  # rent_cum − build_cum, a row per month
+    # rent_cum − build_cum, a row per month
+    advantage = np.empty((months, n)) if with_bands else None
     # Draws are built and projected in cache-sized chunks (projection.CHUNK_CELLS):
     # only the answer's bands are ever held for every draw at once.
     present = request.measure == "present_value_savings"
@@ -558,18 +568,18 @@ def uncertainty(request: UncertaintyRequest) -> dict[str, Any]:
                 ]
             ) from None
         break_even[rows] = p.break_even_month
+        savings[rows] = p.present_value_savings if present else p.savings
+        if advantage is None:
+            continue
         if present:
-            savings[rows] = p.present_value_savings
             discount = power(1.0 + columns.discount_rate_per_year, -m / 12.0)
             saved = (p.rent.monthly - p.build.monthly)[:, :months] * discount
             advantage[:, rows] = np.cumsum(saved, axis=1).T
         else:
-            savings[rows] = p.savings
             advantage[:, rows] = (p.rent.cumulative - p.build.cumulative).T
     pays_back = ~np.isnan(break_even)
     savings_p = _percentiles(savings)
     months_p = _percentiles(break_even[pays_back]) if pays_back.any() else [None] * 3
-    bands = _percentiles(advantage, axis=1)
     with np.errstate(over="ignore"):
         mean = savings.mean()
     if not np.isfinite(mean):  # finite draws near ±1e307 overflow their sum, not their shares
@@ -588,13 +598,19 @@ def uncertainty(request: UncertaintyRequest) -> dict[str, Any]:
             "p50": None if months_p[1] is None else float(months_p[1]),
             "p90": None if months_p[2] is None else float(months_p[2]),
         },
-        "bands": {
-            "months": list(range(months)),
-            "p10": bands[0].tolist(),
-            "p50": bands[1].tolist(),
-            "p90": bands[2].tolist(),
-        },
+        "bands": None if advantage is None else _bands(advantage),
         "committed_instances": scenario.rent.committed_instances,
+    }
+
+
+def _bands(advantage: Array) -> dict[str, list[Any]]:
+    """Per month, P10/P50/P90 of the draws' advantage (months × draws)."""
+    bands = _percentiles(advantage, axis=1)
+    return {
+        "months": list(range(advantage.shape[0])),
+        "p10": bands[0].tolist(),
+        "p50": bands[1].tolist(),
+        "p90": bands[2].tolist(),
     }
 
 

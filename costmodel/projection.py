@@ -37,6 +37,7 @@ from costmodel.columns import (
 )
 from costmodel.line_costs import (
     as_column,
+    box_number,
     capex_of_box,
     commitment_costs,
     fee_costs,
@@ -451,11 +452,12 @@ def monthly_projection(
         life = life_months(c)
         maintenance = np.where(
             running,
-            capex_of_box(c, (m - 1) // life) * col(b.maintenance_rate_per_year) / 12.0,
+            capex_of_box(c, box_number(m - 1, life)) * col(b.maintenance_rate_per_year) / 12.0,
             0.0,
         )
         replacement = _on_rows(life[:, 0] < horizon, replacement_costs, c)
-        k = np.minimum(m, H - 1) // life  # the box that would be sold at the end of month m
+        # the box that would be sold at the end of month m
+        k = box_number(np.minimum(m, H - 1), life)
         years_held = (m - k * life) / 12.0  # since that box was bought
         kept = power(b.residual_value_retention_per_year, years_held)  # r^(years held)
         value_if_sold = np.where(m <= H, capex_of_box(c, k) * kept, 0.0)

@@ -65,6 +65,8 @@ class Decided:
     """The Monte Carlo's ranges (the user's or the defaults, each with a spread)."""
     draws: int
     uncertainty: dict[str, Any] | None
+    """The Monte Carlo's answer (:func:`monte_carlo`); its ``bands`` may be None when
+    asked ``with_bands=False``."""
     uncertainty_error: str | None
     decision: Decision
 
@@ -122,9 +124,16 @@ def _cache_key(scenario: Scenario, ranges: Sequence[Range], draws: int) -> str:
 
 
 def monte_carlo(
-    scenario: Scenario, ranges: Sequence[Range], draws: int
+    scenario: Scenario, ranges: Sequence[Range], draws: int, *, with_bands: bool = True
 ) -> tuple[dict[str, Any] | None, str | None]:
-    """The engine's uncertainty answer over ``ranges`` (or why it was refused), cached."""
+    """The engine's uncertainty answer over ``ranges`` (or why it was refused), cached.
+
+    ``with_bands=False``: an answer whose ``bands`` may be None
+    (:func:`costmodel.operations.uncertainty`), for a caller that reads only the shares and
+    savings of the draws (a decision stored with a saved scenario): the cached answer with
+    bands when there is one, else one run without them, never cached, so the cache only ever
+    holds answers a page can draw its fan chart from.
+    """
     if not ranges:
         return None, None
     key, cache = _cache_key(scenario, ranges, draws), caches[CACHE]
@@ -144,11 +153,13 @@ def monte_carlo(
                     # the verdict's measure (costmodel.decision): present-value savings
                     "measure": "present_value_savings",
                 }
-            )
+            ),
+            with_bands=with_bands,
         )
     except ScenarioError as exc:
         error = str(exc)
-    cache.set(key, (answer, error), CACHE_SECONDS)
+    if with_bands:
+        cache.set(key, (answer, error), CACHE_SECONDS)
     return answer, error
 
 
@@ -158,11 +169,14 @@ def decided(
     provenance: Sequence[Mapping[str, Any]] = (),
     *,
     monthly: bool = False,
+    with_bands: bool = True,
 ) -> Decided:
     """The one decision of a plan: its scenario, its chosen ranges (None: the defaults) and
     its provenance (for measured usage). ``monthly``: :attr:`Decided.result` is the whole
     result, monthly series too (:func:`costmodel.sensitivity.result_and_sweep`), from the
     same projection, for a page that shows the months (the results page's books).
+    ``with_bands=False``: the same decision, its Monte Carlo perhaps without the fan chart's
+    bands (:func:`monte_carlo`), for one that is stored, not drawn (the re-pricing).
 
     Raises
     ------
@@ -175,7 +189,7 @@ def decided(
     result, sweep = figures(scenario, SWEEP_STEPS, verdict_measure(scenario))
     used = ranges_for(scenario, ranges, provenance)
     draws = draws_for(scenario)
-    answer, error = monte_carlo(scenario, used, draws)
+    answer, error = monte_carlo(scenario, used, draws, with_bands=with_bands)
     decision = decide(scenario, result, sweep, answer)
     days = observed_days(provenance)
     if days is not None:

@@ -221,6 +221,17 @@ class TestUncertainty:
         other = uncertainty(parse_uncertainty(self.request(seed=7)))
         assert other["savings"]["p50"] != answer["savings"]["p50"]
 
+    @pytest.mark.parametrize("measure", ["savings", "present_value_savings"])
+    def test_without_bands_every_other_figure_is_the_same_to_the_last_bit(self, measure):
+        # a scenario with a cost of capital, so that the two measures differ
+        scenario = with_value(example(self.case["scenario"]), "discount_rate_per_year", 0.08)
+        request = parse_uncertainty(self.request(scenario=scenario, seed=9, measure=measure))
+        full = uncertainty(request)
+        alone = uncertainty(request, with_bands=False)
+        assert alone["bands"] is None
+        assert len(full["bands"]["p50"]) == scenario["horizon_months"] + 1
+        assert {**alone, "bands": full["bands"]} == full
+
     def test_every_figure_is_the_statistic_of_the_draws_evaluated_one_by_one(self):
         request = parse_uncertainty(self.request(draws=150, seed=3))
         answer = uncertainty(request)

@@ -6,10 +6,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from django.conf import settings
 from django.core.cache import caches
 
-from webapp.release import release_digest
+from webapp.release import DECIDING, files, release_digest
 
 
 def _release(root):
@@ -80,3 +81,60 @@ def test_the_shared_cache_keys_change_with_the_release_and_only_with_it(tmp_path
     changed = _shared_key(copy)
     assert changed != here
     assert changed.endswith(":k") and here.endswith(":k")
+
+
+def test_a_stored_decision_follows_the_code_that_decides_not_the_pages(tmp_path):
+    # a saved scenario's decision at today's prices is a verdict code and figures, no words:
+    # a new template or translation must not make every one of them be decided again
+    _release(tmp_path)
+    (tmp_path / "webapp" / "decided.py").write_text("SEED = 0\n")
+    (tmp_path / "webapp" / "planner" / "views.py").write_text("VIEW = 1\n")
+    for path, content in (
+        ("webapp/planner/templates/page.html", "<p>hello</p>"),
+        ("locale/zh_Hans/LC_MESSAGES/django.mo", "\x00mo2"),
+        ("webapp/planner/views.py", "VIEW = 2\n"),
+    ):
+        before = release_digest(tmp_path, DECIDING)
+        (tmp_path / path).write_text(content)
+        assert release_digest(tmp_path, DECIDING) == before, path
+    for path, content in (
+        ("costmodel/projection.py", "SAVINGS = 2\n"),
+        ("webapp/decided.py", "SEED = 1\n"),
+    ):
+        before = release_digest(tmp_path, DECIDING)
+        (tmp_path / path).write_text(content)
+        assert release_digest(tmp_path, DECIDING) != before, path
+
+
+@pytest.mark.parametrize("rate", [2.0, 1e308])  # decided, and too large to be priced
+def test_every_project_file_a_stored_decision_runs_is_code_that_decides(scenario, rate):
+    from webapp.decided import CACHE
+    from webapp.scenarios.decisions import decide_today
+
+    root = Path(settings.BASE_DIR).resolve()
+    ran: set[Path] = set()
+
+    def record(frame, event, arg):
+        if event == "call":
+            ran.add(Path(frame.f_code.co_filename))
+
+    plan = scenario.model_copy(
+        update={"rent": scenario.rent.model_copy(update={"hourly_rate": rate})}
+    )
+    caches[CACHE].clear()  # the Monte Carlo runs, not a cached answer
+    sys.setprofile(record)
+    try:
+        today, problem = decide_today(plan)
+    finally:
+        sys.setprofile(None)
+    assert (today is None) == (rate > 1e300) and (problem != "") == (rate > 1e300)
+    ours = {
+        path.resolve()
+        for path in ran
+        if path.is_absolute()
+        and path.resolve().is_relative_to(root)
+        and not path.resolve().is_relative_to(root / ".venv")
+    }
+    deciding = {path.resolve() for path in files(root, DECIDING)}
+    assert root / "costmodel" / "projection.py" in ours
+    assert ours <= deciding, sorted(str(p.relative_to(root)) for p in ours - deciding)

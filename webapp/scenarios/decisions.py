@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, TypedDict
 
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from costmodel.decision import Decision
 from costmodel.ranges import Range
@@ -40,11 +41,14 @@ def summary_and_decision(
     scenario: Scenario,
     ranges: Sequence[Range] | None = None,
     provenance: Sequence[Mapping[str, Any]] = (),
+    *,
+    with_bands: bool = True,
 ) -> tuple[dict[str, Any], Decision]:
     """The headline figures of ``scenario`` and the decision its results page states, the
     Monte Carlo over ``ranges`` (None: the defaults) included: :func:`webapp.decided.decided`,
-    the one function behind every verdict."""
-    answer = decided(scenario, ranges, provenance)
+    the one function behind every verdict. ``with_bands=False``: its Monte Carlo without the
+    fan chart's bands when no page has run it (the same decision, sooner)."""
+    answer = decided(scenario, ranges, provenance, with_bands=with_bands)
     return answer.result, answer.decision
 
 
@@ -52,9 +56,25 @@ def decision_of(
     scenario: Scenario,
     ranges: Sequence[Range] | None = None,
     provenance: Sequence[Mapping[str, Any]] = (),
+    *,
+    with_bands: bool = True,
 ) -> Decision:
     """The decision the results page states for ``scenario`` (:func:`summary_and_decision`)."""
-    return summary_and_decision(scenario, ranges, provenance)[1]
+    return summary_and_decision(scenario, ranges, provenance, with_bands=with_bands)[1]
+
+
+Today = tuple[StoredDecision | None, str]
+"""A saved scenario's decision at today's prices, or why there is none (in words)."""
+
+
+def decide_today(scenario: Scenario) -> Today:
+    """The decision the results page states for ``scenario`` (:func:`decision_of`), as the
+    re-pricing stores it, or why it has none. Only stored, never drawn: its Monte Carlo leaves
+    out the fan chart's bands. The code it runs is :data:`webapp.release.DECIDING`'s."""
+    try:
+        return stored(decision_of(scenario, with_bands=False)), ""
+    except ArithmeticError:  # ProjectionOverflowError: today's figures do not fit in a float
+        return None, _("can no longer be priced: its figures at today's prices are too large")
 
 
 def stored(decision: Decision) -> StoredDecision:

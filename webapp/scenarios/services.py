@@ -29,7 +29,7 @@ from webapp.accounts.models import Team
 from webapp.accounts.selectors import is_member
 from webapp.catalog.resolver import Resolution, parse_selection, resolve
 from webapp.catalog.selectors import CatalogSnapshot, catalog_version, forget_catalog_version
-from webapp.release import release_digest
+from webapp.release import DECIDING, release_digest
 from webapp.scenarios import decisions
 from webapp.scenarios.models import SavedScenario
 from webapp.scenarios.selectors import User, saved_from_the_catalog
@@ -229,9 +229,6 @@ REPRICE_CHUNK = 200
 """Saved scenarios re-priced, then written, at a time: a worker stopped mid-run keeps every
 chunk it wrote, and the next run takes up the rows still due."""
 
-Today = tuple[decisions.StoredDecision | None, str]
-"""A saved scenario's decision at today's prices, or why there is none (in words)."""
-
 
 def repricing_key(item: SavedScenario) -> str:
     """What a saved scenario's scenario at today's prices depends on besides today's catalog:
@@ -242,23 +239,16 @@ def repricing_key(item: SavedScenario) -> str:
 
 @functools.cache
 def release() -> str:
-    """The running release (:func:`webapp.release.release_digest`): the code that decides."""
-    return release_digest(settings.BASE_DIR)
+    """The code that decides, as running (:data:`webapp.release.DECIDING`): a decision stored
+    by another release of it is made again. Templates, translations and the rest of the web
+    app are not part of it: a stored decision is figures and a verdict code, no words."""
+    return release_digest(settings.BASE_DIR, DECIDING)
 
 
 def inputs_digest(scenario: Scenario) -> str:
-    """What a decision at today's prices rests on: the scenario and the release deciding it."""
+    """What a decision at today's prices rests on: the scenario and the code deciding it."""
     identity = json.dumps([release(), scenario.model_dump(mode="json")], sort_keys=True)
     return hashlib.blake2b(identity.encode(), digest_size=16).hexdigest()
-
-
-def decide_today(scenario: Scenario) -> Today:
-    """The decision the results page states for ``scenario``
-    (:func:`webapp.scenarios.decisions.decision_of`), or why it has none."""
-    try:
-        return decisions.stored(decisions.decision_of(scenario)), ""
-    except ArithmeticError:  # ProjectionOverflowError: today's figures do not fit in a float
-        return None, _("can no longer be priced: its figures at today's prices are too large")
 
 
 class Repricing:
@@ -271,7 +261,7 @@ class Repricing:
         self.version = version
         self.catalog = catalog
         self.resolved: dict[str, tuple[Scenario | None, str]] = {}
-        self.decided: dict[str, Today] = {}
+        self.decided: dict[str, decisions.Today] = {}
 
     def scenario_today(self, item: SavedScenario) -> tuple[Scenario | None, str]:
         """``item``'s scenario at today's prices (:func:`resolve_at_todays_prices`), or
@@ -306,7 +296,7 @@ class Repricing:
             )
         else:
             if inputs not in self.decided:
-                self.decided[inputs] = decide_today(scenario)
+                self.decided[inputs] = decisions.decide_today(scenario)
             today, problem = self.decided[inputs]
         item.today_code = today["code"] if today else ""
         item.today_savings = today["savings"] if today else None

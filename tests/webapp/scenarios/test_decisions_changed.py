@@ -246,3 +246,30 @@ def test_a_row_whose_scenario_today_has_not_moved_keeps_its_decision_without_dec
     services.SavedScenario.objects.update(today_catalog_version="")  # due again
     assert reprice_due() == 2
     assert len(calls) == 3  # a new release decides everything again
+
+
+@pytest.mark.parametrize("utilization", [0.2, 0.6, 1.0])
+def test_the_repricing_stores_the_decision_the_results_page_states_at_todays_prices(
+    user, utilization
+):
+    # the worker's Monte Carlo leaves out the fan chart's bands; the verdict is the page's
+    from django.core.cache import caches
+
+    from webapp.decided import CACHE, decided
+    from webapp.scenarios.decisions import stored
+    from webapp.scenarios.services import resolve_at_todays_prices
+
+    saved = save(user, workload={"kind": "steady", "utilization": utilization})
+    reprice(user, "3.0000")
+    caches[CACHE].clear()
+    assert reprice_due() == 1
+    saved.refresh_from_db()
+    caches[CACHE].clear()  # the page decides on its own, bands and all
+    page = decided(resolve_at_todays_prices(saved)[1], monthly=True)
+    assert page.uncertainty is not None and page.uncertainty["bands"] is not None
+    shown = stored(page.decision)
+    assert (saved.today_code, saved.today_savings, saved.today_present_value_savings) == (
+        shown["code"],
+        shown["savings"],
+        shown["present_value_savings"],
+    )
