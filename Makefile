@@ -116,12 +116,15 @@ lint: install
 
 # Twice: every test on SQLite, then those that reach the test database (marked `database` by
 # tests/conftest.py: pytest-django refuses a database to any other) on PostgreSQL. The engine's
-# tests and the rest give the same result on any database and run once.
-test: debian-test-deps install lint
-	@echo "==> tests on SQLite: collecting takes half a minute, then each dot is a test passed"
-	$(TEST_ENV) $(VENV)/bin/pytest -n 2 --dist loadgroup
-	@echo "==> the tests that use the database again, on a throwaway PostgreSQL"
-	$(TEST_ENV) scripts/with-postgres.sh $(VENV)/bin/pytest -n 2 --dist loadgroup -m "database and not browser"
+# tests and the rest give the same result on any database and run once. The two passes and the
+# types check run side by side (scripts/test-passes.sh: the tests spend much of their time
+# waiting on servers, browsers and processes); the PostgreSQL pass's output follows the SQLite
+# pass's, and each pass ends with its 25 slowest tests.
+test: debian-test-deps install
+	@echo "==> lint and formatting (types and migrations are checked beside the tests)"
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(TEST_ENV) scripts/test-passes.sh
 
 bench: install
 	$(PY) benchmarks/engine.py

@@ -29,6 +29,9 @@ cleanup() {
   rm -rf "$datadir"
 }
 trap cleanup EXIT
+# stopped by a signal (make test ends a pass run beside another this way): stop the server too
+trap 'exit 130' INT
+trap 'exit 143' TERM
 
 "${as_user[@]}" "$bindir/initdb" -D "$datadir/data" -U postgres -A trust -E UTF8 --locale=C.UTF-8 >/dev/null
 "${as_user[@]}" "$bindir/pg_ctl" -D "$datadir/data" -l "$datadir/log" -w -o "-p $port -k $datadir -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off" start >/dev/null

@@ -102,3 +102,28 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         return not grouped or item.get_closest_marker("database") is not None
 
     items.sort(key=handed_out_later)
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """In an xdist worker of `--dist loadgroup`, a grouped test carries its group in its id
+    (xdist's own hook adds it; the scheduler reads it). With pytest 9.2 it silently does not
+    (pytest-dev/pytest-xdist#1386): the groups were split over the workers, a module's fixtures
+    built twice and the SQLite locking tests run beside each other. Such a test fails, saying
+    why, rather than run where it was not meant to."""
+    if getattr(session.config.option, "loadgroup", False):
+        for item in session.items:
+            grouped = item.get_closest_marker("xdist_group") is not None
+            if grouped and "@" not in item.nodeid.rpartition("]")[2]:
+                item.stash[GROUP_SPLIT] = True
+
+
+GROUP_SPLIT = pytest.StashKey[bool]()
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    if item.stash.get(GROUP_SPLIT, False):
+        pytest.fail(
+            "pytest-xdist did not keep this test's xdist_group together (--dist loadgroup with "
+            "this pytest: see the pin of pytest in pyproject.toml)",
+            pytrace=False,
+        )

@@ -6,8 +6,13 @@
    happens here: every value plotted, and every word shown, comes from the server.
 
    The page lists this script before plotly.js (all of them deferred), so the analysis is
-   requested while the browser is still evaluating plotly (about 0.4 s on a small machine);
-   the charts are drawn once every deferred script has run (DOMContentLoaded). */
+   requested while the browser is still evaluating plotly (about 0.4 s on a small machine).
+   The "how sure" sentence goes in as soon as the analysis comes; the charts are drawn once
+   every deferred script has run (DOMContentLoaded), those on the screen first (see `later`).
+
+   Each chart's drawing is timed with the User Timing API (a performance measure named
+   after the chart's element, "chart-cumulative", ...; a mark "verdict-confidence"), which
+   benchmarks/browser.py reads. */
 (function () {
   "use strict";
 
@@ -53,14 +58,92 @@
     text.textContent = part.confidence.sentence;
   }
 
+  function timing(name, start) {
+    if (!window.performance || !performance.measure) { return; }
+    try {
+      if (start === undefined) { performance.mark(name); } else { performance.measure(name, { start: start, end: performance.now() }); }
+    } catch (e) { /* an older browser without measure options: no timing, the page is the same */ }
+  }
+
+  // When the charts are drawn. plotly draws a chart in one stretch of script (50–200 ms on a
+  // small machine); seven in a row kept the page from painting or answering for a second
+  // after the data came. So the charts on the screen are drawn first, one after the other;
+  // then the browser paints; the others follow one at a time while the browser is idle, or
+  // at once when one is scrolled into view (IntersectionObserver), and all of them before
+  // the page is printed. Every chart is drawn whether or not it is ever scrolled to.
+  var queue = [];
+
+  function onScreen(el) {
+    var box = el.getBoundingClientRect();
+    return box.bottom > 0 && box.top < (window.innerHeight || document.documentElement.clientHeight);
+  }
+
+  // Draws a queued chart; the promise settles when it is drawn (or has failed) and never rejects.
+  function run(job) {
+    var at = queue.indexOf(job);
+    if (at < 0) { return Promise.resolve(); }
+    queue.splice(at, 1);
+    try {
+      return job.draw().then(job.resolve, job.reject);
+    } catch (error) {
+      job.reject(error);
+      return Promise.resolve();
+    }
+  }
+
+  var seen = "IntersectionObserver" in window ? new IntersectionObserver(function (entries) {
+    entries.forEach(function (entry) {
+      var job = queue.filter(function (j) { return j.el === entry.target; })[0];
+      if (entry.isIntersecting && job) { run(job); }
+      if (entry.isIntersecting || !job) { seen.unobserve(entry.target); }
+    });
+  }) : null;
+
+  function idle(next) {
+    if (window.requestIdleCallback) { window.requestIdleCallback(next, { timeout: 500 }); } else { setTimeout(next, 16); }
+  }
+
+  // after the next paint: a task queued from the frame's animation callback
+  function afterPaint(next) {
+    window.requestAnimationFrame(function () { setTimeout(next, 0); });
+  }
+
+  // The charts on the screen now, one after the other; then, after a paint, one chart per
+  // idle moment.
+  function pump() {
+    var shown = queue.filter(function (job) { return onScreen(job.el); });
+    var now = shown.length ? shown : queue.slice(0, 1);
+    now.reduce(function (done, job) {
+      return done.then(function () { return run(job); });
+    }, Promise.resolve()).then(function () {
+      if (!queue.length) { return; }
+      if (shown.length) { afterPaint(function () { idle(pump); }); } else { idle(pump); }
+    });
+  }
+
+  window.addEventListener("beforeprint", function () {
+    while (queue.length) { run(queue[0]); }
+  });
+
+  function later(el, draw) {
+    return new Promise(function (resolve, reject) {
+      queue.push({ el: el, draw: draw, resolve: resolve, reject: reject });
+      if (seen) { seen.observe(el); }
+    });
+  }
+
   // A chart's own layout; the house layout (static/js/charts.js) goes under it once the
-  // element, and so the width it has, is known.
+  // element, and so the width it has, is known: when it is drawn.
   function draw(id, traces, extra) {
     var el = document.getElementById(id);
     if (!el) { return null; }
-    var lay = typeof extra === "function" ? extra(el) : extra;
-    return Plotly.newPlot(el, traces, ChartLayout.layout(el, lay), ChartLayout.config(el)).then(function () {
-      el.setAttribute("data-rendered", "true");
+    return later(el, function () {
+      var start = performance.now();
+      var lay = typeof extra === "function" ? extra(el) : extra;
+      return Plotly.newPlot(el, traces, ChartLayout.layout(el, lay), ChartLayout.config(el)).then(function () {
+        el.setAttribute("data-rendered", "true");
+        timing(id, start);
+      });
     });
   }
 
@@ -294,12 +377,13 @@
   }
 
   function drawAll(data) {
-    if (typeof Plotly === "undefined" || !window.ChartLayout) { return; }
+    if (typeof Plotly === "undefined" || !window.ChartLayout) { return null; }
     var L = data.labels;
     var charts = [cumulative, fan, tornadoChart, fleetChart, grid, breakdown, utilization]
       .map(function (chart) { return chart(data, L); })
       .filter(function (promise) { return promise !== null; });
-    Promise.all(charts).then(function () {
+    pump();
+    return Promise.all(charts).then(function () {
       document.body.setAttribute("data-charts-rendered", String(charts.length));
     });
   }
@@ -318,12 +402,17 @@
       });
     });
 
-  Promise.all([analysis, scriptsRun])
+  // The verdict and "how sure" as soon as the analysis is here, without waiting for plotly.
+  var told = analysis.then(function (data) {
+    setVerdict(data.verdict);
+    setConfidence(data.uncertainty);
+    timing("verdict-confidence");
+    return data;
+  });
+
+  Promise.all([told, scriptsRun])
     .then(function (both) {
-      var data = both[0];
-      setVerdict(data.verdict);
-      setConfidence(data.uncertainty);
-      drawAll(data);
+      return drawAll(both[0]);
     })
     .catch(function (error) {
       setConfidence(null);

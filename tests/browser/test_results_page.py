@@ -457,3 +457,41 @@ def test_a_failed_analysis_says_so_instead_of_drawing(page, live_server):
     assert page.locator("#verdict-confidence").is_hidden()
     assert page.locator("#verdict[data-verdict]").count() == 1
     assert page.locator(".chart[data-rendered='true']").count() == 0
+
+
+# Where the window is when the charts' data come: the top of the page, or the last chart
+# (scrolled to while the analysis was held back).
+@pytest.mark.parametrize("scrolled_to", [None, "chart-utilization"])
+def test_the_charts_in_the_window_are_drawn_first_and_the_others_without_scrolling(
+    page, live_server, scrolled_to
+):
+    """plotly draws a chart in one stretch of script, so the charts the window shows are
+    drawn before any other is started; every other chart is drawn too, the page not scrolled
+    any further. results.js times each chart's drawing (a performance measure named after
+    the chart's element)."""
+
+    def hold_analysis(route):
+        if scrolled_to:
+            page.wait_for_function(f"!!document.getElementById('{scrolled_to}')")
+            page.evaluate(f"document.getElementById('{scrolled_to}').scrollIntoView()")
+        route.continue_()
+
+    page.route("**/analysis.json", hold_analysis)
+    page.goto(f"{live_server.url}/r/{encode(parse_scenario(STEADY))}")
+    page.wait_for_selector(f"body[data-charts-rendered='{STEADY_CHARTS}']", timeout=30_000)
+    drawn = page.evaluate(
+        """() => Object.fromEntries([...document.querySelectorAll('.chart')].map(c => {
+              const box = c.getBoundingClientRect();
+              const [m] = performance.getEntriesByName(c.id, 'measure');
+              return [c.id, {shown: box.bottom > 0 && box.top < innerHeight,
+                             start: m.startTime, end: m.startTime + m.duration}];
+           }))"""
+    )
+    assert len(drawn) == STEADY_CHARTS
+    assert page.locator(".chart[data-rendered='true']").count() == STEADY_CHARTS
+    shown = [chart for chart, d in drawn.items() if d["shown"]]
+    others = [chart for chart, d in drawn.items() if not d["shown"]]
+    assert (scrolled_to or "chart-cumulative") in shown and others, drawn
+    last_shown = max(drawn[chart]["end"] for chart in shown)
+    assert all(drawn[chart]["start"] >= last_shown for chart in others), drawn
+    page.watch.assert_clean()

@@ -21,7 +21,7 @@ from __future__ import annotations
 import datetime
 import hashlib
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,10 +32,16 @@ from django.utils.translation import gettext as _
 from costmodel import Scenario, ScenarioError
 from costmodel.options import options, parse_options, with_box
 from costmodel.projection import job_times
-from costmodel.scenario import JobsWorkload
+from costmodel.scenario import Build, JobsWorkload, Rent
 from webapp import formatting
 from webapp.catalog.models import BuildPreset, CloudOffering, FxRate, Tier
-from webapp.catalog.resolver import Resolution, parse_selection, resolve
+from webapp.catalog.resolver import (
+    Selection,
+    parse_selection,
+    resolve,
+    resolve_build,
+    resolve_rent,
+)
 from webapp.catalog.selectors import CatalogSnapshot, catalog_version, snapshot
 from webapp.planner import market
 from webapp.planner.permalink import Permalink
@@ -46,7 +52,10 @@ TIERS = [tier.value for tier in Tier]
 THIS_BOX = "this-box"
 """The request's name of the plan's own box."""
 
-CACHE = "default"
+CACHE = "shared"
+"""The cache every worker reads (the database, or Redis): the ranking the planner's form made
+to choose the offering serves the results page it redirects to, whichever worker answers
+it. Its entries name catalog rows by slug (a few kB)."""
 CACHE_SECONDS = 3600
 
 
@@ -81,9 +90,18 @@ def _selection(link_selection: Mapping[str, Any], **changes: Any) -> dict[str, A
     return data
 
 
-def _resolved(data: Mapping[str, Any], catalog: CatalogSnapshot) -> Resolution | None:
+def _side(
+    resolve_side: Callable[[Selection, CatalogSnapshot], Build | Rent],
+    data: Mapping[str, Any],
+    catalog: CatalogSnapshot,
+) -> dict[str, Any] | None:
+    """One side of the plan ``data`` (:func:`resolve_build` or :func:`resolve_rent`) as the
+    options request names it, without a commitment's count (the operation commits at the
+    best count for the work); None when the catalog cannot price it."""
     try:
-        return resolve(parse_selection(dict(data)), catalog)
+        return resolve_side(parse_selection(dict(data)), catalog).model_dump(
+            exclude={"committed_instances"}
+        )
     except (ScenarioError, KeyError, TypeError, ValueError):
         return None
 
@@ -98,18 +116,21 @@ def nearby_presets(catalog: CatalogSnapshot, box_tier: str | None) -> list[Build
 
 
 def _catalog_part(selection: Mapping[str, Any]) -> dict[str, Any] | None:
-    """The catalog's side of the candidates: each offering of the market and each nearby
-    preset resolved with the plan's choices. It does not depend on the workload (a
-    commitment's count is left to the options operation's best), so it is kept per selection
-    without its workload and per catalog version: the next plan of the same choices is
-    ranked without a database query."""
+    """The catalog's side of the candidates: each offering of the market resolved with the
+    plan's choices, by the rent rules alone (:func:`resolve_rent`), and each nearby preset by
+    the build rules alone (:func:`resolve_build`). It does not depend on the workload (a
+    commitment's count is left to the options operation's best; whether a box or an
+    instance can do the work is the operation's to say), so it is kept per selection without
+    its workload and per catalog version: the next plan of the same choices is ranked
+    without a database query. It names rows by slug (the catalog's rows are the shared
+    :func:`snapshot`'s), so that it is stored and read without its rows' weight."""
     try:
         parsed = parse_selection(dict(selection))
     except ScenarioError:
         return None
     without_work = {k: v for k, v in selection.items() if k not in ("workload", "name")}
     identity = json.dumps([without_work, catalog_version()], sort_keys=True)
-    key = "ranking:catalog:v2:" + hashlib.blake2b(identity.encode(), digest_size=16).hexdigest()
+    key = "ranking:catalog:v3:" + hashlib.blake2b(identity.encode(), digest_size=16).hexdigest()
     cache = caches[CACHE]
     part: dict[str, Any] | None = cache.get(key)
     if part is not None:
@@ -117,27 +138,26 @@ def _catalog_part(selection: Mapping[str, Any]) -> dict[str, Any] | None:
     catalog = snapshot(parsed.day)
     box_preset = catalog.presets.get(parsed.preset or "")
     listed = market.offered(parsed.currency, parsed.all_markets, catalog)
-    rents: list[tuple[CloudOffering, dict[str, Any], dict[str, Any]]] = []
+    rents: list[tuple[str, dict[str, Any], dict[str, Any]]] = []
     for offering in listed:
         data = _selection(selection, cloud_offering=offering.slug, committed_instances=None)
-        resolution = _resolved(data, catalog)
-        if resolution is not None:
-            rent = resolution.scenario.rent.model_dump(exclude={"committed_instances"})
-            rents.append((offering, data, rent))
-    builds: list[tuple[BuildPreset, dict[str, Any], dict[str, Any]]] = []
+        rent = _side(resolve_rent, data, catalog)
+        if rent is not None:
+            rents.append((offering.slug, data, rent))
+    builds: list[tuple[str, dict[str, Any], dict[str, Any]]] = []
     for preset in nearby_presets(catalog, None if box_preset is None else box_preset.tier):
         if box_preset is not None and preset.slug == box_preset.slug:
             continue
         data = _selection(selection, preset=preset.slug)
-        resolution = _resolved(data, catalog)
-        if resolution is not None:
-            builds.append((preset, data, resolution.scenario.build.model_dump()))
+        build = _side(resolve_build, data, catalog)
+        if build is not None:
+            builds.append((preset.slug, data, build))
     exchange = market.exchange_rates(parsed.currency, listed, catalog)
     part = {
-        "box_preset": box_preset,
+        "box_preset": None if box_preset is None else box_preset.slug,
         "rents": rents,
         "builds": builds,
-        "exchange": exchange,
+        "exchange": [(row.base_currency, row.quote_currency) for row in exchange],
         "day": parsed.day,
     }
     cache.set(key, part, CACHE_SECONDS)
@@ -151,14 +171,15 @@ def candidates(scenario: Scenario, selection: Mapping[str, Any]) -> Candidates |
     part = _catalog_part(selection)
     if part is None:
         return None
+    catalog = snapshot(part["day"])
     box_memory = scenario.build.gpu_memory_gb
     jobs = isinstance(scenario.workload, JobsWorkload)
     offerings: dict[str, CloudOffering] = {}
     rents: list[dict[str, Any]] = []
     rent_selections: dict[str, dict[str, Any]] = {}
     refused: list[str] = []
-    for offering, data, rent in part["rents"]:
-        offerings[offering.slug] = offering
+    for slug, data, rent in part["rents"]:
+        offering = offerings[slug] = catalog.offerings[slug]
         if not jobs and box_memory is not None and market.gpu_memory_gb(offering) < box_memory:
             refused.append(offering.slug)  # what was sized for the box must fit its GPUs
             continue
@@ -167,12 +188,12 @@ def candidates(scenario: Scenario, selection: Mapping[str, Any]) -> Candidates |
     builds = [{"name": THIS_BOX, "build": scenario.build.model_dump()}]
     build_selections = {THIS_BOX: dict(selection)}
     presets: dict[str, BuildPreset] = {}
-    for preset, data, build in part["builds"]:
-        presets[preset.slug] = preset
-        build_selections[preset.slug] = {**data, "workload": selection.get("workload")}
-        builds.append({"name": preset.slug, "build": build})
+    for slug, data, build in part["builds"]:
+        presets[slug] = catalog.presets[slug]
+        build_selections[slug] = {**data, "workload": selection.get("workload")}
+        builds.append({"name": slug, "build": build})
     if part["box_preset"] is not None:
-        presets[THIS_BOX] = part["box_preset"]
+        presets[THIS_BOX] = catalog.presets[part["box_preset"]]
     request = {"scenario": scenario.model_dump(mode="json"), "builds": builds, "rents": rents}
     return Candidates(
         request,
@@ -181,7 +202,7 @@ def candidates(scenario: Scenario, selection: Mapping[str, Any]) -> Candidates |
         rent_selections,
         build_selections,
         refused,
-        part["exchange"],
+        [catalog.fx_rates[pair] for pair in part["exchange"]],
         bool(selection.get("all_markets")),
         part["day"],
     )
@@ -196,26 +217,26 @@ def _key(scenario: Scenario, selection: Mapping[str, Any]) -> str:
     work = scenario.model_dump(mode="json", exclude={"rent", "name"})
     identity = json.dumps([work, selection, catalog_version()], sort_keys=True)
     digest = hashlib.blake2b(identity.encode(), digest_size=16).hexdigest()
-    return f"ranking:v2:{digest}"
+    return f"ranking:v3:{digest}"
 
 
 def ranked(
     scenario: Scenario, selection: Mapping[str, Any]
 ) -> tuple[Candidates, dict[str, Any]] | None:
     """The candidates of a catalog plan and the engine's options answer over them (None: a
-    plan typed without the catalog, or one the engine refuses to rank), cached."""
-    key, cache = _key(scenario, selection), caches[CACHE]
-    found: tuple[Candidates, dict[str, Any]] | None = cache.get(key)
-    if found is not None:
-        return found
+    plan typed without the catalog, or one the engine refuses to rank); the answer cached
+    (the candidates are made again from their cached catalog part: no rows are stored)."""
     chosen = candidates(scenario, selection)
     if chosen is None or not chosen.request["rents"]:
         return None
-    try:
-        answer = options(parse_options(chosen.request, bounded=False))  # the whole market
-    except ScenarioError:
-        return None
-    cache.set(key, (chosen, answer), CACHE_SECONDS)
+    key, cache = _key(scenario, selection), caches[CACHE]
+    answer: dict[str, Any] | None = cache.get(key)
+    if answer is None:
+        try:
+            answer = options(parse_options(chosen.request, bounded=False))  # the whole market
+        except ScenarioError:
+            return None
+        cache.set(key, answer, CACHE_SECONDS)
     return chosen, answer
 
 
@@ -264,7 +285,10 @@ def ranking_part(link: Permalink, link_for: Any) -> dict[str, Any] | None:
     the infeasible ones with their reason; None for a plan typed without the catalog.
 
     ``link_for(preset, offering)`` gives the address of a row's own results page (preset
-    None: the plan's own box).
+    None: the plan's own box). A results page weighs its box against renting all the work:
+    a build row opens its box against the offering it rents from when that offering can do
+    all the work (it has a rent plan), else against the best rent plan's offering (a box
+    that holds every job rents nothing, and the first offering by name may hold none).
     """
     scenario, selection = link.scenario, link.selection
     if not selection:
@@ -275,6 +299,7 @@ def ranking_part(link: Permalink, link_for: Any) -> dict[str, Any] | None:
     c, answer = found
     cur = scenario.currency
     jobs = isinstance(scenario.workload, JobsWorkload)
+    renting_all = [plan["rent"] for plan in answer["plans"] if plan["kind"] == "rent"]
     rows = []
     for rank, plan in enumerate(answer["plans"], start=1):
         if plan["kind"] == "build":
@@ -283,12 +308,15 @@ def ranking_part(link: Permalink, link_for: Any) -> dict[str, Any] | None:
             rents = _offering_label(plan["rent"], c)
             preset = c.presets[name].slug if name in c.presets else ""
             offering = plan["rent"]
+            opened = offering
+            if offering not in renting_all and renting_all:
+                opened = renting_all[0]  # the best rent plan: they are ranked
         else:
             label = _("Rent: %(offering)s") % {"offering": _offering_label(plan["rent"], c)}
             rents = _("everything")
             name = ""
             preset = ""
-            offering = plan["rent"]
+            offering = opened = plan["rent"]
         times = _times(scenario, plan, c) if jobs else ""
         rows.append(
             {
@@ -303,7 +331,7 @@ def ranking_part(link: Permalink, link_for: Any) -> dict[str, Any] | None:
                 "times": times,
                 "this_box": plan["kind"] == "build" and plan["build"] == THIS_BOX,
                 "url": link_for(
-                    None if plan["kind"] == "rent" or name == THIS_BOX else name, offering
+                    None if plan["kind"] == "rent" or name == THIS_BOX else name, opened
                 ),
             }
         )

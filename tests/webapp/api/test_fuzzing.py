@@ -15,7 +15,23 @@ from schemathesis.specs.openapi.checks import positive_data_acceptance
 
 from webapp.wsgi import application
 
-schema = schemathesis.openapi.from_wsgi("/api/v1/openapi.json", application)
+
+@pytest.fixture
+def api_schema(keep_test_transaction):
+    """The OpenAPI document, read from the app when a fuzzing test runs."""
+    return schemathesis.openapi.from_wsgi("/api/v1/openapi.json", application)
+
+
+# The operations' tests are built when a test below runs, not when pytest collects: their
+# explicit and coverage cases take seconds of CPU to prepare, which every collecting process
+# (each xdist worker of both passes) paid, though only one of them runs the tests. Each
+# operation is still a test of its own (a subtest, reported by its method and path).
+schema = schemathesis.pytest.from_fixture("api_schema")
+
+# The test database is asked for at run time (schemathesis requests the fixtures then), so
+# pytest-django, which sets up only the databases the collected tests declare, is told here.
+# Both tests in one xdist worker, handed out among the first: each runs every operation.
+pytestmark = [pytest.mark.django_db, pytest.mark.xdist_group("fuzzing")]
 
 
 @pytest.fixture

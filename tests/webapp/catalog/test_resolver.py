@@ -11,9 +11,16 @@ from numpy.testing import assert_allclose
 from costmodel import ScenarioError, compare, parse_scenario
 from costmodel.commitment import commitment_table
 from webapp.catalog.models import BuildPreset, CloudOffering, GpuModel
-from webapp.catalog.resolver import defaults_for, parse_selection, resolve, resolve_data
+from webapp.catalog.resolver import (
+    defaults_for,
+    parse_selection,
+    resolve,
+    resolve_build,
+    resolve_data,
+    resolve_rent,
+)
 from webapp.catalog.resolver.choose import choose
-from webapp.catalog.resolver.rules import RULES, commitment_rule
+from webapp.catalog.resolver.rules import BUILD_RULES, RENT_RULES, RULES, commitment_rule
 from webapp.catalog.selectors import CatalogSnapshot
 
 
@@ -350,6 +357,61 @@ def test_no_two_rules_set_the_same_field(mini, selection, offering):
     committed = commitment_rule(choice, catalog, draft).values
     assert not committed.keys() & set(fields)
     assert bool(committed) == (offering == "cloud-1-3y")
+    # each side's rules set that side's fields only, all of them but the committed count
+    for rules, side in ((BUILD_RULES, "build."), (RENT_RULES, "rent.")):
+        paths = [path for rule in rules for path in rule(choice, catalog).values]
+        assert paths and all(path.startswith(side) for path in paths)
+    assert RULES == BUILD_RULES + RENT_RULES
+
+
+# --- one side alone: the ranking's boxes and offerings ----------------------------------------
+
+
+def test_one_side_alone_is_that_side_of_the_whole_resolution(shipped):
+    """Every shipped preset's box and every offering's instance, resolved by their side's rules
+    alone, are the resolved scenario's, but for a commitment's count: left unset (not among
+    the fields set), for whoever weighs the offering against the work to choose."""
+    catalog = CatalogSnapshot(datetime.date(2026, 12, 1))
+    job = {"name": "run", "reference_gpu_hours": 100, "runs_per_month": 1}
+    jobs = {"kind": "jobs", "jobs": [job]}
+    for currency in ("CNY", "USD"):
+        for preset in catalog.presets:
+            data = {**SHIPPED, "preset": preset, "currency": currency, "tariff": None}
+            chosen = parse_selection({**data, "hosting": None})
+            assert resolve_build(chosen, catalog) == resolve(chosen, catalog).scenario.build
+        for offering in catalog.offerings.values():
+            if catalog.rate(offering) is None:
+                continue
+            data = {**SHIPPED, "cloud_offering": offering.slug, "currency": currency}
+            chosen = parse_selection({**data, "workload": jobs})
+            whole = resolve(chosen, catalog).scenario.rent
+            alone = resolve_rent(chosen, catalog)
+            assert "committed_instances" not in alone.model_fields_set
+            assert alone == whole.model_copy(update={"committed_instances": 0})
+            assert (whole.committed_instances > 0) <= offering.is_commitment
+
+
+def test_one_side_alone_does_not_depend_on_the_work(shipped):
+    """A side is priced whatever the work: a job the box or the instance cannot hold refuses the
+    plan (:func:`resolve`), not the box or the offering alone (the options operation lists
+    them as unable to do that work)."""
+    catalog = CatalogSnapshot(datetime.date(2026, 12, 1))
+    huge = {"kind": "jobs", "jobs": [{"name": "big", "reference_gpu_hours": 9, "runs_per_month": 1,
+                                      "memory_gb": 10_000}]}  # fmt: skip
+    chosen = parse_selection({**SHIPPED, "workload": huge})
+    with pytest.raises(ScenarioError) as refused:
+        resolve(chosen, catalog)
+    assert [e.field for e in refused.value.errors] == ["workload.jobs.0.memory_gb"]
+    assert resolve_build(chosen, catalog).gpu_memory_gb == 24
+    assert resolve_rent(chosen, catalog).gpu_count >= 1
+
+
+def test_one_side_alone_names_what_it_cannot_resolve_as_resolve_does(mini, selection):
+    unknown = parse_selection({**selection, "preset": "nope", "cloud_offering": "gone"})
+    for one_side in (resolve_build, resolve_rent):
+        with pytest.raises(ScenarioError) as caught:
+            one_side(unknown)
+        assert {e.field for e in caught.value.errors} == {"preset", "cloud_offering"}
 
 
 # --- defaults that fit the box and the currency -----------------------------------------------

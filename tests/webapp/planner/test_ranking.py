@@ -13,6 +13,7 @@ from costmodel.options import options, parse_options
 from costmodel.projection import job_times
 from webapp import formatting
 from webapp.catalog.selectors import CatalogSnapshot
+from webapp.planner import market
 from webapp.planner.permalink import decode
 from webapp.planner.ranking import candidates
 
@@ -89,12 +90,14 @@ def test_utilization_work_is_rented_only_on_gpus_with_the_boxs_memory(
     assert all(r["name"] not in chosen.memory_refused for r in chosen.request["rents"])
 
 
+def unable_offerings(html: str) -> set[str]:
+    """The offerings the ranking lists as unable to do the work."""
+    return set(re.findall(r'<li data-offering="([^"]+)" data-preset="" data-infeasible', html))
+
+
 def ranked_offerings(html: str) -> set[str]:
     """Every offering the ranking names: ranked as a rent plan or listed as unable to do it."""
-    ranked = {r["offering"] for r in rows_of(html) if r["kind"] == "rent"}
-    return ranked | set(
-        re.findall(r'<li data-offering="([^"]+)" data-preset="" data-infeasible', html)
-    )
+    return {r["offering"] for r in rows_of(html) if r["kind"] == "rent"} | unable_offerings(html)
 
 
 @pytest.mark.parametrize("all_markets", [True, False])
@@ -293,3 +296,67 @@ def test_the_offering_is_chosen_for_the_plan_as_typed_not_as_the_catalog_priced_
     html = client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
     first_rent = next(r for r in rows_of(html) if r["kind"] == "rent")
     assert first_rent["offering"] == picked  # "Chosen for you" is the ranking's first rent
+
+
+def test_a_job_the_default_offering_cannot_hold_leaves_the_other_boxes_in_the_ranking(
+    client, shipped_catalog
+):
+    """A USD 4 × RTX 4090 plan with a 7B full fine-tune (159.5 GB) rents it: the presets of its
+    tier and the next are ranked too, though the currency's default offering (one 80 GB GPU)
+    holds it no more than this box does, and the offerings too small for it are listed as
+    unable to do the work, with the reason, not left out."""
+    data = jobs_data(
+        client, ADAPTER_7B, FULL_7B, preset="multi-4x-rtx4090", currency="USD", cloud_offering=""
+    )
+    response = client.post(reverse("planner:home"), data)
+    assert response.status_code == 302, response.context["form"].errors
+    link = link_of(response["Location"])
+    html = client.get(response["Location"], HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    boxes = {r["preset"] for r in rows_of(html) if r["kind"] == "build"}
+    assert len(boxes) > 2 and "multi-4x-rtx4090" in boxes  # this box and other presets
+    catalog = CatalogSnapshot(datetime.date.fromisoformat(link.selection["as_of"]))
+    offered = market.market_offerings("USD", catalog)
+    too_small = {o.slug for o in offered if o.gpu_count * o.gpu_model.vram_gb < 159.5}
+    assert too_small and too_small == unable_offerings(html)
+    assert ranked_offerings(html) == {o.slug for o in offered}
+    assert "memory: a run of this work does not fit its GPUs" in html
+
+
+def test_the_ranking_of_one_plan_is_not_the_next_plans_of_other_work(client, shipped_catalog):
+    """The catalog's side of a ranking is kept for the next plan of the same choices; a plan
+    whose job fits few offerings leaves every offering in the ranking of a plan that fits
+    them all."""
+    choices = {"preset": "multi-4x-rtx4090", "currency": "USD", "cloud_offering": ""}
+    big = client.post(reverse("planner:home"), jobs_data(client, ADAPTER_7B, FULL_7B, **choices))
+    small = client.post(reverse("planner:home"), jobs_data(client, ADAPTER_7B, **choices))
+    assert big.status_code == small.status_code == 302
+    in_big = client.get(big["Location"], HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    in_small = client.get(small["Location"], HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    unable = unable_offerings(in_big)
+    assert unable  # too small for the full fine-tune
+    rented = {r["offering"] for r in rows_of(in_small) if r["kind"] == "rent"}
+    assert unable <= rented  # each ranked for the adapter run alone
+    assert ranked_offerings(in_small) == ranked_offerings(in_big)
+
+
+def test_the_forms_ranking_serves_the_page_whichever_worker_answers_it(
+    client, shipped_catalog, monkeypatch
+):
+    """The form ranks every way to do the work to choose the offering; the results page it
+    redirects to shows that ranking without ranking again, though another worker (its own
+    local memory) answers it."""
+    from django.core.cache import caches
+
+    from webapp.planner import ranking
+
+    data = jobs_data(client, ADAPTER_7B, preset="multi-4x-rtx4090", currency="CNY")
+    data["cloud_offering"] = ""
+    ranked_now = []
+    engine = ranking.options
+    monkeypatch.setattr(ranking, "options", lambda request: ranked_now.append(1) or engine(request))
+    response = client.post(reverse("planner:home"), data)
+    assert response.status_code == 302, response.context["form"].errors
+    assert ranked_now == [1]  # the form ranked to choose
+    caches["default"].clear()  # another worker's memory
+    html = client.get(response["Location"], HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert rows_of(html) and ranked_now == [1]

@@ -26,6 +26,9 @@ from webapp.catalog.models.currency import CURRENCY_CODES, Currency, currency_fi
 from webapp.catalog.models.hardware import GpuModel
 from webapp.catalog.pricing_modes import PricingMode
 
+MODE_LABELS = dict(PricingMode.choices)
+"""Each pricing mode's label (translated when shown)."""
+
 
 class CloudOffering(LocalizedNameMixin, SlugModel):
     """A rentable instance type in one pricing mode; its hourly rates are :class:`CloudRate` rows.
@@ -162,7 +165,10 @@ class CloudOffering(LocalizedNameMixin, SlugModel):
         ]
 
     def __str__(self) -> str:
-        return f"{self.provider} {self.instance_type} ({self.get_pricing_mode_display()})"
+        # the label by a dict made once: get_pricing_mode_display() rebuilds one per call, and
+        # a ranking names a hundred offerings
+        mode = MODE_LABELS.get(self.pricing_mode, self.pricing_mode)
+        return f"{self.provider} {self.instance_type} ({mode})"
 
     def clean(self) -> None:
         sibling = self.on_demand_sibling

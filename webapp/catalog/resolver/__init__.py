@@ -42,7 +42,9 @@ One module per step: :mod:`.selection` (the input), :mod:`.defaults` (the table 
 defaults), :mod:`.choose` (the rows looked up or defaulted), :mod:`.box` (the box and its
 power), :mod:`.currency` (conversion), :mod:`.rules` (one function per rule),
 :mod:`.provenance` (what a rule returns and where each figure came from), :mod:`.notes`
-and :mod:`.resolution` (:func:`resolve` itself). This package exposes the names the rest
+and :mod:`.resolution` (:func:`resolve` itself, and :func:`resolve_build` /
+:func:`resolve_rent`: one side by its rules alone, for a caller weighing many boxes or
+offerings against one plan's work). This package exposes the names the rest
 of the project uses.
 """
 
@@ -50,7 +52,7 @@ from webapp.catalog.resolver.choose import CUSTOM_BOX_RUNNING_COSTS, defaults_fo
 from webapp.catalog.resolver.defaults import DEFAULTS, Default, default
 from webapp.catalog.resolver.notes import NOTES
 from webapp.catalog.resolver.provenance import Defaulted, Provenance, Resolution
-from webapp.catalog.resolver.resolution import resolve, resolve_data
+from webapp.catalog.resolver.resolution import resolve, resolve_build, resolve_data, resolve_rent
 from webapp.catalog.resolver.rules import commitment_reason
 from webapp.catalog.resolver.selection import PartLine, Selection, parse_selection
 
@@ -69,5 +71,7 @@ __all__ = [
     "defaults_for",
     "parse_selection",
     "resolve",
+    "resolve_build",
     "resolve_data",
+    "resolve_rent",
 ]

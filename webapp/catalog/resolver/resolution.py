@@ -1,4 +1,5 @@
-""":func:`resolve`: the choice, every rule, and the explicit scenario they make."""
+""":func:`resolve`: the choice, every rule, and the explicit scenario they make; and one side
+of it alone (:func:`resolve_build`, :func:`resolve_rent`)."""
 
 from __future__ import annotations
 
@@ -6,13 +7,15 @@ from collections.abc import Iterable
 from typing import Any
 
 from django.utils.translation import gettext
+from pydantic import ValidationError
 
-from costmodel import parse_scenario
+from costmodel import Build, Rent, ScenarioError, parse_scenario
+from costmodel.errors import field_errors
 from costmodel.paths import with_path
 from webapp.catalog.resolver.choose import Attempts, Choice, choose
 from webapp.catalog.resolver.currency import fx_provenance
 from webapp.catalog.resolver.provenance import Resolution, Ruling
-from webapp.catalog.resolver.rules import RULES, commitment_rule
+from webapp.catalog.resolver.rules import BUILD_RULES, RENT_RULES, RULES, Rule, commitment_rule
 from webapp.catalog.resolver.selection import Selection, parse_selection
 from webapp.catalog.selectors import CatalogSnapshot
 
@@ -78,6 +81,57 @@ def resolve(selection: Selection, catalog: CatalogSnapshot | None = None) -> Res
         provenance=[item.as_dict() for item in provenance],
         defaulted=[*choice.defaulted, *(item for ruling in rulings for item in ruling.defaulted)],
     )
+
+
+def _one_side(
+    selection: Selection, catalog: CatalogSnapshot | None, rules: tuple[Rule, ...]
+) -> dict[str, Any]:
+    """The fields ``rules`` set for ``selection``, nested (``{"build": {...}}``): the choice
+    and those rules as :func:`resolve` runs them, refused as it refuses them."""
+    if catalog is None or catalog.day != selection.day:
+        catalog = CatalogSnapshot(selection.day)
+    choice = choose(selection, catalog)
+    attempt = Attempts()
+    attempt.errors.extend(choice.problems)
+    rulings = [attempt(rule, choice, catalog) for rule in rules]
+    attempt.check()
+    data: dict[str, Any] = {}
+    for path, value in _merge(rulings).items():
+        data = with_path(data, path, value)
+    return data
+
+
+def resolve_build(selection: Selection, catalog: CatalogSnapshot | None = None) -> Build:
+    """The box of the scenario :func:`resolve` makes of ``selection``, by the build rules
+    alone: for a caller weighing many boxes against one plan's work (the planner's ranking),
+    which needs neither the rent side, nor the provenance, nor the plan's work (whether the
+    box can do it is the engine's to say, as the options operation does).
+
+    Raises :class:`costmodel.ScenarioError` naming the field, as :func:`resolve` does.
+    """
+    data = _one_side(selection, catalog, BUILD_RULES)
+    try:
+        return Build.model_validate(data["build"])
+    except ValidationError as exc:
+        raise ScenarioError(field_errors(exc, ("build",))) from None
+
+
+def resolve_rent(selection: Selection, catalog: CatalogSnapshot | None = None) -> Rent:
+    """The instance of the scenario :func:`resolve` makes of ``selection``, by the rent
+    rules alone, without a commitment's count: the cheapest count is the plan's work's
+    (:func:`commitment_rule`), left to whoever weighs the offering against that work (the
+    options operation commits a commitment that names no count at its best). Its
+    ``committed_instances`` is therefore not among the fields set
+    (``model_fields_set``). For a caller weighing many offerings, like
+    :func:`resolve_build`.
+
+    Raises :class:`costmodel.ScenarioError` naming the field, as :func:`resolve` does.
+    """
+    data = _one_side(selection, catalog, RENT_RULES)
+    try:
+        return Rent.model_validate(data["rent"])
+    except ValidationError as exc:
+        raise ScenarioError(field_errors(exc, ("rent",))) from None
 
 
 def resolve_data(data: object, catalog: CatalogSnapshot | None = None) -> Resolution:

@@ -552,17 +552,27 @@ def rework_rule(choice: Choice, catalog: CatalogSnapshot) -> Ruling:
     return Ruling({"rent.rework_fraction": float(rework or 0)}, (item,))
 
 
-RULES: tuple[Callable[[Choice, CatalogSnapshot], Ruling], ...] = (
+Rule = Callable[[Choice, CatalogSnapshot], Ruling]
+
+BUILD_RULES: tuple[Rule, ...] = (
     parts_rule,
     build_throughput_rule,
     running_costs_rule,
     electricity_rule,
     hosting_rule,
+)
+"""The rules that set the box's fields (``build.*``)."""
+
+RENT_RULES: tuple[Rule, ...] = (
     cloud_rate_rule,
     overflow_rate_rule,
     rework_rule,
     rent_throughput_rule,
 )
+"""The rules that set the instance's fields (``rent.*``), but for the committed count
+(:func:`commitment_rule`, which needs the whole plan)."""
+
+RULES: tuple[Rule, ...] = BUILD_RULES + RENT_RULES
 """The rules that read only the choice and the snapshot, in the order their provenance is
 listed."""
 
