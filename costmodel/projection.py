@@ -378,15 +378,29 @@ def _on_rows(rows: npt.NDArray[np.bool_], costs: Any, c: Columns) -> Array:
     """``costs(c)`` computed only for the scenarios where ``rows`` is true; 0 elsewhere.
 
     Commitments, replacements and loans are the exception, not the rule:
-    most scenarios of a batch have none, and their months cost nothing.
+    most scenarios of a batch have none, and their months cost nothing: where no
+    scenario has any, the line is :func:`no_cost`.
     """
-    out = np.zeros(c.demand.shape)
     chosen = np.flatnonzero(rows)
     if chosen.size == len(c):
         return np.asarray(costs(c))
-    if chosen.size:
-        out[chosen] = costs(c.take(chosen))
+    if not chosen.size:
+        return no_cost(c.demand.shape)
+    out = np.zeros(c.demand.shape)
+    out[chosen] = costs(c.take(chosen))
     return out
+
+
+def no_cost(shape: tuple[int, ...]) -> Array:
+    """A line that costs nothing in any month: one read-only 0 for every scenario-month.
+
+    A fresh array of zeros is allocated and cleared, then read by every sum it
+    enters; for a chunk of a Monte Carlo (~0.5 MB) that is several times the cost
+    of an addition, for each such line (most scenarios rent no job, take no loan,
+    replace no box and commit to no instance).
+    """
+    zero: Array = np.broadcast_to(0.0, shape)
+    return zero
 
 
 def monthly_projection(
@@ -435,7 +449,7 @@ def monthly_projection(
         demand = c.demand  # [box-h]
         offload_hours = offload_instance_hours(c)  # [instance-h]
         if offload_hours is None:
-            offload = np.zeros(demand.shape)
+            offload = no_cost(demand.shape)
             energy, burst, compute = demand_lines(demand)
         else:
             offload = np.where(running, offload_hours * rate, 0.0)

@@ -260,19 +260,21 @@ class Repricing:
     def __init__(self, version: str, catalog: CatalogSnapshot | None = None) -> None:
         self.version = version
         self.catalog = catalog
-        self.resolved: dict[str, tuple[Scenario | None, str]] = {}
+        self.resolved: dict[str, tuple[Scenario | None, str, str]] = {}
         self.decided: dict[str, decisions.Today] = {}
 
-    def scenario_today(self, item: SavedScenario) -> tuple[Scenario | None, str]:
-        """``item``'s scenario at today's prices (:func:`resolve_at_todays_prices`), or
-        ``None`` and why the catalog can no longer price it."""
+    def scenario_today(self, item: SavedScenario) -> tuple[Scenario | None, str, str]:
+        """``item``'s scenario at today's prices (:func:`resolve_at_todays_prices`), why the
+        catalog can no longer price it (or ""), and the scenario's :func:`inputs_digest` (or
+        ""): each once for all the rows of one :func:`repricing_key`."""
         key = repricing_key(item)
         if key not in self.resolved:
             try:
-                self.resolved[key] = resolve_at_todays_prices(item, self.catalog)[1], ""
+                scenario = resolve_at_todays_prices(item, self.catalog)[1]
+                self.resolved[key] = scenario, "", inputs_digest(scenario)
             except ScenarioError as exc:
                 problem = _("can no longer be priced: %(reason)s") % {"reason": exc}
-                self.resolved[key] = None, problem
+                self.resolved[key] = None, problem, ""
         return self.resolved[key]
 
     def reprice(self, item: SavedScenario) -> SavedScenario:
@@ -282,8 +284,7 @@ class Repricing:
         no figures. ``changed_today`` marks a verdict that differs (build, rent, close
         call: :func:`webapp.scenarios.decisions.side`). The saved figures are not touched.
         """
-        scenario, problem = self.scenario_today(item)
-        inputs = "" if scenario is None else inputs_digest(scenario)
+        scenario, problem, inputs = self.scenario_today(item)
         today: decisions.StoredDecision | None = None
         if scenario is None:
             pass
