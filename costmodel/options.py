@@ -342,9 +342,9 @@ def _rent_plans(
 def _renting(boxes: Columns) -> npt.NDArray[np.bool_]:
     """Whether each box rents anything: burst (some month wants more than one box) or a job
     it cannot hold (any of its work offloaded)."""
-    renting = (boxes.demand > HOURS_PER_MONTH).any(axis=1)
+    renting: npt.NDArray[np.bool_] = np.any(boxes.demand > HOURS_PER_MONTH, axis=1)
     if boxes.offload_work is not None:
-        renting |= (boxes.offload_work != 0.0).any(axis=1)
+        renting |= np.any(boxes.offload_work != 0.0, axis=1)
     return renting
 
 
