@@ -4,7 +4,8 @@ What a ranking of every way to do the work costs the engine: validating the
 request, 1 200 build plans (each box with each offering that may rent its
 burst and its jobs) and 60 rent plans projected, ranked and answered. Three
 requests, each median of ``--repeat`` runs (distinct prices in every run, so
-nothing is reused):
+nothing is reused), in wall-clock time and in the process's CPU time (the machine
+may be shared: the CPU figure leaves the neighbours out), with the load average:
 
 1. **jobs** — two fine-tuning jobs, the full fine-tune rented by the smaller
    boxes (memory on both sides);
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import statistics
 import sys
@@ -83,20 +85,23 @@ def main() -> None:
         f"months, median of {args.repeat}"
     )
     print(f"  python {platform.python_version()}, numpy {np.__version__}, {platform.machine()}")
+    print("  load average (1, 5, 15 min): {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
     options(parse_options(request("jobs", 1000)))  # imports, first allocations
     for kind in ("jobs", "steady", "commitments"):
-        seconds = []
+        seconds, cpu = [], []
         for run in range(args.repeat):
             data = request(kind, run)
-            start = time.perf_counter()
+            start, start_cpu = time.perf_counter(), time.process_time()
             answer = options(parse_options(data))
+            cpu.append(time.process_time() - start_cpu)
             seconds.append(time.perf_counter() - start)
             assert answer["best"] is not None
         plans = len(answer["plans"])
         print(
-            f"  {kind:12s} {statistics.median(seconds) * 1000:7.1f} ms "
-            f"(min {min(seconds) * 1000:.1f}, max {max(seconds) * 1000:.1f}; {plans} plans ranked, "
-            f"{len(answer['infeasible'])} infeasible)"
+            f"  {kind:12s} {statistics.median(seconds) * 1000:7.1f} ms wall "
+            f"(min {min(seconds) * 1000:.1f}, max {max(seconds) * 1000:.1f}), "
+            f"{statistics.median(cpu) * 1000:7.1f} ms CPU; {plans} plans ranked, "
+            f"{len(answer['infeasible'])} infeasible"
         )
 
 

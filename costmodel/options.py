@@ -339,18 +339,32 @@ def _rent_plans(
     return plans, infeasible
 
 
+def _renting(boxes: Columns) -> npt.NDArray[np.bool_]:
+    """Whether each box rents anything: burst (some month wants more than one box) or a job
+    it cannot hold (any of its work offloaded)."""
+    renting = (boxes.demand > HOURS_PER_MONTH).any(axis=1)
+    if boxes.offload_work is not None:
+        renting |= (boxes.offload_work != 0.0).any(axis=1)
+    return renting
+
+
 def _build_plans(
     request: OptionsRequest, work: Array | None, memory: npt.NDArray[np.float64]
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """A build plan per box, with the offering that gives it the lowest present value; boxes
-    that cannot do the work, infeasible (``capacity`` before ``memory``)."""
+    that cannot do the work, infeasible (``capacity`` before ``memory``).
+
+    A box that rents nothing (no month above one box, no job it cannot hold) costs the same
+    whatever offering it would rent on: every offering ties, and the tie goes to the first
+    name in code-point order among those that may rent its jobs. Such a box is projected
+    with that offering alone; a box that rents is projected with each offering it may use.
+    """
     scenario = request.scenario
     rents = request.rents
     instances = np.array([memory_of(r.rent.gpu_count, r.rent.gpu_memory_gb) for r in rents])
     order = sorted(range(len(rents)), key=lambda j: rents[j].name)
     infeasible: list[dict[str, Any]] = []
-    boxes: list[Scenario] = []
-    pairs: list[tuple[int, int]] = []  # (box, offering) by request index
+    feasible: list[tuple[int, Scenario, list[int]]] = []  # (box, its scenario, usable offerings)
     for i, option in enumerate(request.builds):
         box = memory_of(option.build.gpu_count, option.build.gpu_memory_gb)
         rented = memory[memory > box]  # jobs the box cannot hold
@@ -361,19 +375,20 @@ def _build_plans(
         if not usable:
             infeasible.append({"kind": "build", "build": option.name, "reason": "memory"})
             continue
-        boxes.append(_for_box(scenario, option.build, work))
-        pairs += [(i, j) for j in usable]
-    if not boxes:
+        feasible.append((i, _for_box(scenario, option.build, work), usable))
+    if not feasible:
         return [], infeasible
     # Each box's work and placement once, each offering's prices once; a pair is a row of each.
-    box_rows = {i: row for row, i in enumerate(dict.fromkeys(i for i, _ in pairs))}
+    boxes = columns_from([s for _, s, _ in feasible])
+    renting = _renting(boxes)
+    pairs: list[tuple[int, int]] = []  # (box, offering) by request index
+    box_rows: list[int] = []
+    for row, (i, _, usable) in enumerate(feasible):
+        offered = usable if renting[row] else usable[:1]
+        pairs += [(i, j) for j in offered]
+        box_rows += [row] * len(offered)
     offerings = columns_from([scenario.model_copy(update={"rent": r.rent}) for r in rents])
-    columns = _paired(
-        columns_from(boxes),
-        offerings,
-        np.array([box_rows[i] for i, _ in pairs]),
-        np.array([j for _, j in pairs]),
-    )
+    columns = _paired(boxes, offerings, np.array(box_rows), np.array([j for _, j in pairs]))
     figures = _figures(columns, [(f"builds.{i}.build", f"rents.{j}.rent") for i, j in pairs])
     value = figures["build.present_value"]
     best: dict[int, int] = {}  # box → row of its cheapest offering (the first name on a tie)

@@ -495,3 +495,19 @@ def test_the_charts_in_the_window_are_drawn_first_and_the_others_without_scrolli
     last_shown = max(drawn[chart]["end"] for chart in shown)
     assert all(drawn[chart]["start"] >= last_shown for chart in others), drawn
     page.watch.assert_clean()
+
+
+def test_a_chart_scrolled_into_view_is_drawn_at_once(page, live_server):
+    """In a browser that never has an idle moment the charts below the window wait, and the
+    one the visitor scrolls to is drawn when it comes into view (IntersectionObserver), not
+    after the others."""
+    page.add_init_script("window.requestIdleCallback = () => 0;")
+    page.goto(f"{live_server.url}/r/{encode(parse_scenario(STEADY))}")
+    page.wait_for_selector("#chart-cumulative[data-rendered='true']", timeout=30_000)
+    page.wait_for_timeout(500)
+    assert page.locator("#chart-utilization[data-rendered='true']").count() == 0
+    page.locator("#chart-utilization").scroll_into_view_if_needed()
+    page.wait_for_selector("#chart-utilization[data-rendered='true']", timeout=10_000)
+    for chart in ("chart-tornado", "chart-grid"):  # between the two, never in the window
+        assert page.locator(f"#{chart}").get_attribute("data-rendered") is None, chart
+    page.watch.assert_clean()

@@ -44,9 +44,7 @@ def test_an_answer_without_bands_is_not_kept_for_the_page(scenario):
     assert page.uncertainty["bands"] is not None
 
 
-def test_without_the_bands_the_monte_carlo_a_page_ran_is_read_not_run_again(
-    scenario, monkeypatch
-):
+def test_without_the_bands_the_monte_carlo_a_page_ran_is_read_not_run_again(scenario, monkeypatch):
     page = decided(scenario)
 
     def run_again(*args, **kwargs):

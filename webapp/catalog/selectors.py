@@ -12,7 +12,7 @@ from __future__ import annotations
 import datetime
 import time
 import uuid
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from decimal import Decimal
 from functools import cached_property, lru_cache
 from typing import Any, TypeVar
@@ -200,16 +200,26 @@ def current_per_slug(model: type[D], day: datetime.date) -> QuerySet[D]:
 # dated history changes its one function.
 
 
-def presets_on(day: datetime.date) -> dict[str, BuildPreset]:
+def presets_on(
+    day: datetime.date, parts: Mapping[int, Part] | None = None
+) -> dict[str, BuildPreset]:
     """Every preset with its GPU model and parts list (each part with its GPU model), by slug.
 
-    Presets carry no date: every stored preset is in effect.
+    Presets carry no date: every stored preset is in effect. ``parts`` (every part with its
+    GPU model, by id: a snapshot's :func:`parts_on`) are the lines' parts, not read again.
     """
-    lines = PresetPart.objects.select_related("part", "part__gpu_model").order_by("part__slug")
+    lines = PresetPart.objects.order_by("part__slug")
+    if parts is None:
+        lines = lines.select_related("part", "part__gpu_model")
     rows = BuildPreset.objects.select_related("gpu_model").prefetch_related(
         Prefetch("lines", queryset=lines)
     )
-    return {preset.slug: preset for preset in rows}
+    presets = {preset.slug: preset for preset in rows}
+    if parts is not None:
+        for preset in presets.values():
+            for line in preset.lines.all():
+                line.part = parts[line.part_id]
+    return presets
 
 
 def parts_on(day: datetime.date) -> dict[str, Part]:
@@ -236,15 +246,21 @@ def offerings_on(day: datetime.date) -> dict[str, CloudOffering]:
     return {offering.slug: offering for offering in rows}
 
 
-def cloud_rates_on(day: datetime.date) -> dict[int, CloudRate]:
-    """The hourly rate in effect on ``day`` of each offering that has one, by offering id."""
+def cloud_rates_on(
+    day: datetime.date, offerings: Mapping[int, CloudOffering] | None = None
+) -> dict[int, CloudRate]:
+    """The hourly rate in effect on ``day`` of each offering that has one, by offering id.
+
+    ``offerings`` (every offering, by id: a snapshot's :func:`offerings_on`) are the rates'
+    offerings, not read again.
+    """
     rates: dict[int, CloudRate] = {}
-    rows = (
-        CloudRate.objects.select_related("offering")
-        .effective_on(day)
-        .order_by("-effective_date", "-revision")
-    )
+    rows = CloudRate.objects.effective_on(day).order_by("-effective_date", "-revision")
+    if offerings is None:
+        rows = rows.select_related("offering")
     for rate in rows:
+        if offerings is not None:
+            rate.offering = offerings[rate.offering_id]
         rates.setdefault(rate.offering_id, rate)
     return rates
 
@@ -326,7 +342,7 @@ class CatalogSnapshot:
 
     @cached_property
     def presets(self) -> dict[str, BuildPreset]:
-        return presets_on(self.day)
+        return presets_on(self.day, {part.pk: part for part in self.parts.values()})
 
     @cached_property
     def parts(self) -> dict[str, Part]:
@@ -342,7 +358,7 @@ class CatalogSnapshot:
 
     @cached_property
     def cloud_rates(self) -> dict[int, CloudRate]:
-        return cloud_rates_on(self.day)
+        return cloud_rates_on(self.day, {o.pk: o for o in self.offerings.values()})
 
     @cached_property
     def tariffs(self) -> dict[str, Tariff]:
