@@ -52,10 +52,7 @@ TIERS = [tier.value for tier in Tier]
 THIS_BOX = "this-box"
 """The request's name of the plan's own box."""
 
-CACHE = "shared"
-"""The cache every worker reads (the database, or Redis): the ranking the planner's form made
-to choose the offering serves the results page it redirects to, whichever worker answers
-it. Its entries name catalog rows by slug (a few kB)."""
+CACHE = "default"
 CACHE_SECONDS = 3600
 
 

@@ -337,26 +337,3 @@ def test_the_ranking_of_one_plan_is_not_the_next_plans_of_other_work(client, shi
     rented = {r["offering"] for r in rows_of(in_small) if r["kind"] == "rent"}
     assert unable <= rented  # each ranked for the adapter run alone
     assert ranked_offerings(in_small) == ranked_offerings(in_big)
-
-
-def test_the_forms_ranking_serves_the_page_whichever_worker_answers_it(
-    client, shipped_catalog, monkeypatch
-):
-    """The form ranks every way to do the work to choose the offering; the results page it
-    redirects to shows that ranking without ranking again, though another worker (its own
-    local memory) answers it."""
-    from django.core.cache import caches
-
-    from webapp.planner import ranking
-
-    data = jobs_data(client, ADAPTER_7B, preset="multi-4x-rtx4090", currency="CNY")
-    data["cloud_offering"] = ""
-    ranked_now = []
-    engine = ranking.options
-    monkeypatch.setattr(ranking, "options", lambda request: ranked_now.append(1) or engine(request))
-    response = client.post(reverse("planner:home"), data)
-    assert response.status_code == 302, response.context["form"].errors
-    assert ranked_now == [1]  # the form ranked to choose
-    caches["default"].clear()  # another worker's memory
-    html = client.get(response["Location"], HTTP_ACCEPT_LANGUAGE="en").content.decode()
-    assert rows_of(html) and ranked_now == [1]
