@@ -4,7 +4,7 @@ of it alone (:func:`resolve_build`, :func:`resolve_rent`)."""
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, TypeVar
 
 from django.utils.translation import gettext
 from pydantic import ValidationError
@@ -101,6 +101,18 @@ def _one_side(
     return data
 
 
+Side = TypeVar("Side", Build, Rent)
+
+
+def _validated(model: type[Side], side: str, data: dict[str, Any]) -> Side:
+    """``data[side]`` as ``model``, or a :class:`costmodel.ScenarioError` naming the field
+    under ``side``."""
+    try:
+        return model.model_validate(data[side])
+    except ValidationError as exc:
+        raise ScenarioError(field_errors(exc, (side,))) from None
+
+
 def resolve_build(selection: Selection, catalog: CatalogSnapshot | None = None) -> Build:
     """The box of the scenario :func:`resolve` makes of ``selection``, by the build rules
     alone: for a caller weighing many boxes against one plan's work (the planner's ranking),
@@ -109,11 +121,7 @@ def resolve_build(selection: Selection, catalog: CatalogSnapshot | None = None) 
 
     Raises :class:`costmodel.ScenarioError` naming the field, as :func:`resolve` does.
     """
-    data = _one_side(selection, catalog, BUILD_RULES)
-    try:
-        return Build.model_validate(data["build"])
-    except ValidationError as exc:
-        raise ScenarioError(field_errors(exc, ("build",))) from None
+    return _validated(Build, "build", _one_side(selection, catalog, BUILD_RULES))
 
 
 def resolve_rent(selection: Selection, catalog: CatalogSnapshot | None = None) -> Rent:
@@ -127,11 +135,7 @@ def resolve_rent(selection: Selection, catalog: CatalogSnapshot | None = None) -
 
     Raises :class:`costmodel.ScenarioError` naming the field, as :func:`resolve` does.
     """
-    data = _one_side(selection, catalog, RENT_RULES)
-    try:
-        return Rent.model_validate(data["rent"])
-    except ValidationError as exc:
-        raise ScenarioError(field_errors(exc, ("rent",))) from None
+    return _validated(Rent, "rent", _one_side(selection, catalog, RENT_RULES))
 
 
 def resolve_data(data: object, catalog: CatalogSnapshot | None = None) -> Resolution:
