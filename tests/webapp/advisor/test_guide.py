@@ -28,11 +28,12 @@ from webapp.planner.permalink import decode
 # worker runs the whole module, so that the other never computes it a second time.
 pytestmark = pytest.mark.xdist_group("guide")
 
-# The tests of the guide's figures and verdicts read what ``shipped`` computed and run no query
-# of their own: they carry no django_db mark, so pytest-django refuses them a database, and the
-# PostgreSQL pass of `make test` (-m database) leaves them and ``shipped`` out: the engine's
-# figures for a resolved scenario cannot depend on the database the catalog was read from. The
-# guide's own reads of the catalog (the runner, the pages, their caching) run on both.
+# The tests of the guide's figures and verdicts (marked reads_only) read what ``shipped``
+# computed and write nothing: the engine's figures for a resolved scenario cannot depend on the
+# database the catalog was read from, so the PostgreSQL pass of `make test` leaves them, and
+# ``shipped`` with them, out. The guide's own reads of the catalog (the runner, the pages,
+# their caching) run on both. (They keep the django_db mark: it is what has pytest-django set up
+# the database ``shipped`` reads, also when they run alone.)
 
 CLAIM_KEYS = [
     "server-4x4090",
@@ -141,6 +142,8 @@ def combined(verdicts):
 # --- every claim, from the engine ----------------------------------------------------------------
 
 
+@pytest.mark.django_db
+@pytest.mark.reads_only
 def test_every_claim_of_the_guide_is_checked_in_order(checked):
     assert [claim.spec.key for claim in checked.claims] == CLAIM_KEYS
     for claim in checked.claims:
@@ -149,6 +152,8 @@ def test_every_claim_of_the_guide_is_checked_in_order(checked):
     assert claims_of(checked)["speedups"].verdict == "not_checkable"
 
 
+@pytest.mark.django_db
+@pytest.mark.reads_only
 def test_each_figure_is_the_engines_for_the_same_resolved_scenario(checked, alone):
     cases = [case for case in all_cases(checked) if case.summary is not None]
     assert len(cases) > 80
@@ -164,6 +169,8 @@ def test_each_figure_is_the_engines_for_the_same_resolved_scenario(checked, alon
             assert_allclose(case.summary[side][figure], expected[side][figure], rtol=1e-9)
 
 
+@pytest.mark.django_db
+@pytest.mark.reads_only
 def test_each_decision_is_the_one_the_engines_sweep_gives(checked, alone):
     computed = [case for case in all_cases(checked) if case.summary is not None]
     assert len(computed) > 80
@@ -178,6 +185,8 @@ def test_each_decision_is_the_one_the_engines_sweep_gives(checked, alone):
         assert_allclose(got.reference_savings, expected.reference_savings, rtol=1e-9)
 
 
+@pytest.mark.django_db
+@pytest.mark.reads_only
 def test_each_case_verdict_follows_its_rule_from_the_engine_figures(checked, alone):
     judged = 0
     for check in checks_of(checked).values():
@@ -191,6 +200,8 @@ def test_each_case_verdict_follows_its_rule_from_the_engine_figures(checked, alo
     assert judged > 80
 
 
+@pytest.mark.django_db
+@pytest.mark.reads_only
 def test_each_case_links_to_a_permalink_of_exactly_its_scenario(checked, alone):
     for case in all_cases(checked):
         assert case.url, case.label
@@ -206,6 +217,8 @@ def test_each_case_links_to_a_permalink_of_exactly_its_scenario(checked, alone):
         assert rows == [{k: p.get(k) or None for k in keys} for p in expected]
 
 
+@pytest.mark.django_db
+@pytest.mark.reads_only
 def test_each_decision_weighs_its_own_scenario_at_the_reference_utilization(checked):
     decided = [case for case in all_cases(checked) if case.decision is not None]
     assert len(decided) > 80
@@ -232,6 +245,8 @@ def test_a_cold_guide_page_reads_the_catalog_in_at_most_100_queries(
 # --- the claims re-run with the new presets and pricing modes ------------------------------------
 
 
+@pytest.mark.django_db
+@pytest.mark.reads_only
 def test_the_cluster_is_checked_against_8_gpu_h100_nodes_in_every_pricing_mode(checked, alone):
     cluster = claims_of(checked)["cluster-h100"]
     seen = set()
@@ -250,6 +265,8 @@ def test_the_cluster_is_checked_against_8_gpu_h100_nodes_in_every_pricing_mode(c
     assert {(m, h, u) for m in modes for h in (36, 60) for u in (0.5, 0.9)} <= seen
 
 
+@pytest.mark.django_db
+@pytest.mark.reads_only
 def test_the_cluster_at_high_use_pays_back_within_a_year_only_where_the_engine_says_so(
     checked, alone
 ):
@@ -263,6 +280,8 @@ def test_the_cluster_at_high_use_pays_back_within_a_year_only_where_the_engine_s
         assert (case.verdict == "holds") == (within_a_year and figures["savings"] > 0)
 
 
+@pytest.mark.django_db
+@pytest.mark.reads_only
 def test_buying_beyond_a_year_is_also_checked_against_1_year_reservations(checked, alone):
     check = checks_of(checked)[("server-4x4090", "payback-reserved")]
     assert check.cases
@@ -277,6 +296,8 @@ def test_buying_beyond_a_year_is_also_checked_against_1_year_reservations(checke
         assert "overflow rate" in roles
 
 
+@pytest.mark.django_db
+@pytest.mark.reads_only
 def test_hourly_billing_is_compared_with_a_reservation_of_the_same_instance(checked, alone):
     for key in ("short-vs-reserved", "fluctuating-vs-reserved"):
         check = checks_of(checked)[("short-projects", key)]
@@ -296,6 +317,8 @@ def test_hourly_billing_is_compared_with_a_reservation_of_the_same_instance(chec
             assert twin.url and twin.url != case.url
 
 
+@pytest.mark.django_db
+@pytest.mark.reads_only
 def test_tidal_work_reserved_instead_reserves_one_instance(checked, alone):
     check = checks_of(checked)[("tidal", "reserved")]
     assert check.cases
@@ -306,12 +329,16 @@ def test_tidal_work_reserved_instead_reserves_one_instance(checked, alone):
         assert scenario.rent.commitment_term_months == 12
 
 
+@pytest.mark.django_db
+@pytest.mark.reads_only
 def test_short_projects_and_fluctuating_demand_compare_on_demand_offerings_only(checked, alone):
     for key in ("short", "fluctuating"):
         for case in checks_of(checked)[("short-projects", key)].cases:
             assert alone[id(case)]["offering"].pricing_mode == "on-demand"
 
 
+@pytest.mark.django_db
+@pytest.mark.reads_only
 def test_the_price_claims_compare_the_resolved_capex(checked, alone):
     for claim, low, high in (("server-4x4090", 150_000, 200_000), ("server-4060ti", 6_000, 8_000)):
         check = checks_of(checked)[(claim, "price")]
@@ -322,6 +349,8 @@ def test_the_price_claims_compare_the_resolved_capex(checked, alone):
         assert check.verdict == by_hand("price_within", check.spec.rule, alone[id(case)])
 
 
+@pytest.mark.django_db
+@pytest.mark.reads_only
 def test_the_throughput_claim_uses_the_catalogs_measured_figure(checked, shipped):
     measured = shipped[2]
     check = checks_of(checked)[("resnet50-throughput", "measured")]
@@ -567,6 +596,8 @@ def test_a_guide_one_worker_checked_serves_the_others(catalog, monkeypatch):
     assert len(checks) == 1
 
 
+@pytest.mark.django_db
+@pytest.mark.reads_only
 def test_a_case_with_a_cost_of_capital_is_decided_in_present_value_like_its_results_page(
     checked,
 ):
