@@ -307,14 +307,18 @@ def demand_matrix(
         if box_throughput is None:
             raise ValueError("a jobs workload needs the box's throughput")
         memory = np.broadcast_to(np.inf if box_memory_gb is None else box_memory_gb, (n,))
-        parts = [
-            placed_work(workloads[int(i)], 1, months, None, memory[i : i + 1])  # type: ignore[arg-type]
-            for i in jobs
-        ]
-        work = np.concatenate([on_box for on_box, _ in parts])
+        work = np.empty((jobs.size, months))
+        rented = np.empty((jobs.size, months))
+        # the rows of one workload (the boxes or offerings of an options request) at once
+        same: dict[int, list[int]] = {}
+        for k, i in enumerate(jobs):
+            same.setdefault(id(workloads[int(i)]), []).append(k)
+        for ks in same.values():
+            rows = jobs[ks]
+            workload: Any = workloads[int(rows[0])]
+            work[ks], rented[ks] = placed_work(workload, len(ks), months, None, memory[rows])
         box = np.asarray(box_throughput, dtype=np.float64)[jobs]
         demand[jobs] = jobs_demand(work, box, horizon_months[jobs], months)
-        rented = np.concatenate([rent for _, rent in parts])
         if rented.any():
             offload = np.zeros((n, months))
             offload[jobs] = np.where(running_months(horizon_months[jobs], months), rented, 0.0)

@@ -95,3 +95,23 @@ def test_a_drawn_input_of_the_work_is_computed_per_copy():
     utilization = np.array([0.1, 0.5, 0.9])
     copies = variants(parse_scenario(data), 3, {"workload.utilization": utilization})
     assert np.array_equal(copies.demand[:, 1], utilization * 730.0)
+
+
+def test_boxes_of_one_workload_are_placed_at_once_as_each_alone():
+    # An options request's boxes share their scenario's workload (one object): their jobs
+    # are placed together, each box by its own memory, as each scenario alone would be.
+    scenario = parse_scenario(scenario_data("jobs"))
+    boxes = [
+        scenario.model_copy(
+            update={"build": scenario.build.model_copy(update={"gpu_memory_gb": memory})}
+        )
+        for memory in (12.0, 24.0, 48.0, 80.0, None)
+    ]
+    assert len({id(box.workload) for box in boxes}) == 1
+    together = columns_from(boxes)
+    for row, box in enumerate(boxes):
+        alone = columns_from([box.model_copy(update={"workload": box.workload.model_copy()})])
+        assert np.array_equal(together.demand[row], alone.demand[0])
+        offload = np.zeros(alone.months) if alone.offload_work is None else alone.offload_work[0]
+        assert np.array_equal(together.offload_work[row], offload)
+    assert together.offload_work[0].any() and not together.offload_work[-1].any()
