@@ -147,7 +147,7 @@
     return later(el, function () {
       var start = performance.now();
       var lay = typeof extra === "function" ? extra(el) : extra;
-      return Plotly.newPlot(el, traces, ChartLayout.layout(el, lay), ChartLayout.config(el)).then(function () {
+      return Plotly.newPlot(el, traces, ChartLayout.layout(el, lay, traces), ChartLayout.config(el)).then(function () {
         el.setAttribute("data-rendered", "true");
         timing(id, start);
       });
