@@ -113,15 +113,19 @@ def empty_shared_cache(db: Path) -> None:
     time.sleep(VERSION_SECONDS + 0.2)
 
 
-# Where the time went: the page's HTML, plotly.js, the analysis document, the "how sure"
-# sentence (a mark) and each chart's drawing (results.js's measures), each [start, end] in
-# ms from the start of the navigation.
+# Where the time went: the page's HTML, its first paint, plotly.js, the analysis document,
+# the "how sure" sentence (a mark: when the script found it in the page, or put it there)
+# and each chart's drawing (results.js's measures), each [start, end] in ms from the start
+# of the navigation.
 PARTS = """() => {
   const nav = performance.getEntriesByType('navigation')[0];
   const out = {html: [0, nav.responseEnd]};
   for (const r of performance.getEntriesByType('resource')) {
     if (r.name.includes('plotly')) out.plotly = [r.startTime, r.responseEnd];
     if (r.name.includes('analysis.json')) out.analysis = [r.startTime, r.responseEnd];
+  }
+  for (const p of performance.getEntriesByName('first-contentful-paint')) {
+    out['first paint'] = [p.startTime, p.startTime];
   }
   for (const m of performance.getEntriesByName('verdict-confidence')) {
     out['how sure'] = [m.startTime, m.startTime];

@@ -1,7 +1,8 @@
 /* Layout and configuration shared by every plotly chart: responsive, readable at 390 px,
    the mode bar never over the title. Presentation only: no chart data are made here.
 
-   ChartLayout.layout(el, extra) -> the house layout with `extra` on top of it
+   ChartLayout.layout(el, extra, traces) -> the house layout with `extra` on top of it (the
+                                    traces, when given, size the margins: see `fit`)
    ChartLayout.config(el)        -> the plotly config for the chart in `el`
    ChartLayout.narrow(el)        -> true when `el` gets the compact (phone) layout
    ChartLayout.wrap(text, px, size) -> `text` broken with <br> into lines of at most `px` pixels
@@ -26,17 +27,135 @@
     return width;
   }
 
-  // Plotly titles do not wrap: break a long one into lines of at most `room` pixels.
-  function wrap(text, room, size) {
+  // Plotly titles do not wrap: break a long one into lines of at most `room` pixels (as
+  // `width` measures them: by default a rough estimate).
+  function wrap(text, room, size, width) {
+    width = width || textWidth;
     var lines = [""];
     var words = text.indexOf(" ") >= 0 ? text.split(" ") : text.split("");
     var joiner = text.indexOf(" ") >= 0 ? " " : "";
     words.forEach(function (word) {
       var last = lines[lines.length - 1];
       var candidate = last ? last + joiner + word : word;
-      if (last && textWidth(candidate, size) > room) { lines.push(word); } else { lines[lines.length - 1] = candidate; }
+      if (last && width(candidate, size) > room) { lines.push(word); } else { lines[lines.length - 1] = candidate; }
     });
     return lines;
+  }
+
+  // Margins that hold the labels from the start. Axes keep `automargin`, so plotly grows a
+  // margin that is too small and no label is ever cut; but it finds out only once the chart
+  // is drawn, and then draws the whole chart again (a third of the drawing time measured).
+  // So the margins are worked out before, from the labels' widths as this browser sets them
+  // in the charts' font (a canvas), the legend's rows and the axis titles' lines. The
+  // figures below are plotly's own measures of its text (legend rows of 19 px, a symbol of
+  // 40 px, 5 px between entries, 10 px around the legend; an axis with one title line 42 px
+  // high at 12 px, 40 px at 11 px, 21 px more for each further title line).
+  var ruler = null;
+  function measured(text, size) {
+    if (!ruler) { ruler = document.createElement("canvas").getContext("2d"); }
+    ruler.font = size + "px " + FONT;
+    return String(text).split("<br>").reduce(function (widest, line) {
+      return Math.max(widest, ruler.measureText(line).width);
+    }, 0);
+  }
+
+  function inLegend(trace) {
+    if (trace.showlegend === false) { return false; }
+    // heatmaps and contours have a colour bar instead, unless asked for
+    return trace.showlegend === true || ["heatmap", "contour"].indexOf(trace.type) < 0;
+  }
+
+  // plotly's horizontal legend: one row if every entry fits in the plot's width, else a grid
+  // of columns as wide as the widest entry
+  function legendHeight(traces, width, size) {
+    var entries = traces.filter(inLegend);
+    if (entries.length < 2 && !entries.some(function (t) { return t.showlegend === true; })) { return 0; }
+    var widths = entries.map(function (t) { return measured(t.name || "", size) + 40; });
+    var total = widths.reduce(function (sum, w) { return sum + w + 5; }, -5);
+    var rows = 1;
+    if (total >= width) {
+      var widest = Math.max.apply(null, widths), columns = 1;
+      while ((columns + 1) * (widest + 5) - 5 < width) { columns++; }
+      rows = Math.ceil(widths.length / columns);
+    }
+    return 10 + 19 * rows;
+  }
+
+  // the widest tick label of a money axis (thousands separated, no exponent): as many digits
+  // as the largest value, a tenth above it, has (digits are equally wide in these fonts)
+  function moneyTickWidth(values, size) {
+    var largest = 0, negative = false;
+    values.forEach(function (v) {
+      if (typeof v === "number" && isFinite(v)) { largest = Math.max(largest, Math.abs(v)); negative = negative || v < 0; }
+    });
+    var digits = String(Math.round(largest * 1.1)).replace(/(\d)(?=(\d{3})+$)/g, "$1,").replace(/\d/g, "8");
+    return measured((negative ? "\u2212" : "") + digits, size);
+  }
+
+  // the share of the plot's width or height an axis spans
+  function span(axis, columns) {
+    return axis.domain ? axis.domain[1] - axis.domain[0] : 1 / columns;
+  }
+
+  // An axis title longer than its axis is broken into lines (measured in the titles' font,
+  // plotly's 1.2 × the text size), not cut at the chart's edge; returns its lines.
+  function fold(axis, length, size) {
+    var title = axis && axis.title && axis.title.text;
+    if (!title) { return 0; }
+    var big = Math.round(size * 1.2);
+    if (title.indexOf("<br>") < 0 && measured(title, big) > length - 8) {
+      axis.title = merge(axis.title, { text: wrap(title, length - 8, big, measured).join("<br>") });
+    }
+    return axis.title.text.split("<br>").length;
+  }
+
+  function fit(out, traces, width, height, size, compact) {
+    var margin = out.margin;
+    var heatmap = traces.some(function (t) { return t.type === "heatmap"; });
+    // right: half the label at the end of an x axis with a fixed range ("100%")
+    var x = out.xaxis || {};
+    if (x.range) {
+      var end = x.tickformat === ".0%" ? Math.round(x.range[1] * 100) + "%" : String(x.range[1]);
+      margin.r = Math.max(margin.r, Math.ceil(measured(end, size) / 2) + 12);
+    }
+    // left: the labels of a category axis (their own text), or a money axis's numbers (stacked
+    // bars: the stack's total), or percentages
+    var y = out.yaxis || {};
+    var left = 0, titled = y.title && y.title.text ? size * 1.3 + 11 : 10;
+    if (y.showticklabels === false) {
+      left = 0;
+    } else if (y.ticktext) {
+      left = Math.max.apply(null, y.ticktext.map(function (t) { return measured(t, size); })) + 14;
+    } else if (y.separatethousands) {
+      var values = [], stacks = [];
+      traces.forEach(function (t) {
+        if (t.yaxis && t.yaxis !== "y") { return; }
+        if (out.barmode === "stack" && t.type === "bar") {
+          (t.y || []).forEach(function (v, i) { stacks[i] = (stacks[i] || 0) + (v > 0 ? v : 0); });
+        } else {
+          values = values.concat(t.y || []);
+        }
+      });
+      left = moneyTickWidth(values.concat(stacks), size) + titled;
+    } else if (y.tickformat === ".0%") {
+      left = measured("100%", size) + titled;
+    }
+    if (heatmap) { left += 8; }  // its axes' tick marks
+    margin.l = Math.max(margin.l, Math.ceil(left) + 2);
+    // the plot's width, less a heatmap's colour bar: the x axes' and the legend's
+    var plotWidth = width - margin.l - margin.r - (heatmap ? 105 : 0);
+    var columns = out.grid ? out.grid.columns : 1;
+    // below: the x axis (ticks and title) and the legend under it
+    var lines = 1;
+    Object.keys(out).forEach(function (k) {
+      if (/^xaxis[0-9]*$/.test(k)) { lines = Math.max(lines, fold(out[k], plotWidth * span(out[k], columns) * 0.95, size)); }
+    });
+    var axis = (compact ? 40 : 42) + 21 * (lines - 1) + (heatmap ? 8 : 0);
+    margin.b = Math.max(margin.b, axis + legendHeight(traces, plotWidth, size) + 2);
+    // left: a y axis title longer than the plot is high gets a second line, and the room
+    var plotHeight = height - margin.t - margin.b;
+    var ylines = fold(out.yaxis, plotHeight * span(out.yaxis || {}, 1), size);
+    if (ylines > 1) { margin.l += Math.ceil((ylines - 1) * Math.round(size * 1.2) * 1.45); }
   }
 
   function merge(base, extra) {
@@ -46,10 +165,10 @@
     return out;
   }
 
-  function layout(el, extra) {
+  function layout(el, extra, traces) {
     var compact = narrow(el);
     var width = el.clientWidth;
-    var margin = merge(compact ? { t: 40, r: 12, b: 48, l: 56 } : { t: 48, r: 24, b: 56, l: 80 }, extra.margin);
+    var margin = merge(compact ? { t: 40, r: 18, b: 48, l: 56 } : { t: 48, r: 24, b: 56, l: 80 }, extra.margin);
     // Under the axis title, at the bottom of the chart; plotly makes room for it.
     var legend = merge({ orientation: "h", x: 0, xanchor: "left", xref: "container", y: 0, yanchor: "bottom", yref: "container" }, extra.legend);
     var out = merge({
@@ -88,6 +207,7 @@
       margin.t = Math.max(margin.t, 8 + lines.length * size * 1.3 + 22);
     }
     out.margin = margin;
+    if (traces) { fit(out, traces, width, el.clientHeight, compact ? 11 : 12, compact); }
     return out;
   }
 

@@ -442,9 +442,33 @@ def test_the_analysis_is_asked_for_once_from_the_head_and_used(page, live_server
     page.watch.assert_clean()
 
 
+def test_the_page_itself_says_how_sure_before_any_script_runs(browser, live_server):
+    """The server decides the verdict with the Monte Carlo, so the "how sure" sentence is in
+    the page's HTML: shown with scripts off, the same as the analysis document says."""
+    code = encode(parse_scenario(STEADY))
+    context = browser.new_context(java_script_enabled=False, locale="en-US")
+    try:
+        page = context.new_page()
+        page.goto(f"{live_server.url}/r/{code}")
+        sure = page.locator("#verdict-confidence")
+        assert sure.is_visible()
+        badge = page.locator("#confidence-badge")
+        with translation.override("en"):
+            link = decode(code)
+            said = build_document(link, run_analyses(link))["uncertainty"]["confidence"]
+        assert badge.get_attribute("data-code") == said["code"]
+        assert badge.inner_text() == said["label"]
+        assert page.locator("#confidence-text").inner_text() == said["sentence"]
+        without = page.locator("noscript").first.inner_text()
+        assert "charts are drawn by the page's script" in without
+    finally:
+        context.close()
+
+
 def test_a_failed_analysis_says_so_instead_of_drawing(page, live_server):
-    """When the analysis cannot be had, the page keeps its verdict, hides the "how sure"
-    sentence and says the charts could not be loaded (in the page's words)."""
+    """When the analysis cannot be had, the page keeps its verdict and its "how sure"
+    sentence (both came with the page) and says the charts could not be loaded (in the
+    page's words)."""
     page.route(
         "**/analysis.json",
         lambda route: route.fulfill(status=502, content_type="text/html", body="<h1>502</h1>"),
@@ -454,7 +478,8 @@ def test_a_failed_analysis_says_so_instead_of_drawing(page, live_server):
     status = page.locator("#charts-status")
     assert status.is_visible()
     assert status.text_content() == "The charts could not be loaded. Reload the page to try again."
-    assert page.locator("#verdict-confidence").is_hidden()
+    assert page.locator("#verdict-confidence").is_visible()
+    assert page.locator("#confidence-badge[data-code]").count() == 1
     assert page.locator("#verdict[data-verdict]").count() == 1
     assert page.locator(".chart[data-rendered='true']").count() == 0
 

@@ -42,7 +42,7 @@ from webapp.planner.jobs import job_memory_of, placed_jobs, runs_text
 from webapp.planner.permalink import Permalink, encode_link, fits_in_link
 from webapp.planner.ranking import ranking_part
 from webapp.planner.sources import Sources, catalog_sources, old_prices
-from webapp.planner.verdict import discounted, rate_text, verdict, what_is_compared
+from webapp.planner.verdict import discounted, how_sure, rate_text, verdict, what_is_compared
 from webapp.scenarios import decisions
 
 VERDICT_SWEEP_STEPS = decisions.VERDICT_SWEEP_STEPS
@@ -302,6 +302,11 @@ def results_context(link: Permalink, code: str | None = None) -> dict[str, Any]:
         "result": result,
         "decision": decision,
         "verdict": said,
+        # "how sure", from the Monte Carlo the verdict was decided with: in the page itself,
+        # not waiting for the analysis document and the charts' scripts
+        "how_sure": None
+        if one.uncertainty is None
+        else how_sure(decision, one.uncertainty, one.draws, scenario.currency),
         "verdict_in_present_value": discounted(decision),
         "discount_rate": rate_text(scenario.discount_rate_per_year),
         "sentence": said.headline,
