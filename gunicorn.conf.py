@@ -13,6 +13,7 @@ requests that stall; see docs/production.md.
 """
 
 import gc
+import logging
 import multiprocessing
 import os
 import warnings
@@ -55,7 +56,9 @@ warnings.filterwarnings(
 
 
 def post_worker_init(worker: object) -> None:
-    """Once a worker has loaded the site, keep what it loaded out of the garbage collector's way.
+    """Once a worker has loaded the site, load what its first request would (webapp.warmup:
+    the URLconf and its views, templates, translations, the engine's code paths, today's
+    catalog), then keep all of it out of the garbage collector's way.
 
     Python's full collections walk every object that has survived earlier
     ones, and after startup that is Django, numpy, the URLconf and everything
@@ -64,4 +67,13 @@ def post_worker_init(worker: object) -> None:
     140-200 ms; frozen, those objects are no longer walked and the pauses take
     a few milliseconds (docs/production.md, "Worker model").
     """
+    from django.db import connections  # the site is loaded: Django is set up
+
+    from webapp.warmup import warm_up
+
+    try:
+        warm_up()
+    except Exception:  # a worker that could not warm up still serves, as it did before
+        logging.getLogger("gunicorn.error").exception("warm-up failed")
+    connections.close_all()  # requests run in another thread, with their own connection
     gc.freeze()

@@ -14,12 +14,20 @@ the analysis is ever found in a cache):
    (the options operation over 20 × 60) and answers the redirect to the permalink;
 2. **page**: that results page, its ranking ("Every way to do this work") read from step 1;
 3. **analysis**: the page's ``analysis.json`` (the Monte Carlo, tornado, fleet and grid);
-4. **link, cold**: the same page opened from its link with every cache emptied (a colleague
-   opening the link on another server): the ranking computed again in this request.
+4. **link, cold**: the same page opened from its link with every cache emptied, the
+   catalog's version with them (a colleague opening the link right after a catalog change):
+   the catalog read, the ranking and the Monte Carlo computed again in this request;
+5. **link, other worker**: the same page on a worker that has not seen the plan (its own
+   memory emptied) but holds today's catalog, as every worker does once started
+   (webapp/warmup.py): the ranking and the Monte Carlo computed again;
+6. **analysis, other worker**: the page's ``analysis.json`` on yet another worker (its own
+   memory emptied, the document not yet in the shared cache): the Monte Carlo again, as
+   when a browser's request for it reaches another worker than the page's.
 
 Medians of the runs are printed, with their ratio to the 150 ms target, in wall-clock time
 and in the process's CPU time (the machine may be shared: the CPU figure leaves the
-neighbours out).
+neighbours out). A process's first request (imports, templates) is left out: every worker
+makes it before it accepts one (webapp/warmup.py).
 
     .venv/bin/python benchmarks/ranking.py            # --repeat 5
 """
@@ -167,7 +175,14 @@ def main() -> None:
     rents, builds = grow_catalog()
     client = Client(HTTP_ACCEPT_LANGUAGE="en", HTTP_HOST="localhost")
     client.post(reverse("planner:home"), form_data(-1))  # imports, templates
-    steps = ("form", "page", "analysis", "link, cold")
+    steps = (
+        "form",
+        "page",
+        "analysis",
+        "link, cold",
+        "link, other worker",
+        "analysis, other worker",
+    )
     wall: dict[str, list[float]] = {step: [] for step in steps}
     cpu: dict[str, list[float]] = {step: [] for step in steps}
     ranked = []
@@ -187,7 +202,16 @@ def main() -> None:
         forget_catalog_version()
         reopened, *cold = timed(lambda: client.get(url))  # noqa: B023
         assert reopened.status_code == 200 and 'id="every-way"' in reopened.content.decode()
-        for step, (w, c) in zip(steps, (form, shown, analysis, cold), strict=True):
+        caches["default"].clear()  # another worker: the catalog as it holds it, the plan unseen
+        forget_catalog_version()  # its version read again, as a worker does every 2 s
+        elsewhere, *other = timed(lambda: client.get(url))  # noqa: B023
+        assert elsewhere.status_code == 200 and 'id="every-way"' in elsewhere.content.decode()
+        for cache in ("default", "shared"):  # yet another worker; the document not yet shared
+            caches[cache].clear()
+        answered, *apart = timed(lambda: client.get(url + "/analysis.json"))  # noqa: B023
+        assert answered.status_code == 200 and answered.json() == answer.json()
+        measured = (form, shown, analysis, cold, other, apart)
+        for step, (w, c) in zip(steps, measured, strict=True):
             wall[step].append(w)
             cpu[step].append(c)
     print(
@@ -203,6 +227,7 @@ def main() -> None:
     totals = {
         "form + page + analysis": ("form", "page", "analysis"),
         "link, cold + analysis": ("link, cold", "analysis"),
+        "link + analysis, other workers": ("link, other worker", "analysis, other worker"),
     }
     for step in steps:
         w, c = statistics.median(wall[step]), statistics.median(cpu[step])

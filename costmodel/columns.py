@@ -307,14 +307,18 @@ def demand_matrix(
         if box_throughput is None:
             raise ValueError("a jobs workload needs the box's throughput")
         memory = np.broadcast_to(np.inf if box_memory_gb is None else box_memory_gb, (n,))
-        parts = [
-            placed_work(workloads[int(i)], 1, months, None, memory[i : i + 1])  # type: ignore[arg-type]
-            for i in jobs
-        ]
-        work = np.concatenate([on_box for on_box, _ in parts])
+        work = np.empty((jobs.size, months))
+        rented = np.empty((jobs.size, months))
+        # the rows of one workload (the boxes or offerings of an options request) at once
+        same: dict[int, list[int]] = {}
+        for k, i in enumerate(jobs):
+            same.setdefault(id(workloads[int(i)]), []).append(k)
+        for ks in same.values():
+            rows = jobs[ks]
+            workload: Any = workloads[int(rows[0])]
+            work[ks], rented[ks] = placed_work(workload, len(ks), months, None, memory[rows])
         box = np.asarray(box_throughput, dtype=np.float64)[jobs]
         demand[jobs] = jobs_demand(work, box, horizon_months[jobs], months)
-        rented = np.concatenate([rent for _, rent in parts])
         if rented.any():
             offload = np.zeros((n, months))
             offload[jobs] = np.where(running_months(horizon_months[jobs], months), rented, 0.0)
@@ -540,20 +544,42 @@ def variants(
             columns = columns.with_values(path, column)
     box = columns.build.gpu_count * columns.build.gpu_throughput
     workload = scenario.workload
-    if not isinstance(workload, JobsWorkload):
-        demand = workload_demand(workload, count, horizon, months, workload_values, box)
-        return dataclasses.replace(columns, horizon_months=horizon, demand=demand)
     if box_memory_gb is not None:
         memory: Array = np.full(count, box_memory_gb)
     elif scenario.build.gpu_memory_gb is None:
         memory = np.full(count, np.inf)
     else:
         memory = columns.build.gpu_count * scenario.build.gpu_memory_gb
-    on_box, rented = placed_work(workload, count, months, workload_values, memory)
+    if count > 1 and not workload_values and _alike(horizon, box, memory):
+        # the same work in every copy (a Monte Carlo that draws no input of the work): one
+        # copy's demand, shared read-only by all, as costmodel.line_costs.power shares a row
+        demand, offload = _demand(workload, 1, horizon[:1], months, {}, box[:1], memory[:1])
+        shape = (count, months)
+        demand = np.broadcast_to(demand, shape)
+        offload = None if offload is None else np.broadcast_to(offload, shape)
+    else:
+        demand, offload = _demand(workload, count, horizon, months, workload_values, box, memory)
+    return dataclasses.replace(columns, horizon_months=horizon, demand=demand, offload_work=offload)
+
+
+def _alike(*columns: npt.NDArray[Any]) -> bool:
+    """Whether each of ``columns`` holds one value in every row."""
+    return all((column == column[0]).all() for column in columns)
+
+
+def _demand(
+    workload: AnyWorkload,
+    count: int,
+    horizon: npt.NDArray[np.int64],
+    months: int,
+    values: Mapping[str, Array],
+    box: Array,
+    memory: Array,
+) -> tuple[Array, Array | None]:
+    """:func:`variants`' demand (count, months) [h] and rented jobs' work (None: none)."""
+    if not isinstance(workload, JobsWorkload):
+        return workload_demand(workload, count, horizon, months, values, box), None
+    on_box, rented = placed_work(workload, count, months, values, memory)
     running = running_months(horizon, months)
-    return dataclasses.replace(
-        columns,
-        horizon_months=horizon,
-        demand=jobs_demand(on_box, box, horizon, months),
-        offload_work=np.where(running, rented, 0.0) if rented.any() else None,
-    )
+    offload = np.where(running, rented, 0.0) if rented.any() else None
+    return jobs_demand(on_box, box, horizon, months), offload

@@ -14,9 +14,10 @@ import math
 from typing import Annotated, Any
 
 import numpy as np
+import numpy.typing as npt
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from costmodel.columns import ProjectionOverflowError, columns_from, variants
+from costmodel.columns import Array, Columns, ProjectionOverflowError, columns_from, variants
 from costmodel.errors import FieldError, ScenarioError, field_errors
 from costmodel.line_costs import rent_instance_hours
 from costmodel.projection import project_columns
@@ -91,12 +92,27 @@ def peak_committed_need(scenario: Scenario) -> int:
     instance-hours, burst above one box and rework included (they do not depend
     on the committed count).
     """
-    c = columns_from([scenario])
+    return int(_peak_needs(columns_from([scenario]))[0])
+
+
+def _peak_needs(c: Columns) -> npt.NDArray[np.int64]:
+    """:func:`peak_committed_need` of each row of ``c``."""
     with np.errstate(over="ignore", invalid="ignore"):  # huge inputs: capped below
-        peak = float(rent_instance_hours(c).max()) / HOURS_PER_MONTH
-    if not math.isfinite(peak):
-        return MAX_COMMITTED_INSTANCES
-    return min(math.ceil(peak), MAX_COMMITTED_INSTANCES)
+        peak = rent_instance_hours(c).max(axis=1) / HOURS_PER_MONTH
+    need = np.ceil(np.where(np.isfinite(peak), peak, MAX_COMMITTED_INSTANCES))
+    return np.minimum(need, MAX_COMMITTED_INSTANCES).astype(np.int64)
+
+
+def _overflow() -> ScenarioError:
+    return ScenarioError(
+        [
+            FieldError(
+                "max_instances",
+                "so many instances give results that are not finite",
+                "overflow",
+            )
+        ]
+    )
 
 
 def commitment_table(scenario: Scenario, max_instances: int | None = None) -> dict[str, Any]:
@@ -161,15 +177,7 @@ def commitment_table(scenario: Scenario, max_instances: int | None = None) -> di
             variants(scenario, len(counts), values), with_break_even_utilization=False
         )
     except ProjectionOverflowError:
-        raise ScenarioError(
-            [
-                FieldError(
-                    "max_instances",
-                    "so many instances give results that are not finite",
-                    "overflow",
-                )
-            ]
-        ) from None
+        raise _overflow() from None
     rows = [
         {
             "committed_instances": k,
@@ -182,6 +190,43 @@ def commitment_table(scenario: Scenario, max_instances: int | None = None) -> di
     ]
     best = int(np.argmin(p.rent.present_value))  # the first, so the smaller k, on a tie
     return {"max_instances": top, "best_committed_instances": best, "rows": rows}
+
+
+def cheapest_counts(c: Columns) -> tuple[npt.NDArray[np.int64], Array, Array]:
+    """The cheapest count of each row's :func:`commitment_table` (rows: scenarios of one
+    horizon, each with a committed rate), with that rent side's present value and total:
+    every table in one projection (the options operation weighs a market's offerings).
+
+    Returns
+    -------
+    counts, present_value, total : ndarray, shape (N,)
+        ``best_committed_instances`` of the table with K = :func:`peak_committed_need`, and
+        its row's ``rent_present_value`` and ``rent_total`` [currency].
+
+    Raises
+    ------
+    ScenarioError
+        As :func:`commitment_table`, if a count makes the results overflow.
+    """
+    tops = _peak_needs(c)
+    rows = np.repeat(np.arange(len(c)), tops + 1)  # row i once per count 0..K_i
+    counts = np.concatenate([np.arange(top + 1, dtype=np.float64) for top in tops])
+    try:
+        p = project_columns(
+            c.take(rows).with_values("rent.committed_instances", counts),
+            with_break_even_utilization=False,
+        )
+    except ProjectionOverflowError:
+        raise _overflow() from None
+    starts = np.concatenate([[0], np.cumsum(tops + 1)[:-1]])
+    best = np.array(
+        [
+            int(np.argmin(p.rent.present_value[start : start + top + 1]))  # the smaller k on a tie
+            for start, top in zip(starts, tops, strict=True)
+        ],
+        dtype=np.int64,
+    )
+    return best, p.rent.present_value[starts + best], p.rent.total[starts + best]
 
 
 def commitment(request: CommitmentRequest) -> dict[str, Any]:

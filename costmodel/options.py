@@ -36,7 +36,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from pydantic_core import PydanticCustomError
 
 from costmodel.columns import Array, Columns, ProjectionOverflowError, columns_from
-from costmodel.commitment import commitment_table
+from costmodel.commitment import cheapest_counts
 from costmodel.errors import FieldError, ScenarioError, field_errors
 from costmodel.projection import chunks, project_columns
 from costmodel.scenario import (
@@ -308,21 +308,27 @@ def _rent_plans(
         chosen.append((i, own.model_copy(update={"rent": option.rent})))
     if not chosen:
         return plans, infeasible
-    committed = {
-        i: commitment_table(s)
-        for i, s in chosen
+    columns = columns_from([s for _, s in chosen])
+    # a commitment the request leaves open is counted at its cheapest count, every
+    # offering's commitment table in one projection (costmodel.commitment)
+    open_rows = [
+        row
+        for row, (i, s) in enumerate(chosen)
         if s.rent.committed_hourly_rate > 0
         and "committed_instances" not in request.rents[i].rent.model_fields_set
-    }
-    columns = columns_from([s for _, s in chosen])
+    ]
+    committed: dict[int, tuple[int, float, float]] = {}
+    if open_rows:
+        counts, values, totals = cheapest_counts(columns.take(open_rows))
+        committed = {
+            row: (int(k), float(v), float(t))
+            for row, k, v, t in zip(open_rows, counts, values, totals, strict=True)
+        }
     figures = _figures(columns, [(f"rents.{i}.rent",) for i, _ in chosen])
     for row, (i, s) in enumerate(chosen):
         name = request.rents[i].name
-        if i in committed:
-            table = committed[i]
-            best = table["rows"][table["best_committed_instances"]]
-            count = int(best["committed_instances"])
-            present_value, total = best["rent_present_value"], best["rent_total"]
+        if row in committed:
+            count, present_value, total = committed[row]
         else:
             count = s.rent.committed_instances
             present_value = figures["rent.present_value"][row]

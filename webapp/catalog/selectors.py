@@ -384,6 +384,28 @@ class CatalogSnapshot:
     def used_prices(self) -> dict[int, list[UsedGpuPrice]]:
         return used_prices_on(self.day)
 
+    KINDS = (
+        "presets",
+        "parts",
+        "part_prices",
+        "offerings",
+        "cloud_rates",
+        "tariffs",
+        "hosting_options",
+        "benchmarks",
+        "throughputs",
+        "fx_rates",
+        "used_prices",
+    )
+    """Every kind of row a snapshot reads, by its attribute."""
+
+    def read_all(self) -> CatalogSnapshot:
+        """Every kind of row read now rather than when first asked for (a worker's warm-up,
+        :mod:`webapp.warmup`)."""
+        for kind in self.KINDS:
+            getattr(self, kind)
+        return self
+
     def part_price(self, part: Part) -> PartPrice | None:
         return self.part_prices.get(part.pk)
 

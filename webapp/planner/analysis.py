@@ -26,7 +26,7 @@ from django.core.cache import caches
 from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 
-from costmodel import Scenario, ScenarioError, compare
+from costmodel import Scenario, ScenarioError
 from costmodel.decision import Decision, on_present_value, verdict_measure
 from costmodel.lines import LINES, SIDE_LABELS
 from costmodel.operations import fleet, parse_fleet, parse_tornado, tornado
@@ -107,12 +107,13 @@ def run_analyses(link: Permalink) -> Analyses:
     """
     scenario = link.scenario
     data = scenario.model_dump(mode="json")
-    result = compare(scenario)
+    # the Monte Carlo and the decision are the one decision's (webapp.decided): the page,
+    # the files and the stored verdict state the same code; its projection of the plan,
+    # monthly series too, is compare()'s (costmodel.sensitivity.result_and_sweep)
+    one = decided(scenario, link.ranges, link.provenance, monthly=True)
+    result = one.result
     sweep = utilization_sweep(scenario)
     grid = utilization_horizon_grid(scenario, GRID_UTILIZATIONS, default_horizons(scenario))
-    # the Monte Carlo and the decision are the one decision's (webapp.decided): the page,
-    # the files and the stored verdict state the same code
-    one = decided(scenario, link.ranges, link.provenance)
     chosen_drivers = drivers_of(link)
     swings, swings_error = None, None
     try:
