@@ -27,7 +27,7 @@ PORT ?= 8000
 DEV_ENV := DJANGO_DEBUG=true
 # Bytecode cached under .venv/pycache even where PYTHONDONTWRITEBYTECODE is set (as in many
 # container images), and nothing written beside the sources: without it every process the
-# tests start (two pytest workers per pass, each server, worker and command they run)
+# tests start (the pytest workers of both passes, each server, worker and command they run)
 # compiles Django, numpy, hypothesis and schemathesis from source again, about half of
 # collection's CPU time (20 s -> 10 s per process).
 TEST_ENV := DJANGO_SECRET_KEY=test-only-not-secret DJANGO_STATIC_MANIFEST=false \

@@ -86,9 +86,15 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
     The rest (the engine's tests under tests/costmodel, parsers, settings, CLI runs on files)
     give the same result on any database, so the PostgreSQL pass of `make test` leaves them
-    out (``-m database``) and they run once, in the SQLite pass."""
+    out (``-m database``) and they run once, in the SQLite pass. So do the tests marked
+    ``reads_only`` (a whole module of pages built from the shipped catalog), except those of
+    them marked ``database`` by hand."""
     for item in items:
         uses = set(getattr(item, "fixturenames", ()))
+        if item.get_closest_marker("database") is not None:
+            continue  # marked by hand: a test that writes, in a module marked reads_only
+        if item.get_closest_marker("reads_only") is not None:
+            continue  # run once: see reads_only_means_no_write below
         if item.get_closest_marker("django_db") or uses & DATABASE_FIXTURES:
             item.add_marker(pytest.mark.database)
 
@@ -127,3 +133,47 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
             "this pytest: see the pin of pytest in pyproject.toml)",
             pytrace=False,
         )
+
+
+# --------------------------------------------------------------------------
+# reads_only: pages built from the shipped catalog, run once (in the SQLite pass)
+# --------------------------------------------------------------------------
+
+WRITES = ("INSERT", "UPDATE", "DELETE")
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item):
+    """A test marked ``reads_only`` (and not ``database``) fails if it writes to the database.
+
+    Such a test reaches the database only through what its fixtures wrote (the shipped catalog,
+    users) and the reads of the pages it requests: the resolver's and the selectors' queries,
+    which the catalog's own tests run on both databases. What it checks on top (the engine's
+    figures for the scenario those reads resolve, the page's words) cannot differ between
+    SQLite and PostgreSQL, so the PostgreSQL pass leaves it out. A test that saves, queues a
+    task, signs in or caches does not fit that reason: it must be marked ``database``, and this
+    says so rather than let it run on one database only."""
+    if item.get_closest_marker("reads_only") is None or item.get_closest_marker("database"):
+        return (yield)
+    from contextlib import ExitStack
+
+    from django.db import connections
+
+    writes: list[str] = []
+
+    def refuse_writes(execute, sql, params, many, context):
+        if sql.lstrip()[:6].upper() in WRITES:
+            writes.append(" ".join(sql.split())[:100])
+        return execute(sql, params, many, context)
+
+    with ExitStack() as stack:
+        for alias in connections:
+            stack.enter_context(connections[alias].execute_wrapper(refuse_writes))
+        result = yield
+    if writes:
+        pytest.fail(
+            f"marked reads_only, yet it wrote to the database ({len(writes)} statements, the "
+            f"first: {writes[0]}): mark it database, so that it runs on PostgreSQL too",
+            pytrace=False,
+        )
+    return result

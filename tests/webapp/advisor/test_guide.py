@@ -28,6 +28,13 @@ from webapp.planner.permalink import decode
 # worker runs the whole module, so that the other never computes it a second time.
 pytestmark = pytest.mark.xdist_group("guide")
 
+# The tests of the guide's figures and verdicts (marked reads_only) read what ``shipped``
+# computed and write nothing: the engine's figures for a resolved scenario cannot depend on the
+# database the catalog was read from, so the PostgreSQL pass of `make test` leaves them, and
+# ``shipped`` with them, out. The guide's own reads of the catalog (the runner, the pages,
+# their caching) run on both. (They keep the django_db mark: it is what has pytest-django set up
+# the database ``shipped`` reads, also when they run alone.)
+
 CLAIM_KEYS = [
     "server-4x4090",
     "cluster-h100",
@@ -136,6 +143,7 @@ def combined(verdicts):
 
 
 @pytest.mark.django_db
+@pytest.mark.reads_only
 def test_every_claim_of_the_guide_is_checked_in_order(checked):
     assert [claim.spec.key for claim in checked.claims] == CLAIM_KEYS
     for claim in checked.claims:
@@ -145,6 +153,7 @@ def test_every_claim_of_the_guide_is_checked_in_order(checked):
 
 
 @pytest.mark.django_db
+@pytest.mark.reads_only
 def test_each_figure_is_the_engines_for_the_same_resolved_scenario(checked, alone):
     cases = [case for case in all_cases(checked) if case.summary is not None]
     assert len(cases) > 80
@@ -161,6 +170,7 @@ def test_each_figure_is_the_engines_for_the_same_resolved_scenario(checked, alon
 
 
 @pytest.mark.django_db
+@pytest.mark.reads_only
 def test_each_decision_is_the_one_the_engines_sweep_gives(checked, alone):
     computed = [case for case in all_cases(checked) if case.summary is not None]
     assert len(computed) > 80
@@ -176,6 +186,7 @@ def test_each_decision_is_the_one_the_engines_sweep_gives(checked, alone):
 
 
 @pytest.mark.django_db
+@pytest.mark.reads_only
 def test_each_case_verdict_follows_its_rule_from_the_engine_figures(checked, alone):
     judged = 0
     for check in checks_of(checked).values():
@@ -190,6 +201,7 @@ def test_each_case_verdict_follows_its_rule_from_the_engine_figures(checked, alo
 
 
 @pytest.mark.django_db
+@pytest.mark.reads_only
 def test_each_case_links_to_a_permalink_of_exactly_its_scenario(checked, alone):
     for case in all_cases(checked):
         assert case.url, case.label
@@ -206,6 +218,7 @@ def test_each_case_links_to_a_permalink_of_exactly_its_scenario(checked, alone):
 
 
 @pytest.mark.django_db
+@pytest.mark.reads_only
 def test_each_decision_weighs_its_own_scenario_at_the_reference_utilization(checked):
     decided = [case for case in all_cases(checked) if case.decision is not None]
     assert len(decided) > 80
@@ -233,6 +246,7 @@ def test_a_cold_guide_page_reads_the_catalog_in_at_most_100_queries(
 
 
 @pytest.mark.django_db
+@pytest.mark.reads_only
 def test_the_cluster_is_checked_against_8_gpu_h100_nodes_in_every_pricing_mode(checked, alone):
     cluster = claims_of(checked)["cluster-h100"]
     seen = set()
@@ -252,6 +266,7 @@ def test_the_cluster_is_checked_against_8_gpu_h100_nodes_in_every_pricing_mode(c
 
 
 @pytest.mark.django_db
+@pytest.mark.reads_only
 def test_the_cluster_at_high_use_pays_back_within_a_year_only_where_the_engine_says_so(
     checked, alone
 ):
@@ -266,6 +281,7 @@ def test_the_cluster_at_high_use_pays_back_within_a_year_only_where_the_engine_s
 
 
 @pytest.mark.django_db
+@pytest.mark.reads_only
 def test_buying_beyond_a_year_is_also_checked_against_1_year_reservations(checked, alone):
     check = checks_of(checked)[("server-4x4090", "payback-reserved")]
     assert check.cases
@@ -281,6 +297,7 @@ def test_buying_beyond_a_year_is_also_checked_against_1_year_reservations(checke
 
 
 @pytest.mark.django_db
+@pytest.mark.reads_only
 def test_hourly_billing_is_compared_with_a_reservation_of_the_same_instance(checked, alone):
     for key in ("short-vs-reserved", "fluctuating-vs-reserved"):
         check = checks_of(checked)[("short-projects", key)]
@@ -301,6 +318,7 @@ def test_hourly_billing_is_compared_with_a_reservation_of_the_same_instance(chec
 
 
 @pytest.mark.django_db
+@pytest.mark.reads_only
 def test_tidal_work_reserved_instead_reserves_one_instance(checked, alone):
     check = checks_of(checked)[("tidal", "reserved")]
     assert check.cases
@@ -312,6 +330,7 @@ def test_tidal_work_reserved_instead_reserves_one_instance(checked, alone):
 
 
 @pytest.mark.django_db
+@pytest.mark.reads_only
 def test_short_projects_and_fluctuating_demand_compare_on_demand_offerings_only(checked, alone):
     for key in ("short", "fluctuating"):
         for case in checks_of(checked)[("short-projects", key)].cases:
@@ -319,6 +338,7 @@ def test_short_projects_and_fluctuating_demand_compare_on_demand_offerings_only(
 
 
 @pytest.mark.django_db
+@pytest.mark.reads_only
 def test_the_price_claims_compare_the_resolved_capex(checked, alone):
     for claim, low, high in (("server-4x4090", 150_000, 200_000), ("server-4060ti", 6_000, 8_000)):
         check = checks_of(checked)[(claim, "price")]
@@ -330,6 +350,7 @@ def test_the_price_claims_compare_the_resolved_capex(checked, alone):
 
 
 @pytest.mark.django_db
+@pytest.mark.reads_only
 def test_the_throughput_claim_uses_the_catalogs_measured_figure(checked, shipped):
     measured = shipped[2]
     check = checks_of(checked)[("resnet50-throughput", "measured")]
@@ -576,6 +597,7 @@ def test_a_guide_one_worker_checked_serves_the_others(catalog, monkeypatch):
 
 
 @pytest.mark.django_db
+@pytest.mark.reads_only
 def test_a_case_with_a_cost_of_capital_is_decided_in_present_value_like_its_results_page(
     checked,
 ):

@@ -231,6 +231,9 @@ def test_the_shipped_catalog_has_h100_offerings_in_every_pricing_mode(shipped):
         assert offering.on_demand_sibling.pricing_mode == "on-demand"
 
 
+# Every pair resolved (the resolver's queries, which its own tests run on both databases,
+# repeated for each pair) and handed to the engine: once, in the SQLite pass.
+@pytest.mark.reads_only
 @pytest.mark.parametrize("offering", H100_OFFERINGS)
 def test_every_cluster_preset_against_every_h100_offering_is_a_scenario_compare_accepts(
     shipped, offering

@@ -276,6 +276,9 @@ def test_the_shipped_dual_xeon_box_converts_its_usd_cpus(shipped):
     assert scenario.build.gpu_throughput == pytest.approx(0.85 * 0.9)
 
 
+# Every pair resolved (the queries of the single resolutions above, which run on both databases,
+# repeated for each pair) and handed to the engine: once, in the SQLite pass.
+@pytest.mark.reads_only
 def test_every_shipped_preset_against_every_a100_offering_gives_a_valid_scenario(shipped):
     presets = BuildPreset.objects.values_list("slug", flat=True)
     offerings = CloudOffering.objects.filter(gpu_model__slug__startswith="a100").values_list(

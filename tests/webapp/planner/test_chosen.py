@@ -5,6 +5,7 @@ in the finance zip."""
 import re
 from html import unescape
 
+import pytest
 from django.urls import reverse
 from django.utils import translation
 
@@ -19,6 +20,11 @@ from webapp.scenarios.models import SavedScenario
 from .helpers import code_of, link_of
 from .test_export import unzip
 from .test_planner_form import form_data
+
+# Pages built from the shipped catalog, checked for their figures and words: these tests read
+# the database and write nothing (tests/conftest.py fails one that writes), so they run once, in
+# the SQLite pass; the few that save or cache are marked database and run on PostgreSQL too.
+pytestmark = pytest.mark.reads_only
 
 HOME = reverse("planner:home")
 CLUSTER = "cluster-4x-hgx-h100"
@@ -260,6 +266,7 @@ def test_a_running_cost_the_user_typed_is_not_listed(client, shipped_catalog):
 # --- saved scenarios, older links, the zip -------------------------------------------------
 
 
+@pytest.mark.database  # it writes: on both databases
 def test_a_saved_scenario_shows_the_same_list(client, shipped_catalog):
     url = submit(client, preset=CLUSTER, currency="USD", cloud_offering=COMMITMENT)
     client.post(reverse("planner:save"), {"code": code_of(url), "name": "cluster"})
@@ -308,6 +315,7 @@ def test_an_older_permalink_lists_what_its_catalog_chose(client, shipped_catalog
     assert chinese["cloud_offering"][2].startswith("美元方案在美国市场租用")
 
 
+@pytest.mark.database  # it writes: on both databases
 def test_a_default_the_catalog_has_changed_since_is_said_to_be_the_default_of_then(
     client, shipped_catalog
 ):

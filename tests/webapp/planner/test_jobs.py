@@ -20,6 +20,11 @@ from webapp.scenarios.models import SavedScenario
 from .helpers import link_of
 from .test_planner_form import form_data
 
+# Pages built from the shipped catalog, checked for their figures and words: these tests read
+# the database and write nothing (tests/conftest.py fails one that writes), so they run once, in
+# the SQLite pass; the few that save or cache are marked database and run on PostgreSQL too.
+pytestmark = pytest.mark.reads_only
+
 HOME = reverse("planner:home")
 BUDGET = "budget-rtx4060ti"  # 1 × RTX 4060 Ti 16GB
 
@@ -246,6 +251,7 @@ def test_more_runs_than_eight_boxes_do_are_refused_in_words(client, shipped_cata
     assert "8" in message
 
 
+@pytest.mark.database  # it writes: on both databases
 def test_a_jobs_plan_has_its_csv_analysis_and_scenario_json(client, shipped_catalog):
     response = client.post(HOME, jobs_data(client, ADAPTER_7B, IMAGENET))
     code = urlsplit(response["Location"]).path.rstrip("/").rsplit("/", 1)[-1]
@@ -308,6 +314,7 @@ def test_the_refusal_speaks_chinese_to_a_chinese_browser(client, shipped_catalog
     assert "用这个预设打开规划器" in html
 
 
+@pytest.mark.database  # it writes: on both databases
 def test_a_rerun_at_todays_prices_keeps_what_the_jobs_were(client, shipped_catalog):
     response = client.post(HOME, jobs_data(client, ADAPTER_7B, TYPED))
     code = response["Location"].removeprefix("/r/")

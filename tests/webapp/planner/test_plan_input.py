@@ -19,6 +19,11 @@ from .helpers import code_of, link_of
 from .test_jobs import ADAPTER_7B, IMAGENET, jobs_data
 from .test_planner_form import form_data
 
+# Pages built from the shipped catalog, checked for their figures and words: these tests read
+# the database and write nothing (tests/conftest.py fails one that writes), so they run once, in
+# the SQLite pass; the few that save or cache are marked database and run on PostgreSQL too.
+pytestmark = pytest.mark.reads_only
+
 HOME = reverse("planner:home")
 
 OTHER_SCENARIOS = ("costmodel/options.py", "costmodel/operations.py")

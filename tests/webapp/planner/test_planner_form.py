@@ -11,6 +11,11 @@ from webapp.planner.ranking import best_rent
 
 from .helpers import link_of
 
+# Pages built from the shipped catalog, checked for their figures and words: these tests read
+# the database and write nothing (tests/conftest.py fails one that writes), so they run once, in
+# the SQLite pass; the few that save or cache are marked database and run on PostgreSQL too.
+pytestmark = pytest.mark.reads_only
+
 HOME = reverse("planner:home")
 
 

@@ -16,6 +16,11 @@ from webapp.scenarios.models import SavedScenario
 from .helpers import link_of
 from .test_planner_form import form_data, selection_of
 
+# Pages built from the shipped catalog, checked for their figures and words: these tests read
+# the database and write nothing (tests/conftest.py fails one that writes), so they run once, in
+# the SQLite pass; the few that save or cache are marked database and run on PostgreSQL too.
+pytestmark = pytest.mark.reads_only
+
 HOME = reverse("planner:home")
 COMMITMENT = "gcp-a3-highgpu-1g-commit-1y"
 
@@ -336,6 +341,7 @@ def test_a_reopened_link_shows_its_ranges_and_keeps_them(client, shipped_catalog
     assert again.scenario == link.scenario
 
 
+@pytest.mark.database  # it writes: on both databases
 def test_saving_and_re_running_keep_the_ranges(client, shipped_catalog):
     location = post(client, range_utilization_low="30", range_utilization_high="90")["Location"]
     link = link_of(location)

@@ -3,6 +3,10 @@
 The workbook's Monthly, Summary and Fiscal years sheets are formulas over its
 Inputs sheet; openpyxl writes them without results, so every figure read back
 here was computed by LibreOffice Calc (Debian's ``libreoffice-calc-nogui``).
+
+The recalculation tests download the workbook of an explicit scenario (a link, no catalog):
+its view reads no database, so they carry no django_db mark (pytest-django would refuse a
+query) and run once, not again in the PostgreSQL pass of `make test`.
 """
 
 from __future__ import annotations
@@ -158,7 +162,6 @@ def implied_profile(data: dict[str, Any]) -> dict[str, Any]:
     return {**data, "workload": {"kind": "profile", "monthly_utilization": profile}}
 
 
-@pytest.mark.django_db
 def test_the_workbooks_of_the_v1_and_v2_examples_recalculate_to_the_engine(client, tmp_path):
     query = "?fiscal_year_start_month=4&purchase_month=9"
     options = AccountingOptions(fiscal_year_start_month=4, purchase_month=9)
@@ -198,7 +201,6 @@ def v3_scenario(data: dict[str, Any]) -> dict[str, Any]:
     return data
 
 
-@pytest.mark.django_db
 @pytest.mark.skipif(not (V3 / "expected.json").is_file(), reason="no version-3 examples here")
 def test_the_workbooks_of_the_v3_examples_give_their_expected_figures(client, tmp_path):
     expected = json.loads((V3 / "expected.json").read_text())
@@ -234,7 +236,6 @@ def edited(content: bytes, changes: dict[str, float]) -> bytes:
     return out.getvalue()
 
 
-@pytest.mark.django_db
 def test_changing_the_inputs_moves_the_totals_as_the_engine_does(client, tmp_path):
     steady = example("v2/hybrid-burst-life-financing.json")
     tidal = example("tidal-4060ti.json")
@@ -474,7 +475,6 @@ def test_a_chinese_workbooks_sources_name_catalog_rows_and_fields_in_chinese(
     assert preset.useful_life_source_zh in cells and preset.useful_life_source not in text
 
 
-@pytest.mark.django_db
 def test_the_workbook_of_the_v4_placement_example_rents_the_job_the_box_cannot_hold(
     client, tmp_path
 ):
