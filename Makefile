@@ -9,12 +9,14 @@ VENV := .venv
 PY := $(VENV)/bin/python
 UV := $(VENV)/bin/uv
 STAMP := $(VENV)/.installed
-# plotly.js with the cartesian trace types only (scatter, bar, heatmap, contour, box, …),
-# pinned in package.json / package-lock.json; npm ci checks the lock's sha512 and the
-# line below checks the file itself, so a changed bundle never slips in unnoticed.
-PLOTLY_PACKAGE := node_modules/plotly.js-cartesian-dist-min
-PLOTLY_JS := static/vendor/plotly/plotly-cartesian.min.js
-PLOTLY_JS_SHA256 := 79542150855a52c567260e3137095dbe2b744e6d702a5cabe67da246942fba7a
+# plotly.js with the trace types the pages draw (scatter, bar, heatmap, contour), bundled by
+# esbuild from frontend/plotly-charts.js: plotly.js and esbuild are pinned in package.json /
+# package-lock.json (npm ci checks the lock's sha512), and the line below checks the bundle
+# itself, so a changed build never slips in unnoticed.
+PLOTLY_PACKAGE := node_modules/plotly.js
+PLOTLY_ENTRY := frontend/plotly-charts.js
+PLOTLY_JS := static/vendor/plotly/plotly-charts.min.js
+PLOTLY_JS_SHA256 := aa4a26a57c17efacef5d8d6a7bd979d0b8b9f2cdf14a300853bcadd330667535
 # plotly's own Simplified Chinese (toolbar, date and number formats), pinned the same way;
 # the package is CommonJS, so node writes it out as the browser's Plotly.register(...) call.
 PLOTLY_LOCALES := node_modules/plotly.js-locales
@@ -43,15 +45,19 @@ $(STAMP): requirements.lock
 	$(UV) pip sync --python $(PY) requirements.lock
 	touch $@
 
-$(PLOTLY_JS): package.json package-lock.json
-	@echo "==> plotly.js: fetching the pinned bundle with npm (under a minute)"
+$(PLOTLY_JS): package.json package-lock.json $(PLOTLY_ENTRY)
+	@echo "==> plotly.js: fetching the pinned sources with npm and bundling the pages' trace types (a minute)"
 	command -v npm >/dev/null || $(MAKE) --no-print-directory debian-node
 	npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
-	echo "$(PLOTLY_JS_SHA256)  $(PLOTLY_PACKAGE)/plotly-cartesian.min.js" | sha256sum --check --quiet
 	rm -rf $(dir $@)
 	mkdir -p $(dir $@)
+	# plotly's own build settings (its esbuild-config.js), less the plugins for the WebGL and
+	# map traces left out; the maplibre stylesheet its registry names for map traces is empty
+	node_modules/.bin/esbuild $(PLOTLY_ENTRY) --bundle --minify --format=iife --global-name=Plotly \
+	  --target=es2016 --define:global=window --define:define.amd=false --loader:.css=empty \
+	  --log-level=error --outfile=$@
+	echo "$(PLOTLY_JS_SHA256)  $@" | sha256sum --check --quiet
 	cp $(PLOTLY_PACKAGE)/LICENSE $(dir $@)LICENSE
-	cp $(PLOTLY_PACKAGE)/plotly-cartesian.min.js $@
 	echo "$(PLOTLY_LOCALE_ZH_SHA256)  $(PLOTLY_LOCALES)/zh-cn.js" | sha256sum --check --quiet
 	node -e 'process.stdout.write("Plotly.register(" + JSON.stringify(require("./$(PLOTLY_LOCALES)/zh-cn.js")) + ");\n")' > $(PLOTLY_LOCALE_ZH)
 

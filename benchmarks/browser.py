@@ -20,7 +20,8 @@ Playwright, then times, from the start of the navigation:
 Each is measured ROUNDS times (default 5); the medians are printed. Targets: first
 visit (every chart drawn) ≤ 1.0 s, repeat visit ≤ 0.5 s, guide ≤ 1.0 s. Below them, where
 the first visit's time went: the page's HTML, plotly.js, the analysis document, the "how
-sure" sentence and each chart's drawing (results.js times it with performance.measure).
+sure" sentence and each chart's drawing (results.js times it with performance.measure), and
+the renderer's main-thread time (busy, script, layout, style) from Chrome's own metrics.
 
     .venv/bin/python benchmarks/browser.py            # ROUNDS=9 WEB_CONCURRENCY=2 ...
 """
@@ -71,6 +72,16 @@ FIRST_SCREEN = """() => {
   return !!badge && (!!badge.dataset.code || sure.hidden)
     && shown.every(c => c.dataset.rendered === 'true' || c.hidden);
 }"""
+
+
+# Chrome's Performance.getMetrics, for the first visit: the renderer's main thread busy
+# (all its tasks), running script, laying out and working out styles, in seconds.
+RENDERER = {
+    "busy": "TaskDuration",
+    "script": "ScriptDuration",
+    "layout": "LayoutDuration",
+    "style": "RecalcStyleDuration",
+}
 
 
 def free_port() -> int:
@@ -181,6 +192,7 @@ def main() -> None:
     names = ["first screen", *TARGETS]
     samples: dict[str, list[float]] = {name: [] for name in names}
     first_parts: list[dict] = []
+    renderer: dict[str, list[float]] = {name: [] for name in RENDERER}
     try:
         for _ in range(300):
             try:
@@ -201,7 +213,15 @@ def main() -> None:
                 path = base + permalink(env, 0.11 + round_ / 100)
                 context = browser.new_context(viewport=WINDOW)
                 page = context.new_page()
+                # the renderer's own busy time (Chrome's Performance domain): on a shared
+                # machine it moves less than the wall clock
+                cdp = context.new_cdp_session(page)
+                cdp.send("Performance.enable")
                 screen, every = timed(page, path, FIRST_SCREEN, RESULTS_DRAWN, parts=first_parts)
+                read = cdp.send("Performance.getMetrics")["metrics"]
+                metrics = {m["name"]: m["value"] for m in read}
+                for name, metric in RENDERER.items():
+                    renderer[name].append(metrics[metric] * 1000)
                 samples["first screen"].append(screen)
                 samples["first visit"].append(every)
                 samples["repeat visit"] += timed(page, path, RESULTS_DRAWN)
@@ -235,6 +255,10 @@ def main() -> None:
             f"-{statistics.median(p[part][1] for p in first_parts if part in p):.0f}"
             for part in names
         )
+    )
+    print(
+        "first visit, the renderer's main thread until every chart is drawn [ms, medians]: "
+        + ", ".join(f"{name} {statistics.median(v):.0f}" for name, v in renderer.items())
     )
     print(json.dumps({name: round(statistics.median(v), 3) for name, v in samples.items()}))
 

@@ -154,6 +154,16 @@ class Columns:
         columns: Columns = _map_arrays(self, lambda values: values[index])
         return columns
 
+    def copies(self, count: int) -> Columns:
+        """``count`` copies of the one scenario of these columns, as read-only views of its
+        row (nothing copied): :func:`variants` then sets the inputs that differ."""
+        if len(self) != 1:
+            raise ValueError("copies are made of one scenario's columns")
+        columns: Columns = _map_arrays(
+            self, lambda values: np.broadcast_to(values, (count, *values.shape[1:]))
+        )
+        return columns
+
     def rows(self, rows: slice) -> Columns:
         """The scenarios in a range of rows, as views (nothing copied)."""
         columns: Columns = _map_arrays(self, lambda values: values[rows])
@@ -538,7 +548,7 @@ def variants(
     ).astype(np.int64)
     months = int(horizon.max()) + 1
     workload_values = {p: v for p, v in arrays.items() if p.startswith("workload.")}
-    columns = columns_from([scenario]).take(np.zeros(count, dtype=np.intp))
+    columns = columns_from([scenario]).copies(count)
     for path, column in arrays.items():
         if path != "horizon_months" and not path.startswith("workload."):
             columns = columns.with_values(path, column)

@@ -20,7 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from costmodel.columns import Array, Columns, ProjectionOverflowError, columns_from, variants
 from costmodel.errors import FieldError, ScenarioError, field_errors
 from costmodel.line_costs import rent_instance_hours
-from costmodel.projection import project_columns
+from costmodel.projection import chunks, project_columns
 from costmodel.scenario import HOURS_PER_MONTH, Scenario
 
 MAX_COMMITTED_INSTANCES = 64
@@ -211,22 +211,25 @@ def cheapest_counts(c: Columns) -> tuple[npt.NDArray[np.int64], Array, Array]:
     tops = _peak_needs(c)
     rows = np.repeat(np.arange(len(c)), tops + 1)  # row i once per count 0..K_i
     counts = np.concatenate([np.arange(top + 1, dtype=np.float64) for top in tops])
-    try:
-        p = project_columns(
-            c.take(rows).with_values("rent.committed_instances", counts),
-            with_break_even_utilization=False,
-        )
-    except ProjectionOverflowError:
-        raise _overflow() from None
+    tables = c.take(rows).with_values("rent.committed_instances", counts)
+    present_value, total = np.empty(len(tables)), np.empty(len(tables))
+    # projected in the engine's cache-sized chunks, each kept only for these two figures:
+    # the monthly series of every table's every count are never held at once
+    for part in chunks(len(tables), tables.months):
+        try:
+            p = project_columns(tables.rows(part), with_break_even_utilization=False)
+        except ProjectionOverflowError:
+            raise _overflow() from None
+        present_value[part], total[part] = p.rent.present_value, p.rent.total
     starts = np.concatenate([[0], np.cumsum(tops + 1)[:-1]])
     best = np.array(
         [
-            int(np.argmin(p.rent.present_value[start : start + top + 1]))  # the smaller k on a tie
+            int(np.argmin(present_value[start : start + top + 1]))  # the smaller k on a tie
             for start, top in zip(starts, tops, strict=True)
         ],
         dtype=np.int64,
     )
-    return best, p.rent.present_value[starts + best], p.rent.total[starts + best]
+    return best, present_value[starts + best], total[starts + best]
 
 
 def commitment(request: CommitmentRequest) -> dict[str, Any]:

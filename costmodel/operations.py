@@ -548,30 +548,25 @@ def uncertainty(request: UncertaintyRequest, *, with_bands: bool = True) -> dict
     break_even = np.empty(n)
     # rent_cum − build_cum, a row per month
     advantage = np.empty((months, n)) if with_bands else None
-    # Every draw's inputs at once (the work once, when no input of it is drawn: variants),
-    # projected in cache-sized chunks (projection.CHUNK_CELLS): of the monthly series,
+    # Draws are built and projected in cache-sized chunks (projection.CHUNK_CELLS):
     # only the answer's bands are ever held for every draw at once.
-    overflow = ScenarioError(
-        [
-            FieldError(
-                "distributions",
-                "some draws give results that are not finite numbers (inputs too large)",
-                "overflow",
-            )
-        ]
-    )
-    try:
-        drawn_columns = variants(scenario, n, drawn)
-    except ProjectionOverflowError:
-        raise overflow from None
     present = request.measure == "present_value_savings"
     m = np.arange(months)
     for rows in chunks(n, months):
-        columns = drawn_columns.rows(rows)
+        chunk = {path: values[rows] for path, values in drawn.items()}
         try:
+            columns = variants(scenario, rows.stop - rows.start, chunk)
             p = project_columns(columns, with_break_even_utilization=False)
         except ProjectionOverflowError:
-            raise overflow from None
+            raise ScenarioError(
+                [
+                    FieldError(
+                        "distributions",
+                        "some draws give results that are not finite numbers (inputs too large)",
+                        "overflow",
+                    )
+                ]
+            ) from None
         break_even[rows] = p.break_even_month
         savings[rows] = p.present_value_savings if present else p.savings
         if advantage is None:

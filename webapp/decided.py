@@ -17,7 +17,10 @@ Measured usage adds one rule: a plan whose workload rests on fewer than
 
 The Monte Carlo is seeded (:data:`SEED`), so the same plan always gets the
 same draws; its answer is kept in the worker's cache, so a page and its
-analysis document run it once.
+analysis document run it once when one worker answers both. A document asked
+of another worker runs it again: kept in the shared cache instead, every new
+page would write it to the database, and a warm worker's page makes no
+database query (tests/webapp/planner/test_sources.py).
 """
 
 from __future__ import annotations

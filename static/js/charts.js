@@ -127,16 +127,24 @@
     } else if (y.ticktext) {
       left = Math.max.apply(null, y.ticktext.map(function (t) { return measured(t, size); })) + 14;
     } else if (y.separatethousands) {
-      var values = [], stacks = [];
+      // the axis's traces, and those of the axes that share its range (`matches`)
+      var shared = { y: true };
+      Object.keys(out).forEach(function (k) {
+        if (/^yaxis[0-9]+$/.test(k) && out[k] && out[k].matches === "y") { shared["y" + k.slice(5)] = true; }
+      });
+      var values = [], stacks = {};
       traces.forEach(function (t) {
-        if (t.yaxis && t.yaxis !== "y") { return; }
+        var on = t.yaxis || "y";
+        if (!shared[on]) { return; }
         if (out.barmode === "stack" && t.type === "bar") {
-          (t.y || []).forEach(function (v, i) { stacks[i] = (stacks[i] || 0) + (v > 0 ? v : 0); });
+          stacks[on] = stacks[on] || [];
+          (t.y || []).forEach(function (v, i) { stacks[on][i] = (stacks[on][i] || 0) + (v > 0 ? v : 0); });
         } else {
           values = values.concat(t.y || []);
         }
       });
-      left = moneyTickWidth(values.concat(stacks), size) + titled;
+      Object.keys(stacks).forEach(function (on) { values = values.concat(stacks[on]); });
+      left = moneyTickWidth(values, size) + titled;
     } else if (y.tickformat === ".0%") {
       left = measured("100%", size) + titled;
     }

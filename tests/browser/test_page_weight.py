@@ -199,7 +199,7 @@ def test_a_results_page_weighs_at_most_700_kb_first_and_50_kb_again(
 
         _load(page, url)
         first, first_table = transfer.total, transfer.table()
-        assert any("plotly-cartesian" in u for u in transfer.urls.values()), first_table
+        assert any("plotly-charts" in u for u in transfer.urls.values()), first_table
         transfer.reset()
         _load(page, url)
         repeat, repeat_table = transfer.total, transfer.table()

@@ -398,12 +398,12 @@ def test_the_analysis_is_requested_while_plotly_is_still_loading(page, live_serv
         held_until_asked.append(bool(asked))
         route.continue_()
 
-    page.route("**/plotly-cartesian*.js", hold_plotly)
+    page.route("**/plotly-charts*.js", hold_plotly)
     page.goto(f"{live_server.url}/r/{encode(parse_scenario(STEADY))}")
     page.wait_for_selector(f"body[data-charts-rendered='{STEADY_CHARTS}']", timeout=30_000)
     timings = page.evaluate(
         """() => Object.fromEntries(performance.getEntriesByType('resource')
-              .filter(r => /plotly-cartesian|analysis\\.json/.test(r.name))
+              .filter(r => /plotly-charts|analysis\\.json/.test(r.name))
               .map(r => [r.name.includes('plotly') ? 'plotly' : 'analysis',
                          [r.startTime, r.responseEnd]]))"""
     )

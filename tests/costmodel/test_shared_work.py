@@ -16,7 +16,7 @@ import pytest
 
 from costmodel import columns as columns_module
 from costmodel import parse_scenario
-from costmodel.columns import columns_from, variants
+from costmodel.columns import BUILD_INPUTS, RENT_INPUTS, columns_from, variants
 from costmodel.operations import parse_uncertainty, uncertainty
 
 EXAMPLES = Path(__file__).resolve().parent / "examples"
@@ -115,3 +115,21 @@ def test_boxes_of_one_workload_are_placed_at_once_as_each_alone():
         offload = np.zeros(alone.months) if alone.offload_work is None else alone.offload_work[0]
         assert np.array_equal(together.offload_work[row], offload)
     assert together.offload_work[0].any() and not together.offload_work[-1].any()
+
+
+@pytest.mark.parametrize("name", sorted(SCENARIOS))
+def test_copies_share_the_scenarios_inputs_as_copying_them_would(name):
+    # variants() starts from views of the scenario's one row (Columns.copies) instead of
+    # copying it count times (take): the same inputs, nothing copied, nothing writable.
+    scenario = parse_scenario(scenario_data(name))
+    one = columns_from([scenario])
+    viewed, copied = one.copies(5), one.take(np.zeros(5, dtype=np.intp))
+    pairs = [(viewed.horizon_months, copied.horizon_months), (viewed.demand, copied.demand)]
+    pairs += [(getattr(viewed.build, f), getattr(copied.build, f)) for f in BUILD_INPUTS]
+    pairs += [(getattr(viewed.rent, f), getattr(copied.rent, f)) for f in RENT_INPUTS]
+    pairs += [(viewed.fees[path], copied.fees[path]) for path in copied.fees]
+    for got, want in pairs:
+        assert got.shape == want.shape and np.array_equal(got, want)
+        assert not got.flags.writeable
+    with pytest.raises(ValueError):
+        one.take([0, 0]).copies(2)

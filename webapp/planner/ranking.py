@@ -41,6 +41,7 @@ from webapp.catalog.resolver import (
     resolve,
     resolve_build,
     resolve_rent,
+    resolve_rents,
 )
 from webapp.catalog.selectors import CatalogSnapshot, catalog_version, snapshot
 from webapp.planner import market
@@ -103,6 +104,29 @@ def _side(
         return None
 
 
+def _rents(
+    selection: Mapping[str, Any], listed: list[CloudOffering], catalog: CatalogSnapshot
+) -> list[dict[str, Any] | None]:
+    """:func:`_side` of :func:`resolve_rent` for each offering of ``listed`` (the shared rows
+    looked up once: :func:`resolve_rents`)."""
+    slugs = [offering.slug for offering in listed]
+    try:
+        base = parse_selection(_selection(selection, committed_instances=None))
+        rents = resolve_rents(base, slugs, catalog)
+    except (ScenarioError, KeyError, TypeError, ValueError):  # each on its own, as _side does
+        return [
+            _side(
+                resolve_rent,
+                _selection(selection, cloud_offering=slug, committed_instances=None),
+                catalog,
+            )
+            for slug in slugs
+        ]
+    return [
+        None if rent is None else rent.model_dump(exclude={"committed_instances"}) for rent in rents
+    ]
+
+
 def nearby_presets(catalog: CatalogSnapshot, box_tier: str | None) -> list[BuildPreset]:
     """The presets of the plan's tier and the next one (all of the first tier for a custom
     box), by slug."""
@@ -136,10 +160,9 @@ def _catalog_part(selection: Mapping[str, Any]) -> dict[str, Any] | None:
     box_preset = catalog.presets.get(parsed.preset or "")
     listed = market.offered(parsed.currency, parsed.all_markets, catalog)
     rents: list[tuple[str, dict[str, Any], dict[str, Any]]] = []
-    for offering in listed:
-        data = _selection(selection, cloud_offering=offering.slug, committed_instances=None)
-        rent = _side(resolve_rent, data, catalog)
+    for offering, rent in zip(listed, _rents(selection, listed, catalog), strict=True):
         if rent is not None:
+            data = _selection(selection, cloud_offering=offering.slug, committed_instances=None)
             rents.append((offering.slug, data, rent))
     builds: list[tuple[str, dict[str, Any], dict[str, Any]]] = []
     for preset in nearby_presets(catalog, None if box_preset is None else box_preset.tier):

@@ -71,7 +71,7 @@ def test_the_page_leaves_the_heavy_analyses_to_its_json(client, scenario, permal
     analysis = reverse("planner:results-analysis", args=[permalink])
     assert f'data-url="{analysis}"' in html
     assert 'id="chart-data"' not in html  # no chart series in the page itself
-    assert "/static/vendor/plotly/plotly-cartesian." in html  # local, cartesian-only bundle
+    assert "/static/vendor/plotly/plotly-charts." in html  # local, the pages' trace types only
     assert " on" + "click=" not in html
     scripts = html.count("<script")
     assert scripts == html.count('type="application/json"') + html.count("<script src=")

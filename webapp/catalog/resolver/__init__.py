@@ -52,7 +52,13 @@ from webapp.catalog.resolver.choose import CUSTOM_BOX_RUNNING_COSTS, defaults_fo
 from webapp.catalog.resolver.defaults import DEFAULTS, Default, default
 from webapp.catalog.resolver.notes import NOTES
 from webapp.catalog.resolver.provenance import Defaulted, Provenance, Resolution
-from webapp.catalog.resolver.resolution import resolve, resolve_build, resolve_data, resolve_rent
+from webapp.catalog.resolver.resolution import (
+    resolve,
+    resolve_build,
+    resolve_data,
+    resolve_rent,
+    resolve_rents,
+)
 from webapp.catalog.resolver.rules import commitment_reason
 from webapp.catalog.resolver.selection import PartLine, Selection, parse_selection
 
@@ -74,4 +80,5 @@ __all__ = [
     "resolve_build",
     "resolve_data",
     "resolve_rent",
+    "resolve_rents",
 ]

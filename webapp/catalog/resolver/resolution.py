@@ -3,7 +3,8 @@ of it alone (:func:`resolve_build`, :func:`resolve_rent`)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from typing import Any, TypeVar
 
 from django.utils.translation import gettext
@@ -90,7 +91,11 @@ def _one_side(
     and those rules as :func:`resolve` runs them, refused as it refuses them."""
     if catalog is None or catalog.day != selection.day:
         catalog = CatalogSnapshot(selection.day)
-    choice = choose(selection, catalog)
+    return _ruled(choose(selection, catalog), catalog, rules)
+
+
+def _ruled(choice: Choice, catalog: CatalogSnapshot, rules: tuple[Rule, ...]) -> dict[str, Any]:
+    """The fields ``rules`` set for ``choice``, nested, as :func:`_one_side` gives them."""
     attempt = Attempts()
     attempt.errors.extend(choice.problems)
     rulings = [attempt(rule, choice, catalog) for rule in rules]
@@ -136,6 +141,35 @@ def resolve_rent(selection: Selection, catalog: CatalogSnapshot | None = None) -
     Raises :class:`costmodel.ScenarioError` naming the field, as :func:`resolve` does.
     """
     return _validated(Rent, "rent", _one_side(selection, catalog, RENT_RULES))
+
+
+def resolve_rents(
+    selection: Selection, offerings: Sequence[str], catalog: CatalogSnapshot
+) -> list[Rent | None]:
+    """:func:`resolve_rent` of ``selection`` with each of ``offerings`` (slugs) as its cloud
+    offering, None where it is refused: the rows all of them share (the box, the tariff,
+    the hosting, the benchmark) looked up once, as the planner's ranking weighs every
+    offering of a market against one plan. ``catalog`` is the selection's day's.
+    """
+    shared: Choice | None = None
+    if offerings:
+        try:
+            shared = choose(selection.model_copy(update={"cloud_offering": offerings[0]}), catalog)
+        except ScenarioError:
+            shared = None  # each then refused, or not, on its own
+    rents: list[Rent | None] = []
+    for slug in offerings:
+        asked = selection.model_copy(update={"cloud_offering": slug})
+        offering = catalog.offerings.get(slug)
+        try:
+            if shared is None or offering is None:
+                rents.append(resolve_rent(asked, catalog))
+                continue
+            choice = replace(shared, selection=asked, offering=offering)
+            rents.append(_validated(Rent, "rent", _ruled(choice, catalog, RENT_RULES)))
+        except ScenarioError:
+            rents.append(None)
+    return rents
 
 
 def resolve_data(data: object, catalog: CatalogSnapshot | None = None) -> Resolution:
