@@ -415,6 +415,28 @@ class CatalogSnapshot:
     def throughput(self, gpu: GpuModel, benchmark: Benchmark) -> GpuThroughput | None:
         return self.throughputs.get((gpu.pk, benchmark.pk))
 
+    @cached_property
+    def gpu_models(self) -> dict[str, GpuModel]:
+        """Every GPU model a preset, part, offering or throughput figure names, by slug: read
+        from those rows, not queried on their own."""
+        named = [
+            *(preset.gpu_model for preset in self.presets.values()),
+            *(part.gpu_model for part in self.parts.values()),
+            *(offering.gpu_model for offering in self.offerings.values()),
+            *(row.gpu_model for row in self.throughputs.values()),
+        ]
+        return {gpu.slug: gpu for gpu in named if gpu is not None}
+
+    def reference_gpu(self, benchmark: Benchmark) -> GpuModel | None:
+        """:func:`reference_gpu` read from the snapshot's throughput figures."""
+        rows = [
+            row
+            for row in self.throughputs.values()
+            if row.benchmark_id == benchmark.pk and row.relative_throughput == Decimal(1)
+        ]
+        rows.sort(key=lambda row: (row.estimate, row.gpu_model.slug))
+        return rows[0].gpu_model if rows else None
+
     def fx_rate(self, currency: str, target: str) -> FxRate | None:
         """The newer of the pair's two directions in effect on the day (the base currency's
         order breaks a tie)."""

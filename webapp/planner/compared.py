@@ -2,26 +2,23 @@
 
 A permalink carries its provenance: the catalog rows (by natural key) the
 explicit scenario was resolved from. This module reads from it which preset,
-cloud offering, GPU models and benchmark were used and looks them up through
-:mod:`webapp.catalog.selectors` for their names in the active language
+cloud offering, GPU models and benchmark were used and looks them up in the
+catalog snapshot of the plan's day (:func:`webapp.catalog.selectors.snapshot`, the one
+its ranking reads: no query of its own) for their names in the active language
 (``localized_name()``, English when a row has no Chinese name) and the GPUs'
 memory. Rows deleted from the catalog since fall back to the provenance's
-English label. Nothing is computed here. The answer is cached per catalog
-version and language (five catalog queries become one version lookup).
+English label. Nothing is computed here.
 """
 
 from __future__ import annotations
 
-import hashlib
+import datetime
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.core.cache import cache
-from django.utils.translation import get_language
-
-from webapp.catalog import selectors
-from webapp.catalog.models import Benchmark, BuildPreset, CloudOffering
+from webapp.catalog.models import Benchmark, BuildPreset, CloudOffering, GpuModel
+from webapp.catalog.selectors import snapshot
 
 
 @dataclass(frozen=True)
@@ -58,34 +55,10 @@ def _label(provenance: Sequence[Mapping[str, Any]], role: str) -> str | None:
     return None
 
 
-CACHE_SECONDS = 3600
-"""How long the names of one combination of catalog rows stay cached [s]: a catalog change
-makes a new version, so the timeout only bounds memory."""
-
-
-def compared(provenance: Sequence[Mapping[str, Any]]) -> Compared:
-    """The catalog facts behind a scenario's provenance (empty for a hand-typed scenario)."""
-    keys = [
-        (item.get("role"), item.get("natural_key"), item.get("label"))
-        for item in provenance
-        if item.get("role") in ROLES
-    ]
-    if not any(natural_key for _role, natural_key, _label in keys):
-        return _compared(provenance)  # nothing to look up in the catalog
-    digest = hashlib.blake2b(repr(keys).encode(), digest_size=16).hexdigest()
-    key = f"planner:compared:{selectors.catalog_version()}:{get_language()}:{digest}"
-    facts: Compared | None = cache.get(key)
-    if facts is None:
-        facts = _compared(provenance)
-        cache.set(key, facts, CACHE_SECONDS)
-    return facts
-
-
-ROLES = frozenset({"preset", "cloud rate", "build GPU", "build throughput", "rent throughput"})
-"""The provenance roles :func:`compared` reads."""
-
-
-def _compared(provenance: Sequence[Mapping[str, Any]]) -> Compared:
+def compared(provenance: Sequence[Mapping[str, Any]], day: datetime.date | None = None) -> Compared:
+    """The catalog facts behind a scenario's provenance (empty for a hand-typed scenario), read
+    from the catalog of ``day`` (the plan's prices' day; None: today). Names and memory
+    carry no date: the day only picks the snapshot the plan's other readers share."""
     preset_slug = _key(provenance, "preset")
     offering_slug = _key(provenance, "cloud rate")
     build_gpu_slug = _key(provenance, "build GPU") or _key(provenance, "build throughput")
@@ -93,12 +66,18 @@ def _compared(provenance: Sequence[Mapping[str, Any]]) -> Compared:
     benchmark_slug = _key(provenance, "rent throughput", 1) or _key(
         provenance, "build throughput", 1
     )
-    slugs = [s for s in (build_gpu_slug, rent_gpu_slug) if s]
-    gpus = selectors.gpu_models_by_slug(slugs) if slugs else {}
-    preset = selectors.by_slug(BuildPreset, preset_slug) if preset_slug else None
-    offering = selectors.by_slug(CloudOffering, offering_slug) if offering_slug else None
-    benchmark = selectors.by_slug(Benchmark, benchmark_slug) if benchmark_slug else None
-    reference = selectors.reference_gpu(benchmark) if benchmark else None
+    preset: BuildPreset | None = None
+    offering: CloudOffering | None = None
+    benchmark: Benchmark | None = None
+    reference: GpuModel | None = None
+    gpus: dict[str, GpuModel] = {}
+    if any((preset_slug, offering_slug, build_gpu_slug, rent_gpu_slug, benchmark_slug)):
+        catalog = snapshot(day or datetime.date.today())  # not for a hand-typed scenario
+        gpus = catalog.gpu_models if build_gpu_slug or rent_gpu_slug else {}
+        preset = catalog.presets.get(preset_slug or "")
+        offering = catalog.offerings.get(offering_slug or "")
+        benchmark = catalog.benchmarks.get(benchmark_slug or "")
+        reference = None if benchmark is None else catalog.reference_gpu(benchmark)
 
     def side(name: Any, fallback: str | None, gpu_slug: str | None) -> Side:
         gpu = gpus.get(gpu_slug or "")

@@ -77,6 +77,12 @@ OLD_PRICES_NAMED = 5
 """Old prices a results page names one by one; the others are counted."""
 
 
+def _day(link: Permalink) -> datetime.date | None:
+    """The day of a catalog plan's prices (its selection's ``as_of``); None: today."""
+    day = (link.selection or {}).get("as_of")
+    return datetime.date.fromisoformat(day) if isinstance(day, str) and day else None
+
+
 def price_age_part(link: Permalink) -> dict[str, Any] | None:
     """Which of the prices a catalog plan used were stale on the plan's date (the selection's
     ``as_of``), in one sentence: a finance reader checks those against a current quote before
@@ -318,7 +324,7 @@ def results_context(link: Permalink, code: str | None = None) -> dict[str, Any]:
         % {"months": scenario.horizon_months}
         + " "
         + _("(cash, resale credited)"),
-        "compared": what_is_compared(scenario, decision, compared(link.provenance)),
+        "compared": what_is_compared(scenario, decision, compared(link.provenance, _day(link))),
         "fleet_chart": fleet_size(scenario) is not None,
         "commitment": commitment,
         "chosen": chosen_for_you(link, None if commitment is None else commitment["table"]),
