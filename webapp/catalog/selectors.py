@@ -227,23 +227,33 @@ def parts_on(day: datetime.date) -> dict[str, Part]:
     return {part.slug: part for part in Part.objects.select_related("gpu_model")}
 
 
-def part_prices_on(day: datetime.date) -> dict[int, PartPrice]:
-    """The price in effect on ``day`` of each part that has one, by part id."""
+def part_prices_on(
+    day: datetime.date, parts: Mapping[int, Part] | None = None
+) -> dict[int, PartPrice]:
+    """The price in effect on ``day`` of each part that has one, by part id.
+
+    ``parts`` (every part, by id: a snapshot's :func:`parts_on`) are the prices' parts, not
+    read again.
+    """
     prices: dict[int, PartPrice] = {}
-    rows = (
-        PartPrice.objects.select_related("part")
-        .effective_on(day)
-        .order_by("-effective_date", "-revision")
-    )
+    rows = PartPrice.objects.effective_on(day).order_by("-effective_date", "-revision")
+    if parts is None:
+        rows = rows.select_related("part")
     for point in rows:
+        if parts is not None:
+            point.part = parts[point.part_id]
         prices.setdefault(point.part_id, point)  # newest first: keep the first seen
     return prices
 
 
 def offerings_on(day: datetime.date) -> dict[str, CloudOffering]:
-    """Every cloud offering with its GPU model and on-demand sibling, by slug."""
-    rows = CloudOffering.objects.select_related("gpu_model", "on_demand_sibling")
-    return {offering.slug: offering for offering in rows}
+    """Every cloud offering with its GPU model and on-demand sibling, by slug (the sibling is
+    one of the rows read, not joined in again)."""
+    by_id = {row.pk: row for row in CloudOffering.objects.select_related("gpu_model")}
+    for offering in by_id.values():
+        if offering.on_demand_sibling_id is not None:
+            offering.on_demand_sibling = by_id[offering.on_demand_sibling_id]
+    return {offering.slug: offering for offering in by_id.values()}
 
 
 def cloud_rates_on(
@@ -350,7 +360,7 @@ class CatalogSnapshot:
 
     @cached_property
     def part_prices(self) -> dict[int, PartPrice]:
-        return part_prices_on(self.day)
+        return part_prices_on(self.day, {part.pk: part for part in self.parts.values()})
 
     @cached_property
     def offerings(self) -> dict[str, CloudOffering]:
