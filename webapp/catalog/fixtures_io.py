@@ -24,6 +24,8 @@ from typing import Any
 from django.apps import apps
 from django.conf import settings
 from django.core import serializers
+from django.core.exceptions import ObjectDoesNotExist
+from django.core.serializers.base import DeserializationError
 from django.core.serializers.json import Serializer as JsonSerializer
 from django.db import transaction
 from django.db.models import Model
@@ -158,6 +160,18 @@ def load_catalog(directory: Path = FIXTURES_DIR) -> LoadReport:
     report = LoadReport(files=len(files))
     if not files:
         return report
+    # First a pass that only reads. A database that already holds every shipped row (each
+    # start of `make run` and `make serve` loads the catalog) is left as it is: no
+    # transaction that writes, so no writer waits for SQLite's one write lock meanwhile,
+    # and no new catalog version, so no worker forgets what it read from the catalog.
+    try:
+        _load(files, report, write=False)
+        if not report.added and not report.translated:
+            return report
+    except (DeserializationError, ObjectDoesNotExist):
+        pass  # a shipped row refers to one the database lacks: rows to add (or a bad file,
+        # which the pass below reports as it always has)
+    report = LoadReport(files=len(files))
     with transaction.atomic():
         _load(files, report)
         bump_catalog_version()  # fixture rows are saved raw: no per-row signal bumps it
@@ -176,9 +190,9 @@ def _label(row: Model) -> str:
     return f"{row._meta.label_lower} {'/'.join(str(part) for part in key)}"
 
 
-def _fill_translations(shipped: Model, stored: Model) -> list[str]:
+def _fill_translations(shipped: Model, stored: Model, write: bool = True) -> list[str]:
     """Copy into ``stored`` (and the database) each Chinese text it lacks that ``shipped`` has;
-    one line per field filled."""
+    one line per field filled (or, with ``write`` false, that would be: nothing is copied)."""
     values = {
         model_field.name: model_field.value_from_object(shipped)
         for model_field in shipped._meta.concrete_fields
@@ -186,8 +200,8 @@ def _fill_translations(shipped: Model, stored: Model) -> list[str]:
         and model_field.value_from_object(shipped)
         and not model_field.value_from_object(stored)
     }
-    if not values:
-        return []
+    if not values or not write:
+        return [f"{_label(stored)}: {name}" for name in values]
     # An update, not save(): the row's figures and history are not touched.
     type(stored)._default_manager.filter(pk=stored.pk).update(**values)
     for name, value in values.items():
@@ -209,7 +223,10 @@ def _differences(shipped: Model, stored: Model) -> list[str]:
     return lines
 
 
-def _load(files: list[Path], report: LoadReport) -> None:
+def _load(files: list[Path], report: LoadReport, write: bool = True) -> None:
+    """Compare the shipped rows with the stored ones into ``report``; with ``write`` (inside
+    the caller's transaction) also add the missing rows and fill the empty Chinese texts,
+    without it only report what would be added or filled."""
     stored_owners = {owner: selectors.stored_keys(owner) for owner, _ in LISTS.values()}
     shipped_owners: dict[str, set[int]] = {owner: set() for owner, _ in LISTS.values()}
     shipped_lines: dict[str, set[int]] = {label: set() for label in LISTS}
@@ -227,7 +244,7 @@ def _load(files: list[Path], report: LoadReport) -> None:
                 elif label in shipped_lines:
                     shipped_lines[label].add(row.pk)
                 if stored is not None:
-                    report.translated.extend(_fill_translations(row, stored))
+                    report.translated.extend(_fill_translations(row, stored, write))
                     report.differences.extend(_differences(row, stored))
                     continue
                 owner_of = LISTS.get(row._meta.label_lower)
@@ -238,8 +255,10 @@ def _load(files: list[Path], report: LoadReport) -> None:
                             f"{_label(row)}: shipped, not in the stored list (kept as it stands)"
                         )
                         continue
-                item.save()
                 report.added.append(_label(row))
+                if not write:
+                    continue
+                item.save()
                 if item.deferred_fields:
                     deferred.append(item)
     for item in deferred:

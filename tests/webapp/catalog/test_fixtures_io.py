@@ -2,6 +2,9 @@
 
 from decimal import Decimal
 
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
 from webapp.catalog.fixtures_io import (
     FIXTURE_FILES,
     FIXTURES_DIR,
@@ -10,6 +13,7 @@ from webapp.catalog.fixtures_io import (
     load_catalog,
 )
 from webapp.catalog.models import CloudOffering, Part, PartPrice
+from webapp.catalog.selectors import catalog_version
 
 
 def counts() -> dict[str, int]:
@@ -31,6 +35,33 @@ def test_loading_twice_duplicates_nothing(shipped):
     assert all(before.values()), before
     load_catalog()
     assert counts() == before
+
+
+def test_loading_a_catalog_the_database_already_holds_writes_nothing(shipped):
+    # each start of `make run` loads the catalog: with nothing to add it must take no write
+    # lock (SQLite has one, and saves would wait for it) and keep the catalog's version (a
+    # new one makes every worker read the catalog again)
+    version = catalog_version()
+    with CaptureQueriesContext(connection) as queries:
+        report = load_catalog()
+    writes = [
+        q["sql"]
+        for q in queries
+        if q["sql"].lstrip().upper().startswith(("INSERT", "UPDATE", "DELETE"))
+    ]
+    assert report.files == len(FIXTURE_FILES) and report.added == [] and report.translated == []
+    assert len(queries) > 100  # it did read and compare every shipped row
+    assert writes == []
+    assert catalog_version() == version
+
+
+def test_a_missing_chinese_text_alone_makes_loading_write_it_and_give_a_new_version(shipped):
+    Part.objects.filter(slug="gpu-rtx-4090").update(name_zh="")
+    version = catalog_version()
+    report = load_catalog()
+    assert report.translated == ["catalog.part gpu-rtx-4090: name_zh"]
+    assert Part.objects.get(slug="gpu-rtx-4090").name_zh
+    assert catalog_version() != version
 
 
 def test_loading_again_keeps_a_stored_row_and_reports_what_differs(shipped):
