@@ -87,10 +87,10 @@ def price_age_part(link: Permalink) -> dict[str, Any] | None:
     """Which of the prices a catalog plan used were stale on the plan's date (the selection's
     ``as_of``), in one sentence: a finance reader checks those against a current quote before
     signing. None for an explicit scenario, or when every price was recent."""
-    day = (link.selection or {}).get("as_of")
-    if not link.provenance or not day:
+    day = _day(link)
+    if not link.provenance or day is None:
         return None
-    old = old_prices(link.provenance, datetime.date.fromisoformat(day))
+    old = old_prices(link.provenance, day)
     if not old:
         return None
     named = [
@@ -113,7 +113,7 @@ def price_age_part(link: Permalink) -> dict[str, Any] | None:
         % {
             "count": len(old),
             "days": STALE_AFTER_DAYS,
-            "date": day,
+            "date": day.isoformat(),
             "list": _("; ").join(named),
         },
         "count": len(old),
