@@ -352,15 +352,20 @@ class CatalogSnapshot:
 
     @cached_property
     def presets(self) -> dict[str, BuildPreset]:
-        return presets_on(self.day, {part.pk: part for part in self.parts.values()})
+        return presets_on(self.day, self.parts_by_id)
 
     @cached_property
     def parts(self) -> dict[str, Part]:
         return parts_on(self.day)
 
     @cached_property
+    def parts_by_id(self) -> dict[int, Part]:
+        """:attr:`parts` by id: the rows the presets' lines and the part prices point to."""
+        return {part.pk: part for part in self.parts.values()}
+
+    @cached_property
     def part_prices(self) -> dict[int, PartPrice]:
-        return part_prices_on(self.day, {part.pk: part for part in self.parts.values()})
+        return part_prices_on(self.day, self.parts_by_id)
 
     @cached_property
     def offerings(self) -> dict[str, CloudOffering]:
