@@ -60,16 +60,16 @@ def phone(browser, live_server):
 
 
 def test_every_page_fits_390_px_without_horizontal_scrolling(
-    phone, live_server, shipped_catalog, artifacts
+    phone, live_server, shipped_catalog, screenshot
 ):
     origin = live_server.url
     too_wide: dict[str, dict] = {}
 
     def check(name: str) -> None:
         state = _overflow(phone)
-        phone.screenshot(path=str(artifacts / f"phone-{name}.png"), full_page=True)
         if state["page"] > state["width"]:
             too_wide[name] = state
+        screenshot(phone, f"phone-{name}", failed=name in too_wide, full_page=True)
 
     phone.goto(origin + "/")
     check("planner-form")
@@ -167,7 +167,7 @@ def test_the_mode_bar_never_covers_a_chart_title(page, live_server, shipped_cata
     page.watch.assert_clean()
 
 
-def test_the_chinese_pages_fit_390_px_too(browser, live_server, shipped_catalog, artifacts):
+def test_the_chinese_pages_fit_390_px_too(browser, live_server, shipped_catalog, screenshot):
     context = browser.new_context(viewport=PHONE, locale="zh-CN", is_mobile=True, has_touch=True)
     try:
         phone = context.new_page()
@@ -184,7 +184,7 @@ def test_the_chinese_pages_fit_390_px_too(browser, live_server, shipped_catalog,
         phone.goto(live_server.url + "/?preset=multi-4x-rtx4090")
         phone.locator("#compare-button").click()
         phone.wait_for_selector(f"body[data-charts-rendered='{len(CHARTS)}']")
-        phone.screenshot(path=str(artifacts / "phone-results-zh-hans.png"), full_page=True)
+        screenshot(phone, "phone-results-zh-hans", full_page=True)
         state = _overflow(phone)
         if state["page"] > state["width"]:
             too_wide["results"] = state
@@ -232,7 +232,7 @@ def _collisions(boxes: list[dict]) -> list[tuple[str, str]]:
 
 @pytest.mark.parametrize("language", ["en", "zh-hans"])
 def test_the_tornado_and_breakdown_charts_read_cleanly_on_a_phone(
-    browser, live_server, shipped_catalog, artifacts, language
+    browser, live_server, shipped_catalog, screenshot, language
 ):
     context = browser.new_context(
         viewport=PHONE,
@@ -250,7 +250,7 @@ def test_the_tornado_and_breakdown_charts_read_cleanly_on_a_phone(
         for chart in ("tornado", "breakdown"):
             element = phone.locator(f"#chart-{chart}")
             element.scroll_into_view_if_needed()
-            element.screenshot(path=str(artifacts / f"phone-{chart}-{language}.png"))
+            screenshot(element, f"phone-{chart}-{language}")
             b = element.evaluate(BOXES)
             texts = b["title"] + b["axisTitles"]
             found[chart] = {
@@ -269,7 +269,7 @@ def test_the_tornado_and_breakdown_charts_read_cleanly_on_a_phone(
 
 
 @pytest.mark.parametrize("language", ["en", "zh-hans"])
-def test_the_compare_page_reads_cleanly_on_a_phone(browser, live_server, artifacts, language):
+def test_the_compare_page_reads_cleanly_on_a_phone(browser, live_server, screenshot, language):
     import json
     from pathlib import Path
 
@@ -294,7 +294,7 @@ def test_the_compare_page_reads_cleanly_on_a_phone(browser, live_server, artifac
         query = "&".join(f"ids={item.pk}" for item in items)
         phone.goto(f"{live_server.url}/saved/compare?{query}")
         phone.wait_for_selector(".compare-chart[data-rendered='true']")
-        phone.screenshot(path=str(artifacts / f"phone-compare-{language}.png"), full_page=True)
+        screenshot(phone, f"phone-compare-{language}", full_page=True)
         chart = phone.locator(".compare-chart").first
         b = chart.evaluate(BOXES)
         clipped = [t["text"] for t in b["legend"] + b["title"] if not _inside(t, b["chart"])]

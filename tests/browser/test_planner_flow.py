@@ -31,7 +31,7 @@ def permalink_of(page):
 
 
 def test_a_person_plans_reads_both_languages_and_downloads_the_csv(
-    page, live_server, shipped_catalog, artifacts
+    page, live_server, shipped_catalog, screenshot
 ):
     page.goto(live_server.url + "/")
     page.get_by_label("Preset", exact=True).select_option("entry-rtx4090")
@@ -54,7 +54,7 @@ def test_a_person_plans_reads_both_languages_and_downloads_the_csv(
     with translation.override("en"):
         expected = verdict(decision, link.scenario).headline
     assert page.locator("#headline-sentence").inner_text() == expected
-    page.screenshot(path=str(artifacts / "results-en.png"), full_page=True)
+    screenshot(page, "results-en", full_page=True)
 
     with page.expect_download() as download:
         page.locator("#download-csv").click()
@@ -68,7 +68,7 @@ def test_a_person_plans_reads_both_languages_and_downloads_the_csv(
     page.wait_for_selector("html[lang='zh-hans']")
     wait_for_charts(page, fleet=False)
     assert permalink_of(page).scenario == link.scenario
-    page.screenshot(path=str(artifacts / "results-zh-hans.png"), full_page=True)
+    screenshot(page, "results-zh-hans", full_page=True)
     page.watch.assert_clean()
 
 

@@ -200,17 +200,18 @@ def permalink_code() -> str:
     return encode(parse_scenario(SCENARIO))
 
 
-def _fits(phone, name: str, artifacts: Path, too_wide: dict) -> None:
+def _fits(phone, name: str, screenshot, too_wide: dict) -> None:
     """Record the page as too wide (with what sticks out) if it scrolls sideways."""
     state = phone.evaluate(OVERFLOW)
     language = phone.evaluate("document.documentElement.lang")
-    phone.screenshot(path=str(artifacts / f"phone-{name}-{language}.png"), full_page=True)
-    if state["page"] > state["width"]:
+    wide = state["page"] > state["width"]
+    if wide:
         too_wide[f"{name} ({language})"] = state
+    screenshot(phone, f"phone-{name}-{language}", failed=wide, full_page=True)
 
 
 def test_the_form_the_compare_page_and_the_saved_list_fit_390_px(
-    browser, live_server, shipped_catalog, artifacts, permalink_code
+    browser, live_server, shipped_catalog, screenshot, permalink_code
 ):
     too_wide: dict = {}
     for language in ("en-US", "zh-CN"):
@@ -223,17 +224,17 @@ def test_the_form_the_compare_page_and_the_saved_list_fit_390_px(
             phone.goto(live_server.url + "/?preset=multi-4x-rtx4090")
             phone.locator("#id_cloud_offering").select_option(COMMITMENT)
             phone.locator("#advanced > summary").click()
-            _fits(phone, "form-commitment", artifacts, too_wide)
+            _fits(phone, "form-commitment", screenshot, too_wide)
             phone.locator("#id_build__maintenance_rate_per_year").fill("150")
             phone.locator("#range-utilization input").first.fill("900")
             phone.locator("#compare-button").click()
             phone.wait_for_selector(".has-error")
-            _fits(phone, "form-errors", artifacts, too_wide)
+            _fits(phone, "form-errors", screenshot, too_wide)
 
             items = two_currencies()
             phone.goto(f"{live_server.url}/saved/compare?ids={items[0].pk}&ids={items[1].pk}")
             phone.wait_for_selector("#chart-compare[data-rendered='true']")
-            _fits(phone, "compare-currencies", artifacts, too_wide)
+            _fits(phone, "compare-currencies", screenshot, too_wide)
 
             for name in ("busy", "quiet"):
                 phone.goto(f"{live_server.url}/r/{permalink_code}")
@@ -242,11 +243,11 @@ def test_the_form_the_compare_page_and_the_saved_list_fit_390_px(
                 phone.wait_for_url("**/saved/*/")
             phone.goto(live_server.url + "/saved/")
             phone.wait_for_selector(".verdict")
-            _fits(phone, "saved-list", artifacts, too_wide)
+            _fits(phone, "saved-list", screenshot, too_wide)
             phone.locator("input[name='ids']").first.check()
             phone.locator("#compare-form button[type='submit']").first.click()
             phone.wait_for_selector("#compare-errors")
-            _fits(phone, "saved-list-too-few", artifacts, too_wide)
+            _fits(phone, "saved-list-too-few", screenshot, too_wide)
         finally:
             context.close()
     assert not too_wide, f"wider than the 390 px screen: {too_wide}"

@@ -204,7 +204,7 @@ def _late_pay_back_code() -> str:
 
 @pytest.mark.parametrize("case", ["tidal-4060ti", "late-pay-back"])
 def test_the_decision_its_conditions_and_how_sure_fit_above_the_fold_at_1366_by_900(
-    browser, live_server, shipped_catalog, artifacts, case
+    browser, live_server, shipped_catalog, screenshot, case
 ):
     context = browser.new_context(viewport={"width": 1366, "height": 900}, locale="en-US")
     try:
@@ -217,7 +217,7 @@ def test_the_decision_its_conditions_and_how_sure_fit_above_the_fold_at_1366_by_
             page.goto(f"{live_server.url}/r/{_late_pay_back_code()}")
             shown = ["#verdict-cash", "#verdict-warning"]
         page.wait_for_selector("#confidence-badge[data-code]")
-        page.screenshot(path=str(artifacts / f"results-1366x900-{case}.png"))
+        screenshot(page, f"results-1366x900-{case}")
         assert page.evaluate("window.scrollY") == 0
         for selector in (
             "#headline-sentence",
@@ -239,7 +239,7 @@ def test_the_decision_its_conditions_and_how_sure_fit_above_the_fold_at_1366_by_
         context.close()
 
 
-def test_the_results_page_fits_a_390_px_phone(browser, live_server, shipped_catalog, artifacts):
+def test_the_results_page_fits_a_390_px_phone(browser, live_server, shipped_catalog, screenshot):
     context = browser.new_context(
         viewport={"width": 390, "height": 844}, locale="en-US", is_mobile=True, has_touch=True
     )
@@ -248,7 +248,7 @@ def test_the_results_page_fits_a_390_px_phone(browser, live_server, shipped_cata
         page.set_default_timeout(20_000)
         page.goto(f"{live_server.url}/r/{encode(parse_scenario(STEADY))}")
         page.wait_for_selector(f"body[data-charts-rendered='{STEADY_CHARTS}']")
-        page.screenshot(path=str(artifacts / "phone-results-verdict.png"), full_page=True)
+        screenshot(page, "phone-results-verdict", full_page=True)
         width = page.evaluate("document.scrollingElement.scrollWidth")
         wide = page.evaluate(
             "() => [...document.querySelectorAll('body *')]"

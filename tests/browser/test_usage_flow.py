@@ -16,9 +16,10 @@ NOTE_EN = "line 16: skipped, unreadable utilization"
 NOTE_ZH = "第 16 行：已跳过，利用率无法读取"
 
 
-def upload_and_plan(page, shot: Path, note: str) -> None:
+def upload_and_plan(page, screenshot, shot: str, note: str) -> None:
     """From the upload form to the results page, by the fields' ids (any language); ``note``
-    is the first note on the file, in the page's language."""
+    is the first note on the file, in the page's language; ``shot`` names the profile's
+    screenshot."""
     page.locator("#id_format").select_option("nvidia-smi")
     page.locator("#id_file").set_input_files(str(LOG))
     page.locator("#usage-read").click()
@@ -32,17 +33,17 @@ def upload_and_plan(page, shot: Path, note: str) -> None:
     page.locator("#usage-make-profile").click()
     page.wait_for_selector("#usage-profile")
     assert page.locator(".profile-table tbody tr").count() == 12
-    page.screenshot(path=str(shot), full_page=True)
+    screenshot(page, shot, full_page=True)
     page.locator("#usage-results").click()
     page.wait_for_url("**/r/**")
 
 
-def test_a_person_turns_a_gpu_log_into_a_verdict(page, live_server, shipped_catalog, artifacts):
+def test_a_person_turns_a_gpu_log_into_a_verdict(page, live_server, shipped_catalog, screenshot):
     page.goto(live_server.url + "/")
     page.get_by_role("link", name="Use measured usage").click()
     page.wait_for_url("**/usage/")
     assert "Files up to 16 MB" in page.locator("#usage-upload").inner_text()
-    upload_and_plan(page, artifacts / "usage-profile-en.png", NOTE_EN)
+    upload_and_plan(page, screenshot, "usage-profile-en", NOTE_EN)
 
     link = decode(page.url.split("/r/", 1)[1])
     assert link.scenario.workload.kind == "profile"
@@ -52,11 +53,11 @@ def test_a_person_turns_a_gpu_log_into_a_verdict(page, live_server, shipped_cata
     assert "Measured usage: nvidia-smi log (CSV), 2026-10 to 2026-11, 4 GPUs" in inputs
     # the figures shown are the engine's for that profile
     assert compare(link.scenario)["savings"] is not None
-    page.screenshot(path=str(artifacts / "usage-results-en.png"), full_page=True)
+    screenshot(page, "usage-results-en", full_page=True)
     page.watch.assert_clean()
 
 
-def test_the_same_in_chinese(browser, live_server, shipped_catalog, artifacts):
+def test_the_same_in_chinese(browser, live_server, shipped_catalog, screenshot):
     context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="zh-CN")
     page = context.new_page()
     page.set_default_timeout(20_000)
@@ -64,10 +65,10 @@ def test_the_same_in_chinese(browser, live_server, shipped_catalog, artifacts):
         page.goto(live_server.url + "/usage/")
         assert page.locator("html").get_attribute("lang") == "zh-hans"
         assert page.locator("h1").inner_text() == "使用实测用量"
-        upload_and_plan(page, artifacts / "usage-profile-zh-hans.png", NOTE_ZH)
+        upload_and_plan(page, screenshot, "usage-profile-zh-hans", NOTE_ZH)
         assert page.locator("#headline-sentence").inner_text()
         assert "实测用量：nvidia-smi 日志（CSV）" in page.locator(".inputs-table").inner_text()
-        page.screenshot(path=str(artifacts / "usage-results-zh-hans.png"), full_page=True)
+        screenshot(page, "usage-results-zh-hans", full_page=True)
     finally:
         context.close()
 
