@@ -443,7 +443,10 @@ class CatalogSnapshot:
         return {gpu.slug: gpu for gpu in named if gpu is not None}
 
     def reference_gpu(self, benchmark: Benchmark) -> GpuModel | None:
-        """:func:`reference_gpu` read from the snapshot's throughput figures."""
+        """The GPU a benchmark's throughputs are relative to: its figure there is exactly
+        1.000. A measured row comes before an estimated one, then by slug; ``None`` when no GPU
+        has the figure 1.000 on the benchmark. The one rule that names it (the planner's job
+        conversion and the compared names read it from the plan's snapshot)."""
         rows = [
             row
             for row in self.throughputs.values()
@@ -733,18 +736,3 @@ def gpu_models_named(gpu_name_regex: str) -> list[GpuModel]:
 def gpu_models_by_slug(gpu_slugs: Iterable[str]) -> dict[str, GpuModel]:
     """GPU models by slug (those that exist)."""
     return {gpu.slug: gpu for gpu in GpuModel.objects.filter(slug__in=list(gpu_slugs))}
-
-
-def reference_gpu(benchmark: Benchmark) -> GpuModel | None:
-    """The GPU a benchmark's throughputs are relative to: its figure there is exactly 1.000.
-
-    A measured row comes before an estimated one, then by slug; ``None`` when no
-    GPU has the figure 1.000 on the benchmark.
-    """
-    row = (
-        GpuThroughput.objects.filter(benchmark=benchmark, relative_throughput=Decimal(1))
-        .select_related("gpu_model")
-        .order_by("estimate", "gpu_model__slug")
-        .first()
-    )
-    return None if row is None else row.gpu_model

@@ -22,6 +22,7 @@ would.
 
 from __future__ import annotations
 
+import datetime
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -129,18 +130,21 @@ class Reference:
     unit: str
 
 
-def reference_for(benchmark_slug: str | None) -> Reference | None:
-    """The benchmark's reference GPU and its figures, from the catalog (None: no such GPU)."""
+def reference_for(benchmark_slug: str | None, day: datetime.date) -> Reference | None:
+    """The benchmark's reference GPU and its figures, from the catalog as it stood on ``day``
+    (the plan's): the snapshot the plan is resolved from, whose
+    :meth:`~webapp.catalog.selectors.CatalogSnapshot.reference_gpu` is the one rule that names
+    it (None: no such benchmark or GPU)."""
     from webapp.catalog import selectors
-    from webapp.catalog.models import Benchmark
 
-    benchmark = selectors.by_slug(Benchmark, benchmark_slug or "")
+    catalog = selectors.snapshot(day)
+    benchmark = catalog.benchmarks.get(benchmark_slug or "")
     if benchmark is None:
         return None
-    gpu = selectors.reference_gpu(benchmark)
+    gpu = catalog.reference_gpu(benchmark)
     if gpu is None:
         return None
-    row = selectors.measured_throughput(gpu.slug, benchmark.slug)
+    row = catalog.throughput(gpu, benchmark)
     measured = None if row is None or row.measured_value is None else float(row.measured_value)
     peak = None if gpu.peak_dense_tflops is None else float(gpu.peak_dense_tflops)
     return Reference(

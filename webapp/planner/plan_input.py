@@ -92,15 +92,16 @@ def _ranges(data: Mapping[str, Any]) -> dict[str, float | None]:
 
 
 def _jobs(
-    data: Mapping[str, Any], use_catalog: bool
+    data: Mapping[str, Any], use_catalog: bool, as_of: datetime.date
 ) -> tuple[tuple[DescribedJob, ...], dict[str, Any] | None, tuple[dict[str, Any], ...]]:
     """The described jobs, the engine's workload they make (None: another workload) and the
-    provenance of their hours, at the chosen benchmark's reference GPU (catalog plans)."""
+    provenance of their hours, at the chosen benchmark's reference GPU in the catalog of
+    ``as_of`` (catalog plans)."""
     if data.get("workload_kind") != "jobs":
         return (), None, ()
     jobs = list(data.get("jobs") or [])
     benchmark = data.get("benchmark") if use_catalog else None
-    workload, items = engine_workload(jobs, reference_for(benchmark) if benchmark else None)
+    workload, items = engine_workload(jobs, reference_for(benchmark, as_of) if benchmark else None)
     return tuple(jobs), workload, tuple(items)
 
 
@@ -121,7 +122,8 @@ def selection_of(data: Mapping[str, Any], as_of: datetime.date | None) -> Select
 
     Raises :class:`costmodel.ScenarioError` naming the selection field.
     """
-    return _selection(data, as_of, _jobs(data, use_catalog=True)[1])
+    jobs_day = as_of or datetime.date.today()
+    return _selection(data, as_of, _jobs(data, use_catalog=True, as_of=jobs_day)[1])
 
 
 def _selection(
@@ -150,10 +152,11 @@ def read_plan_input(
 
     Raises :class:`costmodel.ScenarioError` naming the field.
     """
-    jobs, workload, job_items = _jobs(data, use_catalog)
+    day = as_of or datetime.date.today()
+    jobs, workload, job_items = _jobs(data, use_catalog, day)
     selection = scenario = None
     if use_catalog:
-        selection = _selection(data, as_of or datetime.date.today(), workload)
+        selection = _selection(data, day, workload)
     else:
         explicit: dict[str, Any] = {"name": data.get("name") or None, "build": {}, "rent": {}}
         explicit.update(nested(scenario_values(data, selection=False)))

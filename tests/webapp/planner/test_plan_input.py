@@ -1,6 +1,7 @@
 """The planner form read once into one typed plan input, and a plan projected once a request."""
 
 import copy
+import datetime
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -102,11 +103,13 @@ def test_described_jobs_are_converted_once_at_the_reference_gpu(
     looked_up = []
     real = plan_input.reference_for
     monkeypatch.setattr(
-        plan_input, "reference_for", lambda slug: looked_up.append(slug) or real(slug)
+        plan_input,
+        "reference_for",
+        lambda slug, day: looked_up.append((slug, day)) or real(slug, day),
     )
     plan = services.plan_from_form(form)
     assert plan is not None, form.errors
-    assert looked_up == ["resnet50-fp16"]
+    assert looked_up == [("resnet50-fp16", datetime.date.today())]
     assert [job.name for job in plan.scenario.workload.jobs] == [
         ADAPTER_7B["name"],
         IMAGENET["name"],
