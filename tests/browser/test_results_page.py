@@ -474,7 +474,7 @@ def test_a_failed_analysis_says_so_instead_of_drawing(page, live_server):
         lambda route: route.fulfill(status=502, content_type="text/html", body="<h1>502</h1>"),
     )
     page.goto(f"{live_server.url}/r/{encode(parse_scenario(STEADY))}")
-    page.wait_for_function("document.body.getAttribute('data-charts-rendered') === '0'")
+    page.wait_for_function("() => document.body.getAttribute('data-charts-rendered') === '0'")
     status = page.locator("#charts-status")
     assert status.is_visible()
     assert status.text_content() == "The charts could not be loaded. Reload the page to try again."
@@ -497,24 +497,34 @@ def test_the_charts_in_the_window_are_drawn_first_and_the_others_without_scrolli
 
     # The head preloads the analysis, so it is asked for while the page is still being read:
     # the visitor scrolls once the page is laid out (read to its end, styled), and the data
-    # come once the window is there. A scroll made while the page was still being read could
-    # be lost under load (CI, once).
+    # come once the window is there. The waits are functions: the page's CSP forbids eval,
+    # and Playwright evaluates a bare expression again with eval each time it polls (under
+    # load the chart was not there at the first look, the wait failed inside the handler and
+    # the window stayed at the top). What fails in the handler fails the test, saying so.
+    failed: list[Exception] = []
+
     def hold_analysis(route):
-        if scrolled_to:
-            chart = f"document.getElementById('{scrolled_to}')"
-            page.wait_for_function(
-                f"document.readyState !== 'loading' && {chart} && {chart}.offsetHeight > 0"
-            )
-            page.evaluate(f"{chart}.scrollIntoView()")
-            page.wait_for_function(
-                f"{chart}.getBoundingClientRect().top < innerHeight"
-                f" && {chart}.getBoundingClientRect().bottom > 0"
-            )
-        route.continue_()
+        try:
+            if scrolled_to:
+                chart = f"document.getElementById('{scrolled_to}')"
+                page.wait_for_function(
+                    f"() => document.readyState !== 'loading'"
+                    f" && {chart} && {chart}.offsetHeight > 0"
+                )
+                page.evaluate(f"{chart}.scrollIntoView()")
+                page.wait_for_function(
+                    f"() => {chart}.getBoundingClientRect().top < innerHeight"
+                    f" && {chart}.getBoundingClientRect().bottom > 0"
+                )
+        except Exception as error:
+            failed.append(error)
+        finally:
+            route.continue_()
 
     page.route("**/analysis.json", hold_analysis)
     page.goto(f"{live_server.url}/r/{encode(parse_scenario(STEADY))}")
     page.wait_for_selector(f"body[data-charts-rendered='{STEADY_CHARTS}']", timeout=30_000)
+    assert not failed, failed
     drawn = page.evaluate(
         """() => Object.fromEntries([...document.querySelectorAll('.chart')].map(c => {
               const box = c.getBoundingClientRect();
