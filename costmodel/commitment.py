@@ -103,6 +103,12 @@ def _peak_needs(c: Columns) -> npt.NDArray[np.int64]:
     return np.minimum(need, MAX_COMMITTED_INSTANCES).astype(np.int64)
 
 
+def _cheapest(present_value: Array) -> int:
+    """The count of a commitment table to buy: the lowest ``rent_present_value``, the smaller
+    count on a tie (``argmin`` gives the first)."""
+    return int(np.argmin(present_value))
+
+
 def _overflow() -> ScenarioError:
     return ScenarioError(
         [
@@ -188,7 +194,7 @@ def commitment_table(scenario: Scenario, max_instances: int | None = None) -> di
         }
         for k in range(top + 1)
     ]
-    best = int(np.argmin(p.rent.present_value))  # the first, so the smaller k, on a tie
+    best = _cheapest(p.rent.present_value)
     return {"max_instances": top, "best_committed_instances": best, "rows": rows}
 
 
@@ -224,7 +230,7 @@ def cheapest_counts(c: Columns) -> tuple[npt.NDArray[np.int64], Array, Array]:
     starts = np.concatenate([[0], np.cumsum(tops + 1)[:-1]])
     best = np.array(
         [
-            int(np.argmin(present_value[start : start + top + 1]))  # the smaller k on a tie
+            _cheapest(present_value[start : start + top + 1])
             for start, top in zip(starts, tops, strict=True)
         ],
         dtype=np.int64,

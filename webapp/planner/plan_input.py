@@ -92,16 +92,17 @@ def _ranges(data: Mapping[str, Any]) -> dict[str, float | None]:
 
 
 def _jobs(
-    data: Mapping[str, Any], use_catalog: bool, as_of: datetime.date
+    data: Mapping[str, Any], use_catalog: bool, as_of: datetime.date | None
 ) -> tuple[tuple[DescribedJob, ...], dict[str, Any] | None, tuple[dict[str, Any], ...]]:
     """The described jobs, the engine's workload they make (None: another workload) and the
     provenance of their hours, at the chosen benchmark's reference GPU in the catalog of
-    ``as_of`` (catalog plans)."""
+    ``as_of`` (None: today; catalog plans)."""
     if data.get("workload_kind") != "jobs":
         return (), None, ()
     jobs = list(data.get("jobs") or [])
     benchmark = data.get("benchmark") if use_catalog else None
-    workload, items = engine_workload(jobs, reference_for(benchmark, as_of) if benchmark else None)
+    reference = reference_for(benchmark, as_of or datetime.date.today()) if benchmark else None
+    workload, items = engine_workload(jobs, reference)
     return tuple(jobs), workload, tuple(items)
 
 
@@ -122,8 +123,7 @@ def selection_of(data: Mapping[str, Any], as_of: datetime.date | None) -> Select
 
     Raises :class:`costmodel.ScenarioError` naming the selection field.
     """
-    jobs_day = as_of or datetime.date.today()
-    return _selection(data, as_of, _jobs(data, use_catalog=True, as_of=jobs_day)[1])
+    return _selection(data, as_of, _jobs(data, use_catalog=True, as_of=as_of)[1])
 
 
 def _selection(
