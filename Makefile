@@ -32,7 +32,7 @@ DEV_ENV := DJANGO_DEBUG=true
 # collection's CPU time (20 s -> 10 s per process).
 TEST_ENV := DJANGO_SECRET_KEY=test-only-not-secret DJANGO_STATIC_MANIFEST=false \
   PYTHONDONTWRITEBYTECODE= PYTHONPYCACHEPREFIX=$(CURDIR)/$(VENV)/pycache
-DEBIAN_TEST_PACKAGES := chromium gettext postgresql wrk libreoffice-calc-nogui poppler-utils nginx-light
+DEBIAN_TEST_PACKAGES := chromium chromium-headless-shell gettext postgresql wrk libreoffice-calc-nogui poppler-utils nginx-light
 
 .PHONY: run test serve install lint messages fixtures debian-test-deps debian-node bench bench-browser bench-scale lock clean
 
@@ -101,6 +101,7 @@ serve: install
 debian-test-deps:
 	@missing=""; \
 	command -v chromium >/dev/null || missing="$$missing chromium"; \
+	test -x /usr/lib/chromium/chromium-headless-shell || missing="$$missing chromium-headless-shell"; \
 	command -v msgfmt >/dev/null || missing="$$missing gettext"; \
 	command -v initdb >/dev/null || test -x /usr/lib/postgresql/15/bin/initdb || missing="$$missing postgresql"; \
 	command -v wrk >/dev/null || missing="$$missing wrk"; \
