@@ -258,14 +258,15 @@ def _permalink(case: Case) -> str:
 # --- judging ----------------------------------------------------------------------------------
 
 
-def judge(check: CheckResult) -> None:
+def judge(check: CheckResult, catalog: CatalogSnapshot) -> None:
     """Each computed case's verdict by the check's rule; the check's verdict from them.
 
-    A rule that judges a catalog figure (a measured throughput) gives the check
-    that figure's verdict, whether or not its case could be computed.
+    A rule that judges a catalog figure (a measured throughput, read from the same snapshot of
+    the catalog as the cases) gives the check that figure's verdict, whether or not its case
+    could be computed.
     """
     rule = check.spec.rule
-    measured = _measured(check)
+    measured = _measured(check, catalog)
     for case in check.cases:
         if case.scenario is None or case.summary is None or case.decision is None:
             continue
@@ -283,11 +284,13 @@ def judge(check: CheckResult) -> None:
         check.verdict = rule.judge_figure(measured["value"])
 
 
-def _measured(check: CheckResult) -> dict[str, Any] | None:
-    gpu = check.spec.rule.measured_gpu()
-    if gpu is None or check.spec.setup is None:
+def _measured(check: CheckResult, catalog: CatalogSnapshot) -> dict[str, Any] | None:
+    slug = check.spec.rule.measured_gpu()
+    if slug is None or check.spec.setup is None:
         return None
-    row = selectors.measured_throughput(gpu, check.spec.setup.benchmark)
+    gpu = catalog.gpu_models.get(slug)
+    benchmark = catalog.benchmarks.get(check.spec.setup.benchmark)
+    row = None if gpu is None or benchmark is None else catalog.throughput(gpu, benchmark)
     if row is None or row.measured_value is None:
         return None
     check.measured = {
@@ -313,12 +316,13 @@ def check_guide(
         for spec in claim.checks
     }
     cases = [case for check in checks.values() for case in _with_twins(check.cases)]
-    resolve_cases(cases, CatalogSnapshot(as_of or datetime.date.today()))
+    catalog = CatalogSnapshot(as_of or datetime.date.today())
+    resolve_cases(cases, catalog)
     run_in_one_batch(cases)
     setups = [check.spec.setup for check in checks.values() if check.spec.setup is not None]
     presets = selectors.presets_by_slug(setup.preset for setup in setups)
     for check in checks.values():
-        judge(check)
+        judge(check, catalog)
         preset = presets.get(check.spec.setup.preset) if check.spec.setup else None
         check.preset_name = preset.localized_name() if preset is not None else ""
     return CheckedGuide(

@@ -717,17 +717,6 @@ def cloud_offerings(
     return list(offerings.order_by("provider", "slug"))
 
 
-def measured_throughput(gpu_slug: str, benchmark_slug: str) -> GpuThroughput | None:
-    """A GPU's measured figure on a benchmark (with its unit), if the catalog has one."""
-    return (
-        GpuThroughput.objects.filter(
-            gpu_model__slug=gpu_slug, benchmark__slug=benchmark_slug, measured_value__isnull=False
-        )
-        .select_related("gpu_model", "benchmark")
-        .first()
-    )
-
-
 def gpu_models_named(gpu_name_regex: str) -> list[GpuModel]:
     """GPU models whose name matches the pattern (case-insensitive), by slug."""
     return list(GpuModel.objects.filter(name__iregex=gpu_name_regex).order_by("slug"))
