@@ -5,6 +5,7 @@
                                     traces, when given, size the margins: see `fit`)
    ChartLayout.config(el)        -> the plotly config for the chart in `el`
    ChartLayout.narrow(el)        -> true when `el` gets the compact (phone) layout
+   ChartLayout.moneyAxis(title, extra) -> an axis of amounts: thousands separated, no "k"/"M"
    ChartLayout.wrap(text, px, size) -> `text` broken with <br> into lines of at most `px` pixels
                                     (for tick labels: plotly never wraps text itself) */
 (function () {
@@ -150,20 +151,39 @@
     }
     if (heatmap) { left += 8; }  // its axes' tick marks
     margin.l = Math.max(margin.l, Math.ceil(left) + 2);
-    // the plot's width, less a heatmap's colour bar: the x axes' and the legend's
-    var plotWidth = width - margin.l - margin.r - (heatmap ? 105 : 0);
-    var columns = out.grid ? out.grid.columns : 1;
-    // below: the x axis (ticks and title) and the legend under it
-    var lines = 1;
+    // right: a y axis on that side, from its traces' numbers (a bound on plotly's own "1.5k";
+    // a small range's ticks have up to three decimals, "0.406") and its title
     Object.keys(out).forEach(function (k) {
-      if (/^xaxis[0-9]*$/.test(k)) { lines = Math.max(lines, fold(out[k], plotWidth * span(out[k], columns) * 0.95, size)); }
+      var axis = out[k];
+      if (!/^yaxis[0-9]+$/.test(k) || !axis || axis.side !== "right" || axis.showticklabels === false) { return; }
+      var values = [];
+      traces.forEach(function (t) { if (t.yaxis === "y" + k.slice(5)) { values = values.concat(t.y || []); } });
+      var ticks = Math.max(moneyTickWidth(values, size), measured("0.000", size));
+      var room = ticks + (axis.title && axis.title.text ? size * 1.3 + 11 : 10);
+      margin.r = Math.max(margin.r, Math.ceil(room) + 2);
     });
-    var axis = (compact ? 40 : 42) + 21 * (lines - 1) + (heatmap ? 8 : 0);
-    margin.b = Math.max(margin.b, axis + legendHeight(traces, plotWidth, size) + 2);
-    // left: a y axis title longer than the plot is high gets a second line, and the room
+    var columns = out.grid ? out.grid.columns : 1;
+    var bottom = margin.b;
+    // below: the x axis (ticks and title) and the legend under it, in the plot's width (less
+    // a heatmap's colour bar)
+    function below() {
+      var plotWidth = width - margin.l - margin.r - (heatmap ? 105 : 0);
+      var lines = 1;
+      Object.keys(out).forEach(function (k) {
+        if (/^xaxis[0-9]*$/.test(k)) { lines = Math.max(lines, fold(out[k], plotWidth * span(out[k], columns) * 0.95, size)); }
+      });
+      var axis = (compact ? 40 : 42) + 21 * (lines - 1) + (heatmap ? 8 : 0);
+      margin.b = Math.max(bottom, axis + legendHeight(traces, plotWidth, size) + 2);
+    }
+    below();
+    // left: a y axis title longer than the plot is high gets a second line, and the room;
+    // the narrower plot may then need another row of legend below
     var plotHeight = height - margin.t - margin.b;
     var ylines = fold(out.yaxis, plotHeight * span(out.yaxis || {}, 1), size);
-    if (ylines > 1) { margin.l += Math.ceil((ylines - 1) * Math.round(size * 1.2) * 1.45); }
+    if (ylines > 1) {
+      margin.l += Math.ceil((ylines - 1) * Math.round(size * 1.2) * 1.45);
+      below();
+    }
   }
 
   function merge(base, extra) {
@@ -236,12 +256,20 @@
     };
   }
 
+  // An axis of amounts, as every page draws them: "1,250,000", never "1.25M". An axis without
+  // a title gets none (plotly keeps room for an empty one).
+  function moneyAxis(title, extra) {
+    var axis = { zeroline: true, separatethousands: true, exponentformat: "none" };
+    if (title) { axis.title = { text: title }; }
+    return merge(axis, extra);
+  }
+
   function wrapText(text, room, size) {
     // a unit after a number ("75.0 %", "24 GB") stays on the number's line
     return wrap(text.replace(/ (%|GB|W|h)(?=$| )/g, "\u00a0$1"), room, size).join("<br>");
   }
 
-  window.ChartLayout = { layout: layout, config: config, narrow: narrow, wrap: wrapText };
+  window.ChartLayout = { layout: layout, config: config, narrow: narrow, wrap: wrapText, moneyAxis: moneyAxis };
 })();
 
 /* Printing: paper is narrower than most screens and plotly draws at a fixed pixel size,

@@ -25,12 +25,13 @@
       traces.push({ x: s.months, y: s.build.cumulative, name: plain(s.name) + " · " + L.build + " (" + unit + ")", mode: "lines", line: { color: c, width: 3 } });
       traces.push({ x: s.months, y: s.rent.cumulative, name: plain(s.name) + " · " + L.rent + " (" + unit + ")", mode: "lines", line: { color: c, width: 2, dash: "dash" } });
     });
+    // the traces size the margins (the legend's rows, the amounts' labels) before drawing
     Plotly.newPlot(el, traces, ChartLayout.layout(el, {
       title: { text: L.title },
       hovermode: "closest",
       xaxis: { title: { text: L.month } },
-      yaxis: { title: { text: chart.axis }, rangemode: "tozero" }
-    }), ChartLayout.config(el)).then(function () {
+      yaxis: ChartLayout.moneyAxis(chart.axis, { rangemode: "tozero" })
+    }, traces), ChartLayout.config(el)).then(function () {
       el.setAttribute("data-rendered", "true");
     });
   });

@@ -178,11 +178,8 @@
     };
   }
 
-  function moneyAxis(title, extra) {
-    var axis = { title: { text: title }, zeroline: true, separatethousands: true, exponentformat: "none" };
-    Object.keys(extra || {}).forEach(function (k) { axis[k] = extra[k]; });
-    return axis;
-  }
+  // charts.js runs after this script (see above): looked up when a chart is drawn
+  function moneyAxis(title, extra) { return ChartLayout.moneyAxis(title, extra); }
 
   // a. cumulative cost, the resale value curve, break-even and the end net of resale
   function cumulative(data, L) {

@@ -38,7 +38,7 @@
       xaxis: { type: "category" },
       yaxis: { title: { text: labels.gpu_hours }, rangemode: "tozero" },
       yaxis2: { title: { text: labels.hours }, overlaying: "y", side: "right", rangemode: "tozero", showgrid: false }
-    });
+    }, traces);  // the traces size the margins (the legend's rows) before drawing
     Plotly.newPlot(el, traces, layout, ChartLayout.config(el)).then(function () {
       el.setAttribute("data-rendered", "true");
     });

@@ -82,6 +82,21 @@ def page(browser, live_server):
     context.close()
 
 
+GROWN_MARGINS = """() => Object.fromEntries([...document.querySelectorAll('.js-plotly-plot')]
+  .map((el) => [el.id, ['l', 'r', 't', 'b'].filter(
+    (side) => el._fullLayout._size[side] > Math.ceil(el._fullLayout.margin[side]))])
+  .filter(([, sides]) => sides.length))"""
+"""The drawn charts whose margins plotly had to grow (automargin) for their labels, legend or
+colour bar, by element id: the sides it grew. Each such chart was drawn twice; the pages work
+out the margins beforehand (static/js/charts.js, ``fit``) so that plotly needs to grow none.
+Read from plotly's laid-out figure (``_fullLayout``: the margins asked for, and ``_size``: those
+it drew with), as the bundled plotly.js (pinned by its sha256) keeps them."""
+
+
+def margins_plotly_grew(page) -> dict[str, list[str]]:
+    return page.evaluate(GROWN_MARGINS)
+
+
 @pytest.fixture
 def shipped_catalog(transactional_db):
     from tests import catalog_once

@@ -2,6 +2,8 @@
 
 import pytest
 
+from tests.browser.conftest import margins_plotly_grew
+
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 PHONE = {"width": 390, "height": 844}
@@ -299,6 +301,7 @@ def test_the_compare_page_reads_cleanly_on_a_phone(browser, live_server, screens
         b = chart.evaluate(BOXES)
         clipped = [t["text"] for t in b["legend"] + b["title"] if not _inside(t, b["chart"])]
         assert len(b["legend"]) == 4 and not clipped, (b["legend"], clipped)
+        assert margins_plotly_grew(phone) == {}
         # no header row standing blank above the figures: on a phone each row reads on its own
         header = phone.locator(".compare-table thead").bounding_box()
         assert header is None or header["height"] <= 2, header

@@ -15,6 +15,7 @@ from django.utils import translation
 from costmodel import compare, parse_scenario
 from costmodel.decision import decide, verdict_measure
 from costmodel.sensitivity import utilization_sweep
+from tests.browser.conftest import margins_plotly_grew
 from webapp.formatting import amount
 from webapp.planner.analysis import build_document, run_analyses
 from webapp.planner.permalink import decode, encode
@@ -147,6 +148,9 @@ def test_the_fan_tornado_and_fleet_charts_plot_the_engines_answers(page, live_se
     assert "[¥]" in page.locator("#chart-fan .ytitle").text_content()
     # and the verdict's "how sure" sentence is filled from the same Monte Carlo
     assert f"Building is cheaper in {share} % of " in page.locator("#confidence-text").inner_text()
+    # every chart drawn once, in the margins worked out before drawing; only the heatmap's
+    # colour bar is left to plotly, which makes room for it on the right
+    assert margins_plotly_grew(page) == {"chart-grid": ["r"]}
 
     # tornado: each driver's savings at its low and high value, largest swing first
     drivers = a.tornado["drivers"]
@@ -258,6 +262,7 @@ def test_the_results_page_fits_a_390_px_phone(browser, live_server, shipped_cata
         )
         assert width <= 390, wide
         assert not wide, wide
+        assert margins_plotly_grew(page) == {"chart-grid": ["r"]}
     finally:
         context.close()
 

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from costmodel import compare
+from tests.browser.conftest import margins_plotly_grew
 from webapp.planner.permalink import decode
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -24,6 +25,7 @@ def upload_and_plan(page, screenshot, shot: str, note: str) -> None:
     page.locator("#id_file").set_input_files(str(LOG))
     page.locator("#usage-read").click()
     page.wait_for_selector("#chart-usage[data-rendered='true'] .main-svg")
+    assert margins_plotly_grew(page) == {}
     assert page.locator("#usage-warnings li").first.inner_text() == note
     # The log names "NVIDIA GeForce RTX 4090": the catalog's RTX 4090 is pre-selected.
     assert page.locator("#id_measured_gpu").input_value() == "rtx-4090"
