@@ -164,13 +164,16 @@
     });
     var columns = out.grid ? out.grid.columns : 1;
     var bottom = margin.b;
+    var xaxes = Object.keys(out).filter(function (k) { return /^xaxis[0-9]*$/.test(k) && out[k]; });
+    var xtitles = xaxes.map(function (k) { return out[k].title; });
     // below: the x axis (ticks and title) and the legend under it, in the plot's width (less
-    // a heatmap's colour bar)
+    // a heatmap's colour bar); the titles are folded from their text as given each time
     function below() {
       var plotWidth = width - margin.l - margin.r - (heatmap ? 105 : 0);
       var lines = 1;
-      Object.keys(out).forEach(function (k) {
-        if (/^xaxis[0-9]*$/.test(k)) { lines = Math.max(lines, fold(out[k], plotWidth * span(out[k], columns) * 0.95, size)); }
+      xaxes.forEach(function (k, i) {
+        out[k].title = xtitles[i];
+        lines = Math.max(lines, fold(out[k], plotWidth * span(out[k], columns) * 0.95, size));
       });
       var axis = (compact ? 40 : 42) + 21 * (lines - 1) + (heatmap ? 8 : 0);
       margin.b = Math.max(bottom, axis + legendHeight(traces, plotWidth, size) + 2);
